@@ -1,0 +1,6 @@
+//! client-tools: give an AI agent tools that only your web page can run.
+//!
+//! The crate is a pure, clock-free core ([`protocol`], [`sse`], [`engine`]) under a thin
+//! browser shell compiled to WebAssembly. The core builds and tests natively.
+
+pub mod protocol;
