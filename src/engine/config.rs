@@ -1,0 +1,231 @@
+//! What the app configures: the session, the client's name, lifetime and tools, the policies,
+//! and the request paths. [`Config::validate`] checks every limit before anything is sent.
+
+use crate::protocol::validate::{self, ErrorKind, ValidationError};
+use crate::protocol::{Lifetime, ToolSpec};
+
+/// Default local deadline of a handler when a tool sets no `timeout_ms`.
+pub const DEFAULT_TOOL_TIMEOUT_MS: u64 = 30_000;
+
+/// What the client does while the page is hidden (`whenHidden`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum WhenHidden {
+    /// Go on pinging; ping at once when the page becomes visible again.
+    #[default]
+    Keep,
+    /// Stop pinging while hidden; when visible, ping, or register again if the TTL ran out.
+    Pause,
+    /// Leave when hidden; register again when visible.
+    Leave,
+}
+
+impl WhenHidden {
+    /// Reads the JS spelling: `"keep"`, `"pause"` or `"leave"`.
+    pub fn parse(s: &str) -> Result<WhenHidden, ValidationError> {
+        match s {
+            "keep" => Ok(WhenHidden::Keep),
+            "pause" => Ok(WhenHidden::Pause),
+            "leave" => Ok(WhenHidden::Leave),
+            other => Err(ValidationError::new(
+                "whenHidden",
+                ErrorKind::OutOfRange,
+                format!("{other:?} is not one of \"keep\", \"pause\", \"leave\""),
+            )),
+        }
+    }
+}
+
+/// A tool the client offers: its declaration plus the local rules the engine enforces.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolDef {
+    /// Name, description and JSON Schema parameters, as declared to the server.
+    pub spec: ToolSpec,
+    /// Local deadline of one call's handler (default 30 s); never later than the server's
+    /// result deadline less a safety margin.
+    pub timeout_ms: Option<u64>,
+    /// At most this many calls of the tool per run; later calls get an `is_error` result.
+    pub max_calls_per_run: Option<u32>,
+}
+
+impl ToolDef {
+    /// A tool with the default timeout and no per-run limit.
+    pub fn new(spec: ToolSpec) -> ToolDef {
+        ToolDef {
+            spec,
+            timeout_ms: None,
+            max_calls_per_run: None,
+        }
+    }
+
+    /// The handler's local deadline in ms.
+    pub fn timeout(&self) -> u64 {
+        self.timeout_ms.unwrap_or(DEFAULT_TOOL_TIMEOUT_MS)
+    }
+}
+
+/// The request paths, as templates with `{session_id}`, `{client_id}` and `{call_id}`.
+/// The defaults are PROTOCOL.md's; a server that differs can be reached by changing them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Paths {
+    pub register: String,
+    pub ping: String,
+    pub leave: String,
+    pub tools: String,
+    pub ack: String,
+    pub result: String,
+    pub pending: String,
+    pub stream: String,
+}
+
+impl Default for Paths {
+    fn default() -> Self {
+        let client = "/v1/sessions/{session_id}/clients/{client_id}";
+        Paths {
+            register: "/v1/sessions/{session_id}/clients".into(),
+            ping: format!("{client}/ping"),
+            leave: client.into(),
+            tools: format!("{client}/tools"),
+            ack: format!("{client}/calls/{{call_id}}/ack"),
+            result: format!("{client}/calls/{{call_id}}/result"),
+            pending: format!("{client}/calls"),
+            stream: "/v1/sessions/{session_id}/stream".into(),
+        }
+    }
+}
+
+/// Everything the engine needs to run one client.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    /// The server's origin and any prefix, e.g. `https://agent.example.com` (no trailing `/`
+    /// needed).
+    pub base_url: String,
+    pub session_id: String,
+    /// The session token (or an API key), sent as `Authorization: Bearer <token>`.
+    pub token: String,
+    /// The client name asked for; the server may append a counter (`web-2`).
+    pub name: String,
+    pub lifetime: Lifetime,
+    pub when_hidden: WhenHidden,
+    pub tools: Vec<ToolDef>,
+    /// A per-client random prefix of every `Idempotency-Key` (the browser passes
+    /// `crypto.randomUUID()`); a counter makes each key new.
+    pub key_prefix: String,
+    /// Seeds the backoff jitter, so a test run is repeatable.
+    pub seed: u64,
+    pub paths: Paths,
+}
+
+impl Config {
+    /// A config with the protocol's defaults: a 60 s TTL, `whenHidden: keep`, default paths.
+    pub fn new(
+        base_url: impl Into<String>,
+        session_id: impl Into<String>,
+        token: impl Into<String>,
+        name: impl Into<String>,
+        key_prefix: impl Into<String>,
+        seed: u64,
+    ) -> Config {
+        Config {
+            base_url: base_url.into(),
+            session_id: session_id.into(),
+            token: token.into(),
+            name: name.into(),
+            lifetime: Lifetime::default(),
+            when_hidden: WhenHidden::Keep,
+            tools: Vec::new(),
+            key_prefix: key_prefix.into(),
+            seed,
+            paths: Paths::default(),
+        }
+    }
+
+    /// Checks every field: the protocol's limits on name, lifetime and tools, plus non-empty
+    /// base URL, session id, token and key prefix, and path templates that start with `/`.
+    /// The error names the field, e.g. `tools[3].name: 65 characters, at most 64`.
+    pub fn validate(&self) -> Result<(), ValidationError> {
+        for (field, value) in [
+            ("baseUrl", &self.base_url),
+            ("sessionId", &self.session_id),
+            ("token", &self.token),
+            ("keyPrefix", &self.key_prefix),
+        ] {
+            if value.trim().is_empty() {
+                return Err(ValidationError::new(
+                    field,
+                    ErrorKind::Empty,
+                    "empty, a value is needed",
+                ));
+            }
+        }
+        if !(self.base_url.starts_with("http://")
+            || self.base_url.starts_with("https://")
+            || self.base_url.starts_with('/'))
+        {
+            return Err(ValidationError::new(
+                "baseUrl",
+                ErrorKind::BadCharacter,
+                format!(
+                    "{:?} must start with http://, https:// or /",
+                    self.base_url
+                ),
+            ));
+        }
+        validate::client_name(&self.name)?;
+        validate::lifetime(&self.lifetime)?;
+        validate_tools(&self.tools)?;
+        let p = &self.paths;
+        for (field, value) in [
+            ("paths.register", &p.register),
+            ("paths.ping", &p.ping),
+            ("paths.leave", &p.leave),
+            ("paths.tools", &p.tools),
+            ("paths.ack", &p.ack),
+            ("paths.result", &p.result),
+            ("paths.pending", &p.pending),
+            ("paths.stream", &p.stream),
+        ] {
+            if !value.starts_with('/') {
+                return Err(ValidationError::new(
+                    field,
+                    ErrorKind::BadCharacter,
+                    format!("{value:?} must start with /"),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Checks a tool list: the protocol's limits, plus `timeoutMs` and `maxCallsPerRun` above 0.
+pub fn validate_tools(tools: &[ToolDef]) -> Result<(), ValidationError> {
+    if tools.len() > crate::protocol::limits::TOOLS_MAX {
+        return Err(ValidationError::new(
+            "tools",
+            ErrorKind::TooMany,
+            format!(
+                "{} tools, at most {}",
+                tools.len(),
+                crate::protocol::limits::TOOLS_MAX
+            ),
+        ));
+    }
+    let specs: Vec<ToolSpec> = tools.iter().map(|t| t.spec.clone()).collect();
+    validate::tools(&specs)?;
+    for (i, t) in tools.iter().enumerate() {
+        if t.timeout_ms == Some(0) {
+            return Err(ValidationError::new(
+                format!("tools[{i}].timeoutMs"),
+                ErrorKind::OutOfRange,
+                "0 ms, must be at least 1",
+            ));
+        }
+        if t.max_calls_per_run == Some(0) {
+            return Err(ValidationError::new(
+                format!("tools[{i}].maxCallsPerRun"),
+                ErrorKind::OutOfRange,
+                "0, must be at least 1",
+            ));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,255 @@
+//! The engine's inputs and outputs: what a shell feeds in and what it must carry out.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// Names one HTTP request the engine asked for; the shell hands it back with the answer.
+/// A retry of a request is a new transmission with a new id (and the same `Idempotency-Key`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct RequestId(pub u64);
+
+/// Names one event-stream connection; bytes and closes of an old connection are ignored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct StreamId(pub u64);
+
+/// Names one operation the app started (`set_tools`, `leave`); reported by [`Output::OpDone`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct OpId(pub u64);
+
+/// An HTTP method the protocol uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Method {
+    Get,
+    Post,
+    Put,
+    Delete,
+}
+
+impl Method {
+    /// The method as `fetch` spells it: `GET`, `POST`, `PUT`, `DELETE`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Post => "POST",
+            Method::Put => "PUT",
+            Method::Delete => "DELETE",
+        }
+    }
+}
+
+/// A request for the shell to send. Answer it with [`Input::Answer`] or
+/// [`Input::NetworkError`], naming `id`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HttpRequest {
+    pub id: RequestId,
+    pub method: Method,
+    /// The full URL: base URL plus the path.
+    pub url: String,
+    /// `Authorization`, plus `Content-Type` with a body and `Idempotency-Key` on writes.
+    pub headers: Vec<(&'static str, String)>,
+    pub body: Option<String>,
+    /// Send with `fetch(…, {keepalive: true})`: the page is going away.
+    pub keepalive: bool,
+}
+
+impl HttpRequest {
+    /// The value of a header, if the request has it (names compare case-insensitively).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Something that happened outside the engine.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Input {
+    /// The server answered a request. `retry_after_ms` is the `Retry-After` header, in ms.
+    Answer {
+        request: RequestId,
+        status: u16,
+        body: String,
+        retry_after_ms: Option<u64>,
+    },
+    /// A request got no answer (offline, DNS, CORS, reset…).
+    NetworkError { request: RequestId, message: String },
+    /// The stream's response headers arrived: 200 means bytes will follow.
+    StreamOpened { stream: StreamId, status: u16 },
+    /// The stream ended; `error` says why when it was not a clean end.
+    StreamClosed {
+        stream: StreamId,
+        error: Option<String>,
+    },
+    /// `visibilitychange`: the page is now hidden (or visible).
+    VisibilityChanged { hidden: bool },
+    /// `pagehide`: the page is going away (`persisted`: maybe into the back-forward cache).
+    PageHide { persisted: bool },
+    /// `pageshow`: `persisted` means the page came back from the back-forward cache.
+    PageShow { persisted: bool },
+    /// `freeze`: the page is frozen; no timers run until [`Input::Resume`].
+    Freeze,
+    /// `resume`: the page runs again after a freeze.
+    Resume,
+    /// A handler finished: `Ok(text)` is its answer, `Err(text)` an error the model reads.
+    HandlerDone {
+        call_id: String,
+        outcome: Result<String, String>,
+    },
+}
+
+/// What the engine asks the shell to do, or tells the app.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Output {
+    /// Send this HTTP request.
+    Send(HttpRequest),
+    /// Open the event stream (`GET`, read the body as bytes into
+    /// [`Engine::handle_stream_bytes`](super::Engine::handle_stream_bytes)).
+    OpenStream {
+        stream: StreamId,
+        url: String,
+        /// `Authorization`, `Accept: text/event-stream`, and `Last-Event-ID` on a reconnect.
+        headers: Vec<(&'static str, String)>,
+    },
+    /// Abort this stream connection.
+    CloseStream { stream: StreamId },
+    /// Run the tool's handler; answer with [`Input::HandlerDone`].
+    RunHandler {
+        call_id: String,
+        run_id: String,
+        tool: String,
+        arguments: Map<String, Value>,
+        /// The engine answers "timed out" at this time (ms since the epoch) if the handler
+        /// has not finished; it may come earlier once the server's result deadline is known.
+        deadline_ms: u64,
+    },
+    /// Signal the handler's `AbortSignal`: its answer is no longer wanted.
+    AbortHandler { call_id: String, reason: String },
+    /// Tell the app how the client is doing.
+    Status(Status),
+    /// Tell the app how a call is doing.
+    Call(CallEvent),
+    /// An operation the app started has finished.
+    OpDone {
+        op: OpId,
+        result: Result<(), EngineError>,
+    },
+}
+
+/// The client's condition, for the app. Serializes as `{"type": "registered", …}`, camelCase.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum Status {
+    /// Registered for the first time.
+    Registered {
+        id: String,
+        name: String,
+        /// RFC 3339; `None` for a `never` lifetime.
+        expires_at: Option<String>,
+    },
+    /// Registered again (after a lapse, a leave on hide, or a back-forward-cache show).
+    Reregistered {
+        id: String,
+        name: String,
+        expires_at: Option<String>,
+    },
+    /// The registration ran out (a ping answered 404); the engine registers again.
+    Lapsed,
+    /// The event stream is connected.
+    StreamOpen,
+    /// The event stream dropped; the engine reconnects after `delay_ms`.
+    StreamReconnecting { attempt: u32, delay_ms: u64 },
+    /// The client left (the app asked, or the page hid with `whenHidden: leave`).
+    Left,
+    /// Something failed. `fatal`: the engine has stopped (bad token, bad config).
+    Error { message: String, fatal: bool },
+}
+
+/// A call's progress, for the app. Serializes as `{"type": "dispatched", "callId", …}`.
+/// `elapsed_ms` is the time since the engine saw the dispatch.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum CallEvent {
+    /// The model called one of this client's tools.
+    Dispatched {
+        call_id: String,
+        tool: String,
+        run_id: String,
+    },
+    /// The server took the ack.
+    Acked {
+        call_id: String,
+        tool: String,
+        elapsed_ms: u64,
+    },
+    /// The server took the result.
+    Answered {
+        call_id: String,
+        tool: String,
+        is_error: bool,
+        elapsed_ms: u64,
+    },
+    /// The call ended without this client's answer: `reason` is the server's
+    /// (`client_gone`, `ack_timeout`, `result_timeout`, `run_gone`) or the engine's.
+    Failed {
+        call_id: String,
+        tool: String,
+        reason: String,
+        elapsed_ms: u64,
+    },
+}
+
+/// What kind of failure an [`EngineError`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum EngineErrorKind {
+    /// The server refused the token (401/403). Fatal.
+    Unauthorized,
+    /// The server refused the request as invalid (400, 413, 409 other than the expected).
+    Rejected,
+    /// The client is not registered (it left, or the engine stopped).
+    NotRegistered,
+    /// The answer could not be read.
+    BadAnswer,
+    /// A newer operation of the same kind replaced this one.
+    Superseded,
+}
+
+/// A failure with a kind a program can match and a message a person can act on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EngineError {
+    pub kind: EngineErrorKind,
+    pub message: String,
+}
+
+impl EngineError {
+    pub(crate) fn new(kind: EngineErrorKind, message: impl Into<String>) -> EngineError {
+        EngineError {
+            kind,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+/// The client's registration state, from [`Engine::state`](super::Engine::state).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ClientState {
+    /// A register request is on its way (first time or again).
+    Registering,
+    /// Registered: id, name and expiry are known.
+    Registered,
+    /// Left, by the app's wish, a hide with `whenHidden: leave`, or a page hide.
+    Left,
+    /// Stopped for good after a fatal error.
+    Failed,
+}

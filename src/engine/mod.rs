@@ -1,0 +1,189 @@
+//! The client engine: the whole client-tools protocol as a sans-I/O state machine.
+//!
+//! The engine does no I/O, reads no clock and draws no randomness of its own. A shell (the
+//! browser shell in `src/browser/`, or a test) feeds it what happened and carries out what it
+//! asks. "Now" is always an argument, in ms since the Unix epoch; jitter comes from
+//! [`Config::seed`]. So every protocol rule runs as a fast, deterministic native test.
+//!
+//! # Run loop
+//!
+//! ```text
+//! let mut engine = Engine::new(config, now())?;      // queues the register and the stream
+//! loop {
+//!     // 1. Carry out everything the engine asks, until it has nothing more.
+//!     while let Some(out) = engine.poll_output() {
+//!         match out {
+//!             Output::Send(req)                  => fetch(req),          // answer: Input::Answer / NetworkError
+//!             Output::OpenStream { stream, .. }  => open(stream),        // bytes: handle_stream_bytes
+//!             Output::CloseStream { stream }     => abort(stream),
+//!             Output::RunHandler { .. }          => run(handler),        // done: Input::HandlerDone
+//!             Output::AbortHandler { .. }        => signal.abort(),
+//!             Output::Status(s) | Output::Call(c)=> tell_app(..),
+//!             Output::OpDone { op, result }      => settle_promise(op, result),
+//!         }
+//!     }
+//!     // 2. Sleep until the earliest deadline, or until something happens.
+//!     match wait(engine.poll_timeout()) {
+//!         Timeout                 => engine.handle_timeout(now()),
+//!         Happened(input)         => engine.handle(input, now()),
+//!         StreamBytes(id, bytes)  => engine.handle_stream_bytes(id, &bytes, now()),
+//!     }
+//! }
+//! ```
+//!
+//! A timer that fires late (hidden tabs throttle timers to once a minute) is fine: the engine
+//! works from deadlines, so `handle_timeout` does at once whatever fell due meanwhile. Calling
+//! `handle_timeout` early is harmless too.
+//!
+//! # What it does
+//!
+//! - **Register** on start, keep the id, the assigned name and `expires_at`; tell the app
+//!   ([`Status::Registered`]).
+//! - **Ping** a TTL lifetime of N s every N/3 s, each with a new `Idempotency-Key`; a 404 means
+//!   the registration lapsed: [`Status::Lapsed`], register again with the current tools,
+//!   [`Status::Reregistered`]. A `never` lifetime does not ping.
+//! - **Visibility** per [`WhenHidden`]; a page hide leaves with a keepalive `DELETE`; a
+//!   back-forward-cache show registers again.
+//! - **Stream**: open it, parse it with [`crate::sse::Parser`], reconnect with `Last-Event-ID`
+//!   after exponential backoff with full jitter (`retry:` is the floor; reset only after a
+//!   healthy connection); read the pending calls after a (re)connect or a `stream_reset`.
+//!   401/403 are fatal.
+//! - **Calls** of this client only, each `call_id` at most once: ack at once, run the handler
+//!   ([`Output::RunHandler`] comes right away), post the result after the ack succeeded.
+//!   Unknown tools, arguments failing the tool's JSON Schema ([`crate::schema`]), calls past
+//!   `max_calls_per_run` and unreadable dispatches are answered `is_error` without running a
+//!   handler. A local deadline per tool answers "timed out after N ms" and aborts the handler.
+//!   `client_tool_failed` aborts the handler and posts nothing.
+//! - **Requests** are retried on network errors, 408, 429 (`Retry-After`), 500, 502, 503, 504
+//!   with backoff and the same key; a `409 call_settled` drops a result quietly.
+//! - **Tools** replaced by [`Engine::set_tools`] (a `PUT`); results wait while it is pending.
+//! - **Leave** with [`Engine::leave`] (a `DELETE`); running handlers are aborted.
+
+mod backoff;
+mod calls;
+mod config;
+mod core;
+mod io;
+mod registration;
+mod stream;
+mod timers;
+
+pub use config::{validate_tools, Config, Paths, ToolDef, WhenHidden, DEFAULT_TOOL_TIMEOUT_MS};
+pub use io::{
+    CallEvent, ClientState, EngineError, EngineErrorKind, HttpRequest, Input, Method, OpId,
+    Output, RequestId, Status, StreamId,
+};
+
+use crate::protocol::ValidationError;
+use crate::sse::Parser;
+use core::Core;
+
+/// One client of one session, as a state machine. See the [module docs](self) for the loop.
+pub struct Engine {
+    /// Kept apart from the rest so that parsing can hand items to `core` without a copy.
+    sse: Parser,
+    core: Core,
+}
+
+impl Engine {
+    /// Validates the config (every limit of the protocol, named by field) and queues the
+    /// register request and the stream. Nothing is sent until the shell polls the outputs.
+    pub fn new(config: Config, now: u64) -> Result<Engine, ValidationError> {
+        config.validate()?;
+        Ok(Engine {
+            sse: Parser::new(),
+            core: Core::new(config, now),
+        })
+    }
+
+    /// Feeds one thing that happened. Inputs naming an unknown or stale request, stream or
+    /// call are ignored (they belong to something the engine already gave up on).
+    pub fn handle(&mut self, input: Input, now: u64) {
+        self.core.handle(input, now, &mut self.sse);
+    }
+
+    /// Feeds bytes read from the stream connection `stream`. Bytes of any other connection
+    /// are ignored. Nothing is copied per byte: the parser reads the slice in place.
+    pub fn handle_stream_bytes(&mut self, stream: StreamId, bytes: &[u8], now: u64) {
+        if !self.core.is_current_stream(stream) {
+            return;
+        }
+        let core = &mut self.core;
+        self.sse.feed(bytes, &mut |item| core.on_sse_item(item, now));
+        let last = self.sse.last_event_id();
+        self.core.note_last_event_id(last);
+    }
+
+    /// Does whatever fell due by `now`: pings, retries, reconnects, handler deadlines.
+    pub fn handle_timeout(&mut self, now: u64) {
+        self.core.handle_timeout(now, &mut self.sse);
+    }
+
+    /// The next thing for the shell to do or tell, in order; `None` when there is nothing.
+    pub fn poll_output(&mut self) -> Option<Output> {
+        self.core.out.pop_front()
+    }
+
+    /// The earliest deadline (ms since the epoch) at which [`Engine::handle_timeout`] must be
+    /// called; `None` when nothing is scheduled.
+    pub fn poll_timeout(&self) -> Option<u64> {
+        self.core.poll_timeout()
+    }
+
+    /// Replaces the tools on offer. Validates them (the error names the field) and sends the
+    /// `PUT`; new calls use the new list at once. Results of calls wait until the server has
+    /// the new list. [`Output::OpDone`] with the returned id says whether the server took it.
+    pub fn set_tools(&mut self, tools: Vec<ToolDef>, now: u64) -> Result<OpId, ValidationError> {
+        validate_tools(&tools)?;
+        Ok(self.core.set_tools(tools, now))
+    }
+
+    /// Leaves: sends the `DELETE`, aborts running handlers and closes the stream. For good:
+    /// the engine does not register again. [`Output::OpDone`] with the returned id says when
+    /// the server took it.
+    pub fn leave(&mut self, now: u64) -> OpId {
+        self.core.leave_by_app(now)
+    }
+
+    /// The client id the server gave (`cli_…`), once registered.
+    pub fn id(&self) -> Option<&str> {
+        self.core.registration().map(|r| r.id.as_str())
+    }
+
+    /// The name the server gave (the one asked for, or with a counter: `web-2`), once
+    /// registered.
+    pub fn name(&self) -> Option<&str> {
+        self.core.registration().map(|r| r.name.as_str())
+    }
+
+    /// When the registration runs out, as the server said (RFC 3339); `None` for `never` or
+    /// before registration.
+    pub fn expires_at(&self) -> Option<&str> {
+        self.core
+            .registration()
+            .and_then(|r| r.expires_at.as_deref())
+    }
+
+    /// [`Engine::expires_at`] in ms since the epoch.
+    pub fn expires_at_ms(&self) -> Option<u64> {
+        self.core
+            .registration()
+            .and_then(|r| r.expires_at.as_deref())
+            .and_then(crate::protocol::time::parse_rfc3339)
+    }
+
+    /// Where the client stands: registering, registered, left, or failed for good.
+    pub fn state(&self) -> ClientState {
+        self.core.state
+    }
+
+    /// The tools on offer now.
+    pub fn tools(&self) -> &[ToolDef] {
+        &self.core.tools
+    }
+
+    /// How many calls are in progress (dispatched, not yet answered or failed).
+    pub fn calls_in_progress(&self) -> usize {
+        self.core.calls.len()
+    }
+}
