@@ -4,3 +4,4 @@
 //! browser shell compiled to WebAssembly. The core builds and tests natively.
 
 pub mod protocol;
+pub mod sse;

@@ -1,0 +1,374 @@
+//! An incremental, byte-oriented Server-Sent Events parser, exactly per the WHATWG HTML
+//! standard §9.2.5 ("Parsing an event stream") and §9.2.6 ("Interpreting an event stream").
+//!
+//! Bytes go in as they arrive, in chunks of any size; [`Item`]s come out through a callback.
+//! No I/O, no clock. The parser keeps the *last event ID* across events and across
+//! connections ([`Parser::reset_for_reconnect`]): it is what a reconnect sends as
+//! `Last-Event-ID`.
+//!
+//! Work is linear in the bytes whatever the chunking: a line split over many chunks is
+//! searched only in its new bytes, and lines that lie whole in one chunk are read in place.
+//!
+//! ```
+//! use client_tools::sse::{Item, Parser};
+//! let mut parser = Parser::new();
+//! let mut items = Vec::new();
+//! parser.feed(b"id: 7\nevent: ping\ndata: {\"a\":1}\n\n: keep-alive\n", &mut |i| items.push(i));
+//! assert!(matches!(&items[0], Item::Event(e) if e.event_type == "ping" && e.id == "7"));
+//! assert!(matches!(items[1], Item::Comment));
+//! assert_eq!(parser.last_event_id(), "7");
+//! ```
+
+mod scan;
+#[cfg(test)]
+mod tests;
+
+use scan::find_line_end;
+
+/// The UTF-8 byte order mark, stripped once at the start of each stream.
+const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
+
+/// The default cap on one event's size: 1 MiB.
+pub const DEFAULT_MAX_EVENT_BYTES: usize = 1 << 20;
+
+/// One dispatched event, as an `EventSource` `MessageEvent` would carry it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event {
+    /// The `event` field, or `message` when the block had none (or an empty one).
+    pub event_type: String,
+    /// The `data` lines joined with LF. Invalid UTF-8 reads as U+FFFD.
+    pub data: String,
+    /// The last event ID at dispatch: this block's `id`, or the latest one before it.
+    pub id: String,
+}
+
+/// What the parser reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Item {
+    /// A complete event.
+    Event(Event),
+    /// A `retry` field of ASCII digits: the new reconnection time in milliseconds
+    /// (saturating at `u32::MAX`).
+    Retry(u32),
+    /// A comment line (`: keep-alive`): no content, but proof the connection is alive.
+    Comment,
+    /// An event over the size cap was dropped; parsing resumed after its blank line.
+    /// `bytes` is the size of its lines, line ends not counted.
+    Oversized { bytes: usize },
+}
+
+/// Where the parser is in the optional BOM at the start of a stream.
+#[derive(Clone, Copy, Debug)]
+enum BomCheck {
+    /// This many bytes of the BOM have been seen so far (and are held back).
+    Matched(usize),
+    /// The stream has started; a U+FEFF from here on is content.
+    Done,
+}
+
+/// The incremental event-stream parser. See the [module docs](self).
+#[derive(Clone, Debug)]
+pub struct Parser {
+    max_event_bytes: usize,
+    bom: BomCheck,
+    /// The start of a line whose end has not arrived yet.
+    line: Vec<u8>,
+    /// The last chunk ended in a CR: an LF starting the next one belongs to that line end.
+    after_cr: bool,
+    data: Vec<u8>,
+    event_type: Vec<u8>,
+    /// The standard's "last event ID buffer": set by `id` fields of the current stream.
+    id_buffer: String,
+    /// The block in progress held a valid `id` field.
+    block_has_id: bool,
+    /// The standard's "last event ID string": committed at each blank line.
+    last_event_id: String,
+    /// Bytes of the lines of the block in progress, line ends not counted.
+    block_bytes: usize,
+    /// The block in progress went over the cap and is being skipped up to its blank line.
+    skipping: Option<Skip>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Skip {
+    at_line_start: bool,
+}
+
+impl Default for Parser {
+    fn default() -> Self {
+        Parser::new()
+    }
+}
+
+impl Parser {
+    /// A parser for a new stream, with the default cap of 1 MiB on one event.
+    pub fn new() -> Self {
+        Parser::with_max_event_bytes(DEFAULT_MAX_EVENT_BYTES)
+    }
+
+    /// A parser that drops (and reports as [`Item::Oversized`]) any event whose lines add up
+    /// to more than `max` bytes, line ends not counted. Memory held stays about `max`.
+    pub fn with_max_event_bytes(max: usize) -> Self {
+        Parser {
+            max_event_bytes: max,
+            bom: BomCheck::Matched(0),
+            line: Vec::new(),
+            after_cr: false,
+            data: Vec::new(),
+            event_type: Vec::new(),
+            id_buffer: String::new(),
+            block_has_id: false,
+            last_event_id: String::new(),
+            block_bytes: 0,
+            skipping: None,
+        }
+    }
+
+    /// Feeds the next bytes of the stream; calls `out` for each item they complete, in order.
+    /// Never fails: malformed input is read the way the standard says a browser reads it.
+    pub fn feed(&mut self, chunk: &[u8], out: &mut impl FnMut(Item)) {
+        self.feed_with_id_flag(chunk, &mut |item, _| out(item));
+    }
+
+    /// Like [`Parser::feed`], also saying for each item whether it is an [`Item::Event`] whose
+    /// own block held a valid `id` field (so that `id` is this event's, not an earlier one's).
+    pub fn feed_with_id_flag(&mut self, chunk: &[u8], out: &mut impl FnMut(Item, bool)) {
+        let mut chunk = chunk;
+        if let BomCheck::Matched(held) = self.bom {
+            let mut matched = held;
+            let mut used = 0;
+            while matched < BOM.len() && used < chunk.len() && chunk[used] == BOM[matched] {
+                matched += 1;
+                used += 1;
+            }
+            if matched == BOM.len() {
+                self.bom = BomCheck::Done;
+                chunk = &chunk[used..];
+            } else if used == chunk.len() {
+                // Still a prefix of the BOM: decide when more bytes come.
+                self.bom = BomCheck::Matched(matched);
+                return;
+            } else {
+                // Not a BOM after all: the held-back bytes are content.
+                self.bom = BomCheck::Done;
+                self.lines(&BOM[..held], out);
+            }
+        }
+        self.lines(chunk, out);
+    }
+
+    /// Ends the stream: an unterminated block is dropped, as the standard says. The parser is
+    /// then ready for the next connection, as after [`Parser::reset_for_reconnect`].
+    pub fn finish(&mut self, _out: &mut impl FnMut(Item)) {
+        self.reset_for_reconnect();
+    }
+
+    /// The last event ID: what a reconnect sends as `Last-Event-ID` (empty means: send no
+    /// header). It changes only when a block ends, so an unterminated block's `id` never counts.
+    pub fn last_event_id(&self) -> &str {
+        &self.last_event_id
+    }
+
+    /// Prepares for a new connection: drops any partial line and block, looks for a BOM again,
+    /// and keeps the last event ID, which events of the new stream carry until an `id` changes it.
+    pub fn reset_for_reconnect(&mut self) {
+        self.bom = BomCheck::Matched(0);
+        self.line.clear();
+        self.after_cr = false;
+        self.data.clear();
+        self.event_type.clear();
+        self.id_buffer.clone_from(&self.last_event_id);
+        self.block_has_id = false;
+        self.block_bytes = 0;
+        self.skipping = None;
+    }
+
+    /// Splits `chunk` into lines and interprets each complete one.
+    fn lines<F: FnMut(Item, bool)>(&mut self, chunk: &[u8], out: &mut F) {
+        let mut pos = 0;
+        if self.after_cr && !chunk.is_empty() {
+            self.after_cr = false;
+            if chunk[0] == b'\n' {
+                pos = 1;
+            }
+        }
+        while pos < chunk.len() {
+            let rest = &chunk[pos..];
+            if let Some(skip) = self.skipping {
+                pos += self.skip(skip, rest, out);
+                continue;
+            }
+            let Some(end) = find_line_end(rest) else {
+                self.hold_partial_line(rest);
+                return;
+            };
+            if self.line.is_empty() {
+                self.line_complete(&rest[..end], out);
+            } else {
+                let mut line = std::mem::take(&mut self.line);
+                line.extend_from_slice(&rest[..end]);
+                self.line_complete(&line, out);
+                line.clear();
+                self.line = line;
+            }
+            pos += end + self.line_end_len(rest, end);
+        }
+    }
+
+    /// The length of the line end at `rest[end]`: 2 for a CRLF, else 1. A CR that ends the
+    /// chunk may be half of a CRLF, so the next chunk is told to drop a leading LF.
+    fn line_end_len(&mut self, rest: &[u8], end: usize) -> usize {
+        if rest[end] == b'\n' {
+            return 1;
+        }
+        match rest.get(end + 1) {
+            Some(b'\n') => 2,
+            Some(_) => 1,
+            None => {
+                self.after_cr = true;
+                1
+            }
+        }
+    }
+
+    /// Keeps the start of a line whose end is in a later chunk, unless that makes the block
+    /// too big.
+    fn hold_partial_line(&mut self, part: &[u8]) {
+        let size = self.block_bytes + self.line.len() + part.len();
+        if size > self.max_event_bytes {
+            self.start_skipping(size, false);
+        } else {
+            self.line.extend_from_slice(part);
+        }
+    }
+
+    /// Drops the block in progress, which has `size` bytes so far, and skips to its blank line.
+    fn start_skipping(&mut self, size: usize, at_line_start: bool) {
+        self.block_bytes = size;
+        self.line.clear();
+        self.data.clear();
+        self.event_type.clear();
+        self.skipping = Some(Skip { at_line_start });
+    }
+
+    /// Skips through `rest` in an oversized block; returns how many bytes were used. At the
+    /// blank line that ends the block, reports the drop and returns to normal parsing.
+    fn skip<F: FnMut(Item, bool)>(&mut self, skip: Skip, rest: &[u8], out: &mut F) -> usize {
+        if skip.at_line_start && (rest[0] == b'\n' || rest[0] == b'\r') {
+            out(
+                Item::Oversized {
+                    bytes: self.block_bytes,
+                },
+                false,
+            );
+            self.skipping = None;
+            // The blank line still ends the block: commits its id like any other.
+            self.end_block(out);
+            return self.line_end_len(rest, 0);
+        }
+        match find_line_end(rest) {
+            Some(end) => {
+                self.block_bytes += end;
+                self.skipping = Some(Skip {
+                    at_line_start: true,
+                });
+                end + self.line_end_len(rest, end)
+            }
+            None => {
+                self.block_bytes += rest.len();
+                self.skipping = Some(Skip {
+                    at_line_start: false,
+                });
+                rest.len()
+            }
+        }
+    }
+
+    /// Interprets one complete line (its line end removed).
+    fn line_complete<F: FnMut(Item, bool)>(&mut self, line: &[u8], out: &mut F) {
+        if line.is_empty() {
+            self.end_block(out);
+            return;
+        }
+        let size = self.block_bytes + line.len();
+        if size > self.max_event_bytes {
+            self.start_skipping(size, true);
+            return;
+        }
+        self.block_bytes = size;
+        if line[0] == b':' {
+            out(Item::Comment, false);
+            return;
+        }
+        let (name, value) = match line.iter().position(|&b| b == b':') {
+            Some(colon) => {
+                let value = &line[colon + 1..];
+                (&line[..colon], value.strip_prefix(b" ").unwrap_or(value))
+            }
+            None => (line, &[][..]),
+        };
+        match name {
+            b"event" => {
+                self.event_type.clear();
+                self.event_type.extend_from_slice(value);
+            }
+            b"data" => {
+                self.data.extend_from_slice(value);
+                self.data.push(b'\n');
+            }
+            // An id holding NUL is ignored.
+            b"id" if !value.contains(&0) => {
+                self.id_buffer.clear();
+                push_utf8_lossy(&mut self.id_buffer, value);
+                self.block_has_id = true;
+            }
+            // Only ASCII digits count; an empty value is no number (Chromium differs).
+            b"retry" if !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {
+                let ms = value.iter().fold(0u32, |ms, &d| {
+                    ms.saturating_mul(10).saturating_add(u32::from(d - b'0'))
+                });
+                out(Item::Retry(ms), false);
+            }
+            _ => {}
+        }
+    }
+
+    /// A blank line: "dispatch the event" of the standard.
+    fn end_block<F: FnMut(Item, bool)>(&mut self, out: &mut F) {
+        self.last_event_id.clone_from(&self.id_buffer);
+        let had_id = std::mem::take(&mut self.block_has_id);
+        self.block_bytes = 0;
+        if self.data.is_empty() {
+            self.event_type.clear();
+            return;
+        }
+        // Every data line appended an LF; the standard removes the last one.
+        let data = &self.data[..self.data.len() - 1];
+        let mut data_text = String::with_capacity(data.len());
+        push_utf8_lossy(&mut data_text, data);
+        let event_type = if self.event_type.is_empty() {
+            String::from("message")
+        } else {
+            let mut t = String::with_capacity(self.event_type.len());
+            push_utf8_lossy(&mut t, &self.event_type);
+            t
+        };
+        self.data.clear();
+        self.event_type.clear();
+        let event = Event {
+            event_type,
+            data: data_text,
+            id: self.last_event_id.clone(),
+        };
+        out(Item::Event(event), had_id);
+    }
+}
+
+/// Appends `bytes` decoded as UTF-8, each invalid sequence as one U+FFFD (the WHATWG
+/// "maximal subpart" rule, which `from_utf8_lossy` follows).
+fn push_utf8_lossy(to: &mut String, bytes: &[u8]) {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => to.push_str(text),
+        Err(_) => to.push_str(&String::from_utf8_lossy(bytes)),
+    }
+}

@@ -1,0 +1,180 @@
+//! Behaviour the conformance corpus does not reach: the size cap, reconnects, the BOM across
+//! chunks, the id flag, number edges. The corpus itself runs in `tests/sse_corpus.rs`.
+
+use super::{Event, Item, Parser};
+
+/// Feeds `chunks`, then finishes; returns every item with its id flag.
+fn run(parser: &mut Parser, chunks: &[&[u8]]) -> Vec<(Item, bool)> {
+    let mut items = Vec::new();
+    for chunk in chunks {
+        parser.feed_with_id_flag(chunk, &mut |item, flag| items.push((item, flag)));
+    }
+    parser.finish(&mut |item| items.push((item, false)));
+    items
+}
+
+/// The same input as one chunk and as 1-byte chunks must give `expect`.
+fn check(max: usize, input: &[u8], expect: &[Item]) {
+    let whole: Vec<Item> = run(&mut Parser::with_max_event_bytes(max), &[input])
+        .into_iter()
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(
+        whole,
+        expect,
+        "whole input {:?}",
+        String::from_utf8_lossy(input)
+    );
+    let bytes: Vec<&[u8]> = input.chunks(1).collect();
+    let split: Vec<Item> = run(&mut Parser::with_max_event_bytes(max), &bytes)
+        .into_iter()
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(split, expect, "1-byte chunks");
+}
+
+fn event(event_type: &str, data: &str, id: &str) -> Item {
+    Item::Event(Event {
+        event_type: event_type.into(),
+        data: data.into(),
+        id: id.into(),
+    })
+}
+
+#[test]
+fn an_event_over_the_cap_is_dropped_and_parsing_resumes_after_its_blank_line() {
+    // The first block reaches 5 + 13 = 18 bytes at its second line, over a cap of 16; its
+    // third line is skipped but counted, and its id (read before the cap) is still committed.
+    check(
+        16,
+        b"id: 1\ndata: 0123456\r\ndata: more\r\n\r\ndata: ok\n\n",
+        &[Item::Oversized { bytes: 28 }, event("message", "ok", "1")],
+    );
+}
+
+#[test]
+fn an_event_exactly_at_the_cap_is_kept() {
+    check(15, b"event: e\ndata: x\n\n", &[event("e", "x", "")]);
+    check(
+        14,
+        b"event: e\ndata: x\n\n",
+        &[Item::Oversized { bytes: 15 }],
+    );
+}
+
+#[test]
+fn a_long_partial_line_over_the_cap_is_not_buffered() {
+    let mut parser = Parser::with_max_event_bytes(100);
+    let mut items = Vec::new();
+    parser.feed(b"data: ", &mut |i| items.push(i));
+    for _ in 0..1000 {
+        parser.feed(&[b'x'; 1000], &mut |i| items.push(i));
+    }
+    assert!(items.is_empty());
+    assert!(
+        parser.line.capacity() <= 1024,
+        "held {}",
+        parser.line.capacity()
+    );
+    parser.feed(b"\n\ndata: next\n\n", &mut |i| items.push(i));
+    assert_eq!(
+        items,
+        [
+            Item::Oversized {
+                bytes: 6 + 1_000_000
+            },
+            event("message", "next", "")
+        ]
+    );
+}
+
+#[test]
+fn an_oversized_block_cut_by_the_end_of_the_stream_is_dropped_silently() {
+    check(4, b"data: 123456", &[]);
+}
+
+#[test]
+fn comments_are_reported_and_dispatch_nothing() {
+    check(
+        1 << 20,
+        b": keep-alive\n\n:\r\ndata: x\n\n",
+        &[Item::Comment, Item::Comment, event("message", "x", "")],
+    );
+}
+
+#[test]
+fn retry_saturates_and_needs_at_least_one_digit() {
+    check(
+        1 << 20,
+        b"retry: 99999999999\nretry:\nretry: 1 \nretry: 0\n\n",
+        &[Item::Retry(u32::MAX), Item::Retry(0)],
+    );
+}
+
+#[test]
+fn invalid_utf8_reads_as_replacement_characters() {
+    check(
+        1 << 20,
+        b"data: a\xFFb\xE2\x80\ndata: \x80\xE2\x80\xA6\n\n",
+        &[event("message", "a\u{FFFD}b\u{FFFD}\n\u{FFFD}\u{2026}", "")],
+    );
+}
+
+#[test]
+fn a_bom_split_over_chunks_is_stripped_and_a_bom_prefix_is_content() {
+    let mut parser = Parser::new();
+    let items = run(&mut parser, &[b"\xEF", b"\xBB", b"\xBFdata: x\n\n"]);
+    assert_eq!(items, [(event("message", "x", ""), false)]);
+    // EF BB then `d`: no BOM, so the line's field name is "\u{FFFD}data", which is ignored.
+    let items = run(&mut parser, &[b"\xEF\xBB", b"data: x\n\ndata: y\n\n"]);
+    assert_eq!(items, [(event("message", "y", ""), false)]);
+}
+
+#[test]
+fn a_reconnect_keeps_the_last_event_id_and_drops_the_partial_block() {
+    let mut parser = Parser::new();
+    let mut items = Vec::new();
+    parser.feed(b"id: 5\ndata: a\n\nid: 6\ndata: cut", &mut |i| {
+        items.push(i)
+    });
+    assert_eq!(parser.last_event_id(), "5");
+    parser.reset_for_reconnect();
+    parser.feed(b"\xEF\xBB\xBFdata: b\n\n", &mut |i| items.push(i));
+    assert_eq!(
+        items,
+        [event("message", "a", "5"), event("message", "b", "5")]
+    );
+}
+
+#[test]
+fn the_id_flag_marks_events_whose_own_block_had_an_id() {
+    let items = run(
+        &mut Parser::new(),
+        &[b"id: 1\ndata: a\n\ndata: b\n\nid: \0\ndata: c\n\nid\ndata: d\n\n"],
+    );
+    let flags: Vec<bool> = items.iter().map(|(_, f)| *f).collect();
+    assert_eq!(flags, [true, false, false, true]);
+    assert!(matches!(&items[3].0, Item::Event(e) if e.id.is_empty()));
+}
+
+#[test]
+fn a_blank_line_without_data_still_commits_the_id() {
+    let mut parser = Parser::new();
+    let items = run(&mut parser, &[b"id: 9\n\n"]);
+    assert!(items.is_empty());
+    assert_eq!(parser.last_event_id(), "9");
+}
+
+#[test]
+fn a_line_split_over_many_chunks_is_read_whole() {
+    let mut input = b"data: ".to_vec();
+    input.extend((0..300_000u32).map(|i| b'a' + (i % 26) as u8));
+    input.extend_from_slice(b"\r\n\r\n");
+    let mut parser = Parser::new();
+    let mut items = Vec::new();
+    for chunk in input.chunks(1024) {
+        parser.feed(chunk, &mut |i| items.push(i));
+    }
+    assert_eq!(items.len(), 1);
+    assert!(matches!(&items[0], Item::Event(e) if e.data.as_bytes() == &input[6..input.len() - 4]));
+}
