@@ -28,6 +28,10 @@ use scan::find_line_end;
 /// The UTF-8 byte order mark, stripped once at the start of each stream.
 const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
 
+/// Event data at least this big moves into the event instead of being copied; smaller data
+/// is copied so the buffer's memory is reused by the next event.
+const HAND_OVER_BYTES: usize = 64 << 10;
+
 /// The default cap on one event's size: 1 MiB.
 pub const DEFAULT_MAX_EVENT_BYTES: usize = 1 << 20;
 
@@ -73,6 +77,9 @@ pub struct Parser {
     bom: BomCheck,
     /// The start of a line whose end has not arrived yet.
     line: Vec<u8>,
+    /// A partial `data` line of this many bytes is being appended straight to `data` (its
+    /// value, that is), so a long line is copied once, not twice.
+    line_in_data: Option<usize>,
     /// The last chunk ended in a CR: an LF starting the next one belongs to that line end.
     after_cr: bool,
     data: Vec<u8>,
@@ -113,6 +120,7 @@ impl Parser {
             max_event_bytes: max,
             bom: BomCheck::Matched(0),
             line: Vec::new(),
+            line_in_data: None,
             after_cr: false,
             data: Vec::new(),
             event_type: Vec::new(),
@@ -174,6 +182,7 @@ impl Parser {
     pub fn reset_for_reconnect(&mut self) {
         self.bom = BomCheck::Matched(0);
         self.line.clear();
+        self.line_in_data = None;
         self.after_cr = false;
         self.data.clear();
         self.event_type.clear();
@@ -202,7 +211,9 @@ impl Parser {
                 self.hold_partial_line(rest);
                 return;
             };
-            if self.line.is_empty() {
+            if let Some(held) = self.line_in_data {
+                self.data_line_complete(held, &rest[..end]);
+            } else if self.line.is_empty() {
                 self.line_complete(&rest[..end], out);
             } else {
                 let mut line = std::mem::take(&mut self.line);
@@ -234,18 +245,45 @@ impl Parser {
     /// Keeps the start of a line whose end is in a later chunk, unless that makes the block
     /// too big.
     fn hold_partial_line(&mut self, part: &[u8]) {
-        let size = self.block_bytes + self.line.len() + part.len();
+        let held = self.line_in_data.unwrap_or(self.line.len());
+        let size = self.block_bytes + held + part.len();
         if size > self.max_event_bytes {
             self.start_skipping(size, false);
-        } else {
-            self.line.extend_from_slice(part);
+            return;
         }
+        if self.line_in_data.is_some() {
+            self.data.extend_from_slice(part);
+            self.line_in_data = Some(held + part.len());
+            return;
+        }
+        self.line.extend_from_slice(part);
+        // Six bytes tell whether a `data:` line's value starts after a space.
+        if self.line.len() >= 6 && self.line.starts_with(b"data:") {
+            let value_start = if self.line[5] == b' ' { 6 } else { 5 };
+            self.data.extend_from_slice(&self.line[value_start..]);
+            self.line_in_data = Some(self.line.len());
+            self.line.clear();
+        }
+    }
+
+    /// Ends a `data` line whose start (`held` bytes) is already in `data`, with its last part.
+    fn data_line_complete(&mut self, held: usize, tail: &[u8]) {
+        self.line_in_data = None;
+        let size = self.block_bytes + held + tail.len();
+        if size > self.max_event_bytes {
+            self.start_skipping(size, true);
+            return;
+        }
+        self.block_bytes = size;
+        self.data.extend_from_slice(tail);
+        self.data.push(b'\n');
     }
 
     /// Drops the block in progress, which has `size` bytes so far, and skips to its blank line.
     fn start_skipping(&mut self, size: usize, at_line_start: bool) {
         self.block_bytes = size;
         self.line.clear();
+        self.line_in_data = None;
         self.data.clear();
         self.event_type.clear();
         self.skipping = Some(Skip { at_line_start });
@@ -343,9 +381,18 @@ impl Parser {
             return;
         }
         // Every data line appended an LF; the standard removes the last one.
-        let data = &self.data[..self.data.len() - 1];
-        let mut data_text = String::with_capacity(data.len());
-        push_utf8_lossy(&mut data_text, data);
+        self.data.pop();
+        let data_text = if self.data.len() >= HAND_OVER_BYTES {
+            // A big buffer is handed over rather than copied (and its pages touched again).
+            match String::from_utf8(std::mem::take(&mut self.data)) {
+                Ok(text) => text,
+                Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+            }
+        } else {
+            let mut text = String::with_capacity(self.data.len());
+            push_utf8_lossy(&mut text, &self.data);
+            text
+        };
         let event_type = if self.event_type.is_empty() {
             String::from("message")
         } else {

@@ -178,3 +178,28 @@ fn a_line_split_over_many_chunks_is_read_whole() {
     assert_eq!(items.len(), 1);
     assert!(matches!(&items[0], Item::Event(e) if e.data.as_bytes() == &input[6..input.len() - 4]));
 }
+
+#[test]
+fn a_data_line_streamed_into_the_data_buffer_still_obeys_the_cap() {
+    let input = b"data: a\ndata:0123456789abcdefghij\n\ndata:\n\ndata: ok\n\n";
+    // Lines of 7 + 25 bytes: the second goes over a cap of 30 while it is still arriving.
+    let expect = [
+        Item::Oversized { bytes: 32 },
+        event("message", "", ""),
+        event("message", "ok", ""),
+    ];
+    for size in 1..input.len() {
+        let chunks: Vec<&[u8]> = input.chunks(size).collect();
+        let items: Vec<Item> = run(&mut Parser::with_max_event_bytes(30), &chunks)
+            .into_iter()
+            .map(|(i, _)| i)
+            .collect();
+        assert_eq!(items, expect, "chunks of {size}");
+    }
+    let chunks: Vec<&[u8]> = input.chunks(4).collect();
+    let items: Vec<Item> = run(&mut Parser::with_max_event_bytes(32), &chunks)
+        .into_iter()
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(items[0], event("message", "a\n0123456789abcdefghij", ""));
+}
