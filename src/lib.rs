@@ -3,5 +3,7 @@
 //! The crate is a pure, clock-free core ([`protocol`], [`sse`], [`engine`]) under a thin
 //! browser shell compiled to WebAssembly. The core builds and tests natively.
 
+pub mod engine;
 pub mod protocol;
+pub mod schema;
 pub mod sse;

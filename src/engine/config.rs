@@ -164,10 +164,7 @@ impl Config {
             return Err(ValidationError::new(
                 "baseUrl",
                 ErrorKind::BadCharacter,
-                format!(
-                    "{:?} must start with http://, https:// or /",
-                    self.base_url
-                ),
+                format!("{:?} must start with http://, https:// or /", self.base_url),
             ));
         }
         validate::client_name(&self.name)?;

@@ -139,7 +139,11 @@ pub enum Output {
 
 /// The client's condition, for the app. Serializes as `{"type": "registered", …}`, camelCase.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum Status {
     /// Registered for the first time.
     Registered {
@@ -169,7 +173,11 @@ pub enum Status {
 /// A call's progress, for the app. Serializes as `{"type": "dispatched", "callId", …}`.
 /// `elapsed_ms` is the time since the engine saw the dispatch.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum CallEvent {
     /// The model called one of this client's tools.
     Dispatched {

@@ -70,8 +70,8 @@ mod timers;
 
 pub use config::{validate_tools, Config, Paths, ToolDef, WhenHidden, DEFAULT_TOOL_TIMEOUT_MS};
 pub use io::{
-    CallEvent, ClientState, EngineError, EngineErrorKind, HttpRequest, Input, Method, OpId,
-    Output, RequestId, Status, StreamId,
+    CallEvent, ClientState, EngineError, EngineErrorKind, HttpRequest, Input, Method, OpId, Output,
+    RequestId, Status, StreamId,
 };
 
 use crate::protocol::ValidationError;
@@ -99,7 +99,7 @@ impl Engine {
     /// Feeds one thing that happened. Inputs naming an unknown or stale request, stream or
     /// call are ignored (they belong to something the engine already gave up on).
     pub fn handle(&mut self, input: Input, now: u64) {
-        self.core.handle(input, now, &mut self.sse);
+        self.core.handle(input, now);
     }
 
     /// Feeds bytes read from the stream connection `stream`. Bytes of any other connection
@@ -108,15 +108,20 @@ impl Engine {
         if !self.core.is_current_stream(stream) {
             return;
         }
+        if self.core.take_parser_reset() {
+            self.sse.reset_for_reconnect();
+        }
+        self.core.now = now;
         let core = &mut self.core;
-        self.sse.feed(bytes, &mut |item| core.on_sse_item(item, now));
+        self.sse
+            .feed(bytes, &mut |item| core.on_sse_item(item, now));
         let last = self.sse.last_event_id();
         self.core.note_last_event_id(last);
     }
 
     /// Does whatever fell due by `now`: pings, retries, reconnects, handler deadlines.
     pub fn handle_timeout(&mut self, now: u64) {
-        self.core.handle_timeout(now, &mut self.sse);
+        self.core.handle_timeout(now);
     }
 
     /// The next thing for the shell to do or tell, in order; `None` when there is nothing.
@@ -135,6 +140,7 @@ impl Engine {
     /// the new list. [`Output::OpDone`] with the returned id says whether the server took it.
     pub fn set_tools(&mut self, tools: Vec<ToolDef>, now: u64) -> Result<OpId, ValidationError> {
         validate_tools(&tools)?;
+        self.core.now = now;
         Ok(self.core.set_tools(tools, now))
     }
 
@@ -142,6 +148,7 @@ impl Engine {
     /// the engine does not register again. [`Output::OpDone`] with the returned id says when
     /// the server took it.
     pub fn leave(&mut self, now: u64) -> OpId {
+        self.core.now = now;
         self.core.leave_by_app(now)
     }
 
