@@ -1,0 +1,288 @@
+//! The describe-form tool: what a model needs to fill a form, with the page's secrets redacted.
+
+use serde_json::{json, Map, Value};
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Element, HtmlButtonElement, HtmlFormElement, HtmlInputElement, HtmlSelectElement};
+
+use super::fields::{clean_text, fields, label_of, option_label, Control, Field};
+use super::js::{get, proto_get};
+use super::options::Config;
+use super::scope::{attr, container, form_ref, forms_in, root, Container};
+
+/// Longest current value shown; a longer one is cut (the model sees `valueTruncated`).
+const VALUE_MAX: usize = 500;
+/// Most options listed for one select.
+const OPTIONS_MAX: usize = 100;
+/// Most forms described in one answer.
+const FORMS_MAX: usize = 10;
+
+fn cut(value: String, out: &mut Map<String, Value>) -> Value {
+    if value.chars().count() > VALUE_MAX {
+        out.insert("valueTruncated".into(), Value::Bool(true));
+        Value::String(value.chars().take(VALUE_MAX).collect())
+    } else {
+        Value::String(value)
+    }
+}
+
+/// The constraints a field's own attributes set.
+fn constraints(el: &Element, out: &mut Map<String, Value>) {
+    if el.has_attribute("required") {
+        out.insert("required".into(), Value::Bool(true));
+    }
+    for a in [
+        "minlength",
+        "maxlength",
+        "min",
+        "max",
+        "step",
+        "pattern",
+        "accept",
+        "inputmode",
+    ] {
+        if let Some(v) = attr(el, a) {
+            out.insert(a.into(), Value::String(v));
+        }
+    }
+    if el.has_attribute("multiple") {
+        out.insert("multiple".into(), Value::Bool(true));
+    }
+}
+
+/// Validity as the browser sees it now.
+fn validity(el: &Element, out: &mut Map<String, Value>) {
+    if !get(el, "willValidate").is_truthy() {
+        return;
+    }
+    let valid = get(&get(el, "validity"), "valid").is_truthy();
+    out.insert("valid".into(), Value::Bool(valid));
+    if !valid {
+        let msg = get(el, "validationMessage").as_string().unwrap_or_default();
+        out.insert("validationMessage".into(), Value::String(msg));
+    }
+}
+
+fn choices(inputs: &[HtmlInputElement]) -> Value {
+    inputs
+        .iter()
+        .map(|i| {
+            let mut o = Map::new();
+            o.insert("value".into(), i.value().into());
+            o.insert("label".into(), option_label(i).into());
+            o.insert("checked".into(), i.checked().into());
+            if i.disabled() {
+                o.insert("disabled".into(), true.into());
+            }
+            Value::Object(o)
+        })
+        .collect()
+}
+
+fn select_options(s: &HtmlSelectElement, out: &mut Map<String, Value>) {
+    let opts = s.options();
+    let n = opts.length();
+    let mut list = Vec::new();
+    for i in 0..n.min(OPTIONS_MAX as u32) {
+        let Some(o) = opts
+            .get_with_index(i)
+            .and_then(|o| o.dyn_into::<web_sys::HtmlOptionElement>().ok())
+        else {
+            continue;
+        };
+        let mut m = Map::new();
+        m.insert("value".into(), o.value().into());
+        m.insert("label".into(), clean_text(&o.label()).into());
+        if o.selected() {
+            m.insert("selected".into(), true.into());
+        }
+        if o.disabled() {
+            m.insert("disabled".into(), true.into());
+        }
+        list.push(Value::Object(m));
+    }
+    out.insert("options".into(), Value::Array(list));
+    if n as usize > OPTIONS_MAX {
+        out.insert("optionsTruncated".into(), json!(n));
+    }
+}
+
+/// One field, as the model reads it.
+pub(crate) fn describe_field(f: &Field) -> Value {
+    let mut o = Map::new();
+    let kind = f.kind();
+    o.insert("ref".into(), f.reference().into());
+    o.insert("label".into(), f.label.clone().into());
+    o.insert("type".into(), kind.clone().into());
+    if !f.name.is_empty() {
+        o.insert("name".into(), f.name.clone().into());
+    }
+    if !f.id.is_empty() {
+        o.insert("id".into(), f.id.clone().into());
+    }
+    let el = f.element();
+    constraints(&el, &mut o);
+    let secret = f.secret();
+    let hidden = kind == "hidden";
+    match &f.control {
+        _ if secret.is_some() || hidden => {
+            let filled = match &f.control {
+                Control::Input(i) => !i.value().is_empty(),
+                _ => false,
+            };
+            o.insert("value".into(), Value::Null);
+            let why = secret.map(|s| s.describe()).unwrap_or("a hidden field");
+            o.insert("redacted".into(), format!("{why}; filled: {filled}").into());
+        }
+        Control::Input(i) if kind == "checkbox" => {
+            o.insert("checked".into(), i.checked().into());
+        }
+        Control::Input(i) if kind == "file" => {
+            let names: Vec<Value> = i
+                .files()
+                .map(|fl| {
+                    (0..fl.length())
+                        .filter_map(|k| fl.item(k))
+                        .map(|f| f.name().into())
+                        .collect()
+                })
+                .unwrap_or_default();
+            o.insert("files".into(), Value::Array(names));
+        }
+        Control::Input(i) => {
+            let v = cut(i.value(), &mut o);
+            o.insert("value".into(), v);
+        }
+        Control::TextArea(t) => {
+            let v = cut(t.value(), &mut o);
+            o.insert("value".into(), v);
+        }
+        Control::Select(s) => select_options(s, &mut o),
+        Control::Editable(e) => {
+            let v = cut(e.inner_text(), &mut o);
+            o.insert("value".into(), v);
+        }
+        Control::Radios(v) | Control::Checkboxes(v) => {
+            o.insert("options".into(), choices(v));
+        }
+    }
+    validity(&el, &mut o);
+    if f.disabled() {
+        o.insert("disabled".into(), true.into());
+    }
+    if f.read_only() {
+        o.insert("readOnly".into(), true.into());
+    }
+    if !hidden && !f.visible() {
+        o.insert("visible".into(), false.into());
+    }
+    Value::Object(o)
+}
+
+/// The label of a button: its accessible name, else its text, value or alt.
+pub(crate) fn button_label(b: &Element) -> String {
+    let l = label_of(b);
+    if !l.is_empty() {
+        return l;
+    }
+    let text = clean_text(&b.text_content().unwrap_or_default());
+    if !text.is_empty() {
+        return text;
+    }
+    for a in ["value", "alt"] {
+        if let Some(v) = attr(b, a).map(|v| clean_text(&v)).filter(|v| !v.is_empty()) {
+            return v;
+        }
+    }
+    "Submit".into()
+}
+
+/// The submit buttons of a form: `<button>` of type submit and `<input type=submit|image>`.
+pub(crate) fn submit_buttons(form: &HtmlFormElement) -> Vec<Element> {
+    let elements = proto_get("HTMLFormElement", "elements", form);
+    js_sys::Array::from(&elements)
+        .iter()
+        .filter_map(|e| e.dyn_into::<Element>().ok())
+        .filter(|e| {
+            if let Some(b) = e.dyn_ref::<HtmlButtonElement>() {
+                b.type_() == "submit"
+            } else if let Some(i) = e.dyn_ref::<HtmlInputElement>() {
+                let t = i.type_();
+                t == "submit" || t == "image"
+            } else {
+                false
+            }
+        })
+        .collect()
+}
+
+/// How the model names a button: its id, else its name, else its label.
+pub(crate) fn button_ref(b: &Element) -> String {
+    for a in ["id", "name"] {
+        if let Some(v) = attr(b, a).filter(|v| !v.is_empty()) {
+            return v;
+        }
+    }
+    button_label(b)
+}
+
+fn describe_container(c: &Container, index: usize) -> Result<Value, String> {
+    let mut o = Map::new();
+    if let Container::Form(form) = c {
+        o.insert("ref".into(), form_ref(form, index).into());
+        let method = proto_get("HTMLFormElement", "method", form)
+            .as_string()
+            .unwrap_or_default();
+        o.insert("method".into(), method.into());
+        let action = proto_get("HTMLFormElement", "action", form)
+            .as_string()
+            .unwrap_or_default();
+        o.insert("action".into(), action.into());
+    }
+    let list: Vec<Value> = fields(c)?.iter().map(describe_field).collect();
+    o.insert("fields".into(), Value::Array(list));
+    if let Container::Form(form) = c {
+        let buttons: Vec<Value> = submit_buttons(form)
+            .iter()
+            .map(|b| {
+                let mut m = Map::new();
+                m.insert("ref".into(), button_ref(b).into());
+                m.insert("label".into(), button_label(b).into());
+                if b.matches(":disabled").unwrap_or(false) {
+                    m.insert("disabled".into(), true.into());
+                }
+                Value::Object(m)
+            })
+            .collect();
+        o.insert("submitButtons".into(), Value::Array(buttons));
+    }
+    Ok(Value::Object(o))
+}
+
+/// Runs describe: `args.form` picks one form; without it, every form in scope is described (or
+/// the root's loose fields when it holds no form).
+pub(crate) fn run(config: &Config, args: &Value) -> Result<JsValue, String> {
+    let asked = match args.get("form") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s.as_str()),
+        Some(_) => return Err("form must be a string: a form's id, name or a CSS selector".into()),
+    };
+    let forms = if asked.is_some() || config.form.is_some() {
+        vec![container(config, asked, false)?]
+    } else {
+        let found = forms_in(&root(config)?)?;
+        if found.is_empty() {
+            vec![container(config, None, false)?]
+        } else {
+            found
+                .into_iter()
+                .take(FORMS_MAX)
+                .map(Container::Form)
+                .collect()
+        }
+    };
+    let mut list = Vec::new();
+    for (i, c) in forms.iter().enumerate() {
+        list.push(describe_container(c, i)?);
+    }
+    Ok(super::js::ok_result(&json!({ "forms": list })))
+}

@@ -1,0 +1,430 @@
+//! The fields of a form as a person sees them: each control with its accessible label, radio
+//! buttons and same-named checkboxes grouped, and what makes a field off-limits (disabled,
+//! read-only, invisible, hidden, a file, or a secret).
+
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+
+use super::js::{get, object, proto_call, proto_get, set};
+use super::scope::{attr, query_all, Container};
+
+/// Longest label text kept; longer text is cut.
+const LABEL_MAX: usize = 120;
+
+/// One field as the agent addresses it.
+pub(crate) enum Control {
+    Input(HtmlInputElement),
+    TextArea(HtmlTextAreaElement),
+    Select(HtmlSelectElement),
+    /// A `contenteditable` element (rich-text boxes).
+    Editable(HtmlElement),
+    /// Radio buttons sharing a name: one field whose value picks one of them.
+    Radios(Vec<HtmlInputElement>),
+    /// Checkboxes sharing a name: one field whose value lists those to check.
+    Checkboxes(Vec<HtmlInputElement>),
+}
+
+/// A field: its control and how the agent can name it.
+pub(crate) struct Field {
+    pub control: Control,
+    pub label: String,
+    pub name: String,
+    pub id: String,
+}
+
+/// Why the page's secrets stay out of the model's view and hands.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Secret {
+    Password,
+    PaymentCard,
+    OneTimeCode,
+}
+
+impl Secret {
+    pub(crate) fn describe(self) -> &'static str {
+        match self {
+            Secret::Password => "a password",
+            Secret::PaymentCard => "payment card data",
+            Secret::OneTimeCode => "a one-time code",
+        }
+    }
+}
+
+/// Collapses whitespace runs and trims; cuts at `LABEL_MAX` characters.
+pub(crate) fn clean_text(s: &str) -> String {
+    let mut out = String::new();
+    for word in s.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    if out.chars().count() > LABEL_MAX {
+        out = out.chars().take(LABEL_MAX).collect::<String>() + "…";
+    }
+    out
+}
+
+/// The text of a label without the text of the controls it wraps (a `<select>` inside a label
+/// would otherwise lend it every option).
+fn label_text(label: &Element) -> String {
+    let Ok(copy) = label.clone_node_with_deep(true) else {
+        return String::new();
+    };
+    let Ok(copy) = copy.dyn_into::<Element>() else {
+        return String::new();
+    };
+    if let Ok(inner) = query_all(&copy, "input,select,textarea,button") {
+        for el in inner {
+            el.remove();
+        }
+    }
+    clean_text(&copy.text_content().unwrap_or_default())
+}
+
+/// The accessible name of a control, as assistive technology computes it in the usual cases:
+/// `aria-labelledby`, `aria-label`, `<label>` (for= or wrapping), then placeholder or title.
+pub(crate) fn label_of(el: &Element) -> String {
+    if let Some(ids) = attr(el, "aria-labelledby") {
+        let doc = el.owner_document();
+        let parts: Vec<String> = ids
+            .split_whitespace()
+            .filter_map(|id| doc.as_ref()?.get_element_by_id(id))
+            .map(|l| clean_text(&l.text_content().unwrap_or_default()))
+            .filter(|t| !t.is_empty())
+            .collect();
+        if !parts.is_empty() {
+            return clean_text(&parts.join(" "));
+        }
+    }
+    if let Some(l) = attr(el, "aria-label").map(|s| clean_text(&s)) {
+        if !l.is_empty() {
+            return l;
+        }
+    }
+    let labels = get(el, "labels");
+    if !labels.is_undefined() && !labels.is_null() {
+        let parts: Vec<String> = js_sys::Array::from(&labels)
+            .iter()
+            .filter_map(|l| l.dyn_into::<Element>().ok())
+            .map(|l| label_text(&l))
+            .filter(|t| !t.is_empty())
+            .collect();
+        if !parts.is_empty() {
+            return clean_text(&parts.join(" "));
+        }
+    }
+    for a in ["placeholder", "title"] {
+        if let Some(t) = attr(el, a).map(|s| clean_text(&s)) {
+            if !t.is_empty() {
+                return t;
+            }
+        }
+    }
+    String::new()
+}
+
+impl Field {
+    /// The elements behind the field (several for a group).
+    pub(crate) fn elements(&self) -> Vec<Element> {
+        match &self.control {
+            Control::Input(e) => vec![e.clone().into()],
+            Control::TextArea(e) => vec![e.clone().into()],
+            Control::Select(e) => vec![e.clone().into()],
+            Control::Editable(e) => vec![e.clone().into()],
+            Control::Radios(v) | Control::Checkboxes(v) => {
+                v.iter().map(|e| e.clone().into()).collect()
+            }
+        }
+    }
+
+    /// The element that stands for the field (the first of a group).
+    pub(crate) fn element(&self) -> Element {
+        self.elements().swap_remove(0)
+    }
+
+    /// What the model types to address the field: its id, else its name, else its label.
+    pub(crate) fn reference(&self) -> String {
+        let is_group = matches!(self.control, Control::Radios(_) | Control::Checkboxes(_));
+        if !self.id.is_empty() && !is_group {
+            self.id.clone()
+        } else if !self.name.is_empty() {
+            self.name.clone()
+        } else {
+            self.label.clone()
+        }
+    }
+
+    /// The field's type as the model reads it: the input type, `textarea`, `select`,
+    /// `select-multiple`, `contenteditable`, `radio` or `checkbox-group`.
+    pub(crate) fn kind(&self) -> String {
+        match &self.control {
+            Control::Input(e) => e.type_(),
+            Control::TextArea(_) => "textarea".into(),
+            Control::Select(s) if s.multiple() => "select-multiple".into(),
+            Control::Select(_) => "select".into(),
+            Control::Editable(_) => "contenteditable".into(),
+            Control::Radios(_) => "radio".into(),
+            Control::Checkboxes(_) => "checkbox-group".into(),
+        }
+    }
+
+    /// Which secret the field holds, if any: `type=password`, or an `autocomplete` token of a
+    /// card (`cc-*`), a password or a one-time code.
+    pub(crate) fn secret(&self) -> Option<Secret> {
+        let el = self.element();
+        if let Some(i) = el.dyn_ref::<HtmlInputElement>() {
+            if i.type_() == "password" {
+                return Some(Secret::Password);
+            }
+        }
+        let ac = attr(&el, "autocomplete")
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        for token in ac.split_whitespace() {
+            if token.starts_with("cc-") {
+                return Some(Secret::PaymentCard);
+            }
+            if token == "one-time-code" {
+                return Some(Secret::OneTimeCode);
+            }
+            if token == "current-password" || token == "new-password" {
+                return Some(Secret::Password);
+            }
+        }
+        None
+    }
+
+    /// Whether every element of the field is disabled (itself, or by a disabled fieldset).
+    pub(crate) fn disabled(&self) -> bool {
+        self.elements().iter().all(|e| {
+            e.matches(":disabled").unwrap_or(false)
+                || attr(e, "aria-disabled").as_deref() == Some("true")
+        })
+    }
+
+    /// Whether the page marks the field read-only.
+    pub(crate) fn read_only(&self) -> bool {
+        let el = self.element();
+        let own = match &self.control {
+            Control::Input(i) => i.read_only(),
+            Control::TextArea(t) => t.read_only(),
+            _ => false,
+        };
+        own || attr(&el, "aria-readonly").as_deref() == Some("true")
+    }
+
+    /// Whether a person could see the field: rendered, not `visibility: hidden`, not inert, of
+    /// some size and (for text boxes) not fully transparent. A checkbox or radio hidden behind a
+    /// styled, visible label counts as visible, as it does on screen.
+    pub(crate) fn visible(&self) -> bool {
+        if matches!(self.control, Control::Input(ref i) if i.type_() == "hidden") {
+            return false;
+        }
+        self.elements().iter().any(|el| {
+            let toggle = matches!(self.control, Control::Radios(_) | Control::Checkboxes(_))
+                || el.dyn_ref::<HtmlInputElement>().is_some_and(|i| {
+                    let t = i.type_();
+                    t == "checkbox" || t == "radio"
+                });
+            if seen(el, !toggle) {
+                return true;
+            }
+            toggle && {
+                let labels = get(el, "labels");
+                !labels.is_undefined()
+                    && !labels.is_null()
+                    && js_sys::Array::from(&labels)
+                        .iter()
+                        .filter_map(|l| l.dyn_into::<Element>().ok())
+                        .any(|l| seen(&l, true))
+            }
+        })
+    }
+}
+
+/// Whether `el` is rendered with some area, visible, not inert and (if `opacity`) not
+/// transparent; `Element.checkVisibility` where the browser has it.
+pub(crate) fn seen(el: &Element, opacity: bool) -> bool {
+    if el.closest("[inert]").ok().flatten().is_some() {
+        return false;
+    }
+    let check = object();
+    set(&check, "visibilityProperty", &JsValue::TRUE);
+    set(&check, "checkVisibilityCSS", &JsValue::TRUE);
+    set(&check, "opacityProperty", &JsValue::from_bool(opacity));
+    set(&check, "checkOpacity", &JsValue::from_bool(opacity));
+    if let Ok(v) = proto_call("Element", "checkVisibility", el, &[&check]) {
+        if v.as_bool() == Some(false) {
+            return false;
+        }
+    }
+    let rect = el.get_bounding_client_rect();
+    rect.width() > 0.0 && rect.height() > 0.0
+}
+
+/// The controls of a container, grouped into fields, in document order.
+pub(crate) fn fields(container: &Container) -> Result<Vec<Field>, String> {
+    let controls: Vec<Element> = match container {
+        Container::Form(f) => {
+            let elements = proto_get("HTMLFormElement", "elements", f);
+            js_sys::Array::from(&elements)
+                .iter()
+                .filter_map(|e| e.dyn_into::<Element>().ok())
+                .collect()
+        }
+        Container::Area(root) => query_all(root, "input,select,textarea")?,
+    };
+    let mut out: Vec<Field> = Vec::new();
+    for el in controls {
+        let name = attr(&el, "name").unwrap_or_default();
+        let id = attr(&el, "id").unwrap_or_default();
+        let control = if let Some(i) = el.dyn_ref::<HtmlInputElement>() {
+            let t = i.type_();
+            if matches!(t.as_str(), "submit" | "reset" | "button" | "image") {
+                continue;
+            }
+            if (t == "radio" || t == "checkbox") && !name.is_empty() {
+                let radio = t == "radio";
+                let group = out.iter_mut().find(|f| {
+                    f.name == name
+                        && match &f.control {
+                            Control::Radios(_) => radio,
+                            Control::Checkboxes(_) => !radio,
+                            Control::Input(first) => !radio && first.type_() == "checkbox",
+                            _ => false,
+                        }
+                });
+                if let Some(group) = group {
+                    match &mut group.control {
+                        Control::Radios(v) | Control::Checkboxes(v) => v.push(i.clone()),
+                        Control::Input(first) => {
+                            group.control = Control::Checkboxes(vec![first.clone(), i.clone()]);
+                            group.label = group_label(&group.control, &group.name);
+                        }
+                        _ => {}
+                    }
+                    continue;
+                }
+                if radio {
+                    let c = Control::Radios(vec![i.clone()]);
+                    let label = group_label(&c, &name);
+                    out.push(Field {
+                        control: c,
+                        label,
+                        name,
+                        id,
+                    });
+                    continue;
+                }
+            }
+            Control::Input(i.clone())
+        } else if let Some(t) = el.dyn_ref::<HtmlTextAreaElement>() {
+            Control::TextArea(t.clone())
+        } else if let Some(s) = el.dyn_ref::<HtmlSelectElement>() {
+            Control::Select(s.clone())
+        } else {
+            continue;
+        };
+        let label = label_of(&el);
+        out.push(Field {
+            control,
+            label,
+            name,
+            id,
+        });
+    }
+    for el in query_all(container.element(), "[contenteditable]")? {
+        let Ok(h) = el.dyn_into::<HtmlElement>() else {
+            continue;
+        };
+        let nested = h
+            .parent_element()
+            .and_then(|p| p.dyn_into::<HtmlElement>().ok())
+            .is_some_and(|p| p.is_content_editable());
+        if !h.is_content_editable() || nested {
+            continue;
+        }
+        let name = attr(&h, "name").unwrap_or_default();
+        let id = h.id();
+        let label = label_of(&h);
+        out.push(Field {
+            control: Control::Editable(h),
+            label,
+            name,
+            id,
+        });
+    }
+    Ok(out)
+}
+
+/// A group's label: its fieldset's legend or `role=radiogroup` label, else the name.
+fn group_label(control: &Control, name: &str) -> String {
+    let first: Element = match control {
+        Control::Radios(v) | Control::Checkboxes(v) => v[0].clone().into(),
+        _ => return name.into(),
+    };
+    if let Some(group) = first
+        .closest("[role=radiogroup],[role=group]")
+        .ok()
+        .flatten()
+    {
+        let l = label_of(&group);
+        if !l.is_empty() {
+            return l;
+        }
+    }
+    if let Some(fs) = first.closest("fieldset").ok().flatten() {
+        if let Ok(Some(legend)) = fs.query_selector("legend") {
+            let l = clean_text(&legend.text_content().unwrap_or_default());
+            if !l.is_empty() {
+                return l;
+            }
+        }
+    }
+    name.into()
+}
+
+/// The label of one radio button or checkbox of a group (its own `<label>`), else its value.
+pub(crate) fn option_label(input: &HtmlInputElement) -> String {
+    let l = label_of(input);
+    if l.is_empty() {
+        input.value()
+    } else {
+        l
+    }
+}
+
+/// Finds the field the agent named: an exact id, else an exact name, else a label equal to it
+/// ignoring case and spacing. Two fields with the same label make the name ambiguous.
+pub(crate) fn find<'a>(fields: &'a [Field], loc: &str) -> Result<&'a Field, String> {
+    super::scope::check_locator("field", loc)?;
+    let by = |pick: &dyn Fn(&Field) -> bool| -> Vec<&'a Field> {
+        fields.iter().filter(|f| pick(f)).collect()
+    };
+    let wanted = clean_text(loc).to_lowercase();
+    let tiers: [Vec<&Field>; 3] = [
+        by(&|f| f.id == loc || f.elements().iter().any(|e| e.id() == loc)),
+        by(&|f| f.name == loc),
+        by(&|f| !f.label.is_empty() && f.label.to_lowercase() == wanted),
+    ];
+    for tier in tiers {
+        match tier.as_slice() {
+            [] => continue,
+            [one] => return Ok(one),
+            many => {
+                return Err(format!(
+                    "{loc:?} names {} fields; use one of their ids or names: {}",
+                    many.len(),
+                    many.iter()
+                        .map(|f| f.reference())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+            }
+        }
+    }
+    Err(format!(
+        "no field in this form is labelled, named or identified {loc:?}"
+    ))
+}

@@ -1,0 +1,214 @@
+//! The JavaScript plumbing of the page tools: DOM members taken from prototypes (a form's named
+//! controls shadow its own properties), hook calls, the call context and result values.
+
+use js_sys::{Array, Function, Object, Promise};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = Reflect, js_name = get, catch)]
+    fn reflect_get(target: &JsValue, key: &str, receiver: &JsValue) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_namespace = Reflect, js_name = set, catch)]
+    fn reflect_set(
+        target: &JsValue,
+        key: &str,
+        value: &JsValue,
+        receiver: &JsValue,
+    ) -> Result<bool, JsValue>;
+    #[wasm_bindgen(js_namespace = Reflect, js_name = apply, catch)]
+    fn reflect_apply(f: &JsValue, this: &JsValue, args: &Array) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_namespace = Promise, js_name = resolve)]
+    fn promise_resolve(value: &JsValue) -> Promise;
+}
+
+/// Reads `obj[key]`; a throwing getter or a non-object reads as `undefined`.
+pub(crate) fn get(obj: &JsValue, key: &str) -> JsValue {
+    if !obj.is_object() && !obj.is_function() {
+        return JsValue::UNDEFINED;
+    }
+    reflect_get(obj, key, obj).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// Writes `obj[key] = value` on a plain object we built.
+pub(crate) fn set(obj: &JsValue, key: &str, value: &JsValue) {
+    // Only called on objects this module created, which never refuse a property.
+    let _ = reflect_set(obj, key, value, obj);
+}
+
+/// `globalThis[class].prototype`, the untouched DOM members of a class.
+fn prototype(class: &str) -> Result<JsValue, String> {
+    let ctor = get(&js_sys::global(), class);
+    let proto = get(&ctor, "prototype");
+    if proto.is_object() {
+        Ok(proto)
+    } else {
+        Err(format!("this browser has no {class}"))
+    }
+}
+
+/// Reads the `prop` accessor of `class.prototype` with `this` as receiver, so a named control
+/// (`<input name="action">`) cannot stand in for the real property.
+pub(crate) fn proto_get(class: &str, prop: &str, this: &JsValue) -> JsValue {
+    match prototype(class) {
+        Ok(proto) => reflect_get(&proto, prop, this).unwrap_or(JsValue::UNDEFINED),
+        Err(_) => JsValue::UNDEFINED,
+    }
+}
+
+/// Runs the `prop` setter of `class.prototype` on `this`: the setter React and Vue have not
+/// wrapped, so their value trackers see a change when the events follow.
+pub(crate) fn proto_set(
+    class: &str,
+    prop: &str,
+    this: &JsValue,
+    value: &JsValue,
+) -> Result<(), String> {
+    let proto = prototype(class)?;
+    reflect_set(&proto, prop, value, this)
+        .map_err(|e| error_text(&e))
+        .and_then(|ok| {
+            if ok {
+                Ok(())
+            } else {
+                Err(format!("{class}.{prop} cannot be set"))
+            }
+        })
+}
+
+/// Calls `class.prototype[method]` with `this`, whatever the element's own properties say.
+pub(crate) fn proto_call(
+    class: &str,
+    method: &str,
+    this: &JsValue,
+    args: &[&JsValue],
+) -> Result<JsValue, String> {
+    let proto = prototype(class)?;
+    let f = reflect_get(&proto, method, &proto).map_err(|e| error_text(&e))?;
+    if !f.is_function() {
+        return Err(format!("this browser has no {class}.{method}"));
+    }
+    let list = Array::new();
+    for a in args {
+        list.push(a);
+    }
+    reflect_apply(&f, this, &list).map_err(|e| error_text(&e))
+}
+
+/// The human text of a thrown JS value: its `message`, else its string form.
+pub(crate) fn error_text(e: &JsValue) -> String {
+    if let Some(m) = get(e, "message").as_string() {
+        return m;
+    }
+    e.as_string().unwrap_or_else(|| "unknown error".into())
+}
+
+/// Calls a hook given by the app and awaits its answer, whether it returns a value, a promise
+/// or throws.
+pub(crate) async fn call_hook(f: &Function, arg: &JsValue) -> Result<JsValue, String> {
+    let list = Array::of1(arg);
+    let ret = reflect_apply(f, &JsValue::UNDEFINED, &list).map_err(|e| error_text(&e))?;
+    js_sys::futures::JsFuture::from(promise_resolve(&ret))
+        .await
+        .map_err(|e| error_text(&e))
+}
+
+/// A new empty JS object.
+pub(crate) fn object() -> JsValue {
+    Object::new().into()
+}
+
+/// The result the shell posts as `is_error: true`: `{ isError: true, text }`.
+pub(crate) fn error_result(text: &str) -> JsValue {
+    let o = object();
+    set(&o, "isError", &JsValue::TRUE);
+    set(&o, "text", &JsValue::from_str(text));
+    o
+}
+
+/// The result text of a success: the JSON the model reads.
+pub(crate) fn ok_result(value: &serde_json::Value) -> JsValue {
+    JsValue::from_str(&value.to_string())
+}
+
+/// What a handler gets as its second argument (`ctx`); absent parts read as absent.
+pub(crate) struct CallContext {
+    ctx: JsValue,
+}
+
+impl CallContext {
+    pub(crate) fn new(ctx: JsValue) -> Self {
+        CallContext { ctx }
+    }
+
+    /// Whether the call was cancelled or ran out of time (`ctx.signal.aborted`).
+    pub(crate) fn aborted(&self) -> bool {
+        get(&get(&self.ctx, "signal"), "aborted").is_truthy()
+    }
+
+    /// Whether the shell can run code after the result is posted (`ctx.afterResult`).
+    pub(crate) fn can_defer(&self) -> bool {
+        get(&self.ctx, "afterResult").is_function()
+    }
+
+    /// Runs `f` once the call's result has been posted (`ctx.afterResult`); `false` if the
+    /// shell gave no such hook, in which case `f` is dropped unrun.
+    pub(crate) fn after_result(&self, f: Box<dyn FnOnce()>) -> bool {
+        let hook = get(&self.ctx, "afterResult");
+        let Some(hook) = hook.dyn_ref::<Function>() else {
+            return false;
+        };
+        let cb = Closure::once_into_js(f);
+        reflect_apply(hook, &self.ctx, &Array::of1(&cb)).is_ok()
+    }
+}
+
+/// The document of the page; the tools only run in a window.
+pub(crate) fn document() -> Result<web_sys::Document, String> {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or_else(|| "the page tools need a browser window with a document".into())
+}
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = Object, js_name = entries)]
+    fn object_entries(o: &JsValue) -> Array;
+    #[wasm_bindgen(js_namespace = JSON, js_name = stringify, catch)]
+    fn json_stringify(v: &JsValue) -> Result<JsValue, JsValue>;
+}
+
+/// The agent's arguments (or any JS value) as JSON; what JSON cannot hold reads as `null`.
+pub(crate) fn to_json(v: &JsValue) -> serde_json::Value {
+    json_stringify(v)
+        .ok()
+        .and_then(|s| s.as_string())
+        .and_then(|s| serde_json::from_str(&s).ok())
+        .unwrap_or(serde_json::Value::Null)
+}
+
+/// The own enumerable `[key, value]` pairs of a JS object, in the object's order (which
+/// `serde_json`'s sorted map would lose: fields are filled in the order the agent gave).
+pub(crate) fn entries(o: &JsValue) -> Vec<(String, JsValue)> {
+    if !o.is_object() || Array::is_array(o) {
+        return Vec::new();
+    }
+    object_entries(o)
+        .iter()
+        .filter_map(|pair| {
+            let pair = Array::from(&pair);
+            Some((pair.get(0).as_string()?, pair.get(1)))
+        })
+        .collect()
+}
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = JSON, js_name = parse)]
+    fn json_parse(text: &str) -> JsValue;
+}
+
+/// A JSON value as a JS value (for the tools' parameter schemas).
+pub(crate) fn from_json(v: &serde_json::Value) -> JsValue {
+    json_parse(&v.to_string())
+}

@@ -1,0 +1,249 @@
+//! Ready-made page tools: describe, fill and submit a form; navigate. Each factory returns a
+//! tool definition (`{ name, description, parameters, handler }`) for `Client.register` and
+//! `setTools`. The agent's arguments are treated as hostile: every tool stays inside the root
+//! the app gave it, refuses what a careful person would not do, and answers a refusal with an
+//! `{ isError: true, text }` result, never a throw.
+
+mod describe;
+mod fields;
+mod fill;
+mod js;
+mod navigate;
+mod options;
+mod scope;
+mod submit;
+mod text;
+mod url;
+
+use std::rc::Rc;
+
+use serde_json::{json, Value};
+use wasm_bindgen::prelude::*;
+
+use js::{error_result, from_json, object, set, to_json, CallContext};
+use options::Config;
+
+#[wasm_bindgen(typescript_custom_section)]
+const PAGE_TOOL_TYPES: &'static str = r#"
+/** What a page tool hands to `confirm` before it acts. */
+export type PageAction =
+  | { kind: "submit"; form: HTMLFormElement; submitter: string | null; url: string; method: string }
+  | { kind: "navigate"; url: string; crossDocument: boolean };
+
+/** Options every page tool takes. */
+export interface PageToolOptions {
+  /** The tool's name (1 to 64 of A-Z a-z 0-9 _ -); each factory has a default. */
+  name?: string;
+  /** What the model reads about the tool; each factory has a default. */
+  description?: string;
+  /** Passed through to the tool definition. */
+  timeoutMs?: number;
+  /** Passed through to the tool definition. */
+  maxCallsPerRun?: number;
+}
+
+/** Options of the form tools (describe, fill, submit). */
+export interface FormToolOptions extends PageToolOptions {
+  /** The element the tool may see into (default: `document.body`). */
+  root?: Element;
+  /** The form to work on: the element, or a selector resolved inside `root` at each call.
+   *  Without it, the agent names a form by id, name or selector when `root` holds several. */
+  form?: HTMLFormElement | string;
+  /** Asked before a submit; `false` (or a throw) stops it and the agent is told so. */
+  confirm?: (action: PageAction) => boolean | Promise<boolean>;
+  /** Let the agent fill passwords, card data and one-time codes (default: refused). */
+  allowSensitive?: boolean;
+  /** Let the agent put text files into file inputs (default: refused). */
+  allowFiles?: boolean;
+  /** Let the agent set hidden inputs (default: refused). */
+  allowHidden?: boolean;
+  /** Origins besides the page's own that a form may post to, e.g. `["https://pay.example"]`. */
+  allowOrigins?: string[];
+}
+
+/** Options of the navigate tool. */
+export interface NavigateToolOptions extends PageToolOptions {
+  /** Origins besides the page's own the agent may open, e.g. `["https://docs.example"]`. */
+  allowOrigins?: string[];
+  /** The app's router: called with `/path?query#hash` for a same-origin URL. Its promise is
+   *  awaited, so tools it declares for the new screen are in place before the result. */
+  router?: (path: string) => void | Promise<void>;
+  /** Without a router: `"history"` (default) pushes the path and fires `popstate`;
+   *  `"document"` loads the page after the result is posted. */
+  mode?: "history" | "document";
+  /** Asked before navigating; `false` (or a throw) stops it and the agent is told so. */
+  confirm?: (action: PageAction) => boolean | Promise<boolean>;
+}
+
+/** What a page tool's handler receives as its second argument. */
+export interface PageToolContext {
+  callId?: string;
+  runId?: string;
+  signal?: AbortSignal;
+  deadline?: Date;
+  /** Runs `fn` once the call's result has been posted. */
+  afterResult?: (fn: () => void) => void;
+}
+
+/** A page tool's result: JSON text on success, `{ isError: true, text }` when refused. */
+export type PageToolResult = string | { isError: true; text: string };
+
+/** A tool definition made by a page tool factory. */
+export interface PageTool {
+  name: string;
+  description: string;
+  parameters: { type: "object"; properties: Record<string, unknown>; required?: string[] };
+  timeoutMs?: number;
+  maxCallsPerRun?: number;
+  handler: (args: Record<string, unknown>, ctx: PageToolContext) => Promise<PageToolResult>;
+}
+"#;
+
+#[derive(Clone, Copy)]
+enum Kind {
+    Describe,
+    Fill,
+    Submit,
+    Navigate,
+}
+
+const FORM_ARG: &str = "The form: its id or name as describe_form reports it, or a CSS selector. Needed only when the page has several forms.";
+
+fn parameters(kind: Kind, config: &Config) -> Value {
+    let mut props = serde_json::Map::new();
+    let pinned = config.form.is_some();
+    if !pinned && !matches!(kind, Kind::Navigate) {
+        props.insert(
+            "form".into(),
+            json!({ "type": "string", "description": FORM_ARG }),
+        );
+    }
+    let mut required = Vec::<&str>::new();
+    match kind {
+        Kind::Describe => {}
+        Kind::Fill => {
+            props.insert("fields".into(), json!({
+                "type": "object",
+                "description": "Each field's label, name or id (as describe_form reports it) mapped to its value: text for text, number, date (YYYY-MM-DD), time (HH:MM) and color (#rrggbb) fields; true or false for a checkbox; an option's value or label for a radio group or a select; an array of them for a multiple select or a checkbox group.",
+                "additionalProperties": { "type": ["string", "number", "boolean", "array", "object"] }
+            }));
+            required.push("fields");
+        }
+        Kind::Submit => {
+            props.insert("button".into(), json!({ "type": "string", "description": "The submit button's label, name or id; default: the form's first submit button." }));
+        }
+        Kind::Navigate => {
+            props.insert("url".into(), json!({ "type": "string", "description": "A path of this app such as /orders/42, or a full http(s) URL of this site." }));
+            required.push("url");
+        }
+    }
+    let mut schema = json!({ "type": "object", "properties": props });
+    if !required.is_empty() {
+        schema["required"] = json!(required);
+    }
+    schema
+}
+
+fn default_description(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Describe => "Read a form on this page: each field's label, name, type, constraints, options, current value and validity, and the submit buttons. Secrets (passwords, card data, one-time codes, hidden fields) are redacted.",
+        Kind::Fill => "Fill fields of a form on this page as a person would. Reports per field what was set, what the page changed it to, and what was refused and why. Nothing is submitted.",
+        Kind::Submit => "Submit a form on this page, as clicking its submit button does. If a field is invalid nothing is sent, and the result lists each invalid field with the reason.",
+        Kind::Navigate => "Open another page of this app by its path (for example /orders/42) or its full URL.",
+    }
+}
+
+async fn dispatch(
+    kind: Kind,
+    config: &Config,
+    args: JsValue,
+    ctx: CallContext,
+) -> Result<JsValue, String> {
+    let absent = args.is_undefined() || args.is_null();
+    let object = args.is_object() && !js_sys::Array::is_array(&args);
+    // describe and submit need no arguments; fill and navigate cannot work without them.
+    if !object && (!absent || matches!(kind, Kind::Fill | Kind::Navigate)) {
+        return Err("the arguments must be a JSON object".into());
+    }
+    match kind {
+        Kind::Describe => describe::run(config, &to_json(&args)),
+        Kind::Fill => fill::run(config, &args),
+        Kind::Submit => submit::run(config, &to_json(&args), &ctx).await,
+        Kind::Navigate => navigate::run(config, &to_json(&args), &ctx).await,
+    }
+}
+
+/// Builds the tool definition object around a handler closure that owns the config.
+fn make(
+    kind: Kind,
+    options: Option<js_sys::Object>,
+    default_name: &str,
+) -> Result<JsValue, JsError> {
+    let options: JsValue = options.map(Into::into).unwrap_or(JsValue::UNDEFINED);
+    let config = Config::read(&options, default_name).map_err(|e| JsError::new(&e))?;
+    let tool = object();
+    set(&tool, "name", &config.name.clone().into());
+    let description = config
+        .description
+        .clone()
+        .unwrap_or_else(|| default_description(kind).into());
+    set(&tool, "description", &description.into());
+    set(&tool, "parameters", &from_json(&parameters(kind, &config)));
+    for (key, v) in [
+        ("timeoutMs", &config.timeout_ms),
+        ("maxCallsPerRun", &config.max_calls_per_run),
+    ] {
+        if !v.is_undefined() {
+            set(&tool, key, v);
+        }
+    }
+    let config = Rc::new(config);
+    let handler = Closure::<dyn Fn(JsValue, JsValue) -> JsValue>::new(
+        move |args: JsValue, ctx: JsValue| -> JsValue {
+            let config = config.clone();
+            js_sys::futures::future_to_promise(async move {
+                let done = dispatch(kind, &config, args, CallContext::new(ctx)).await;
+                Ok(done.unwrap_or_else(|why| error_result(&why)))
+            })
+            .into()
+        },
+    );
+    set(&tool, "handler", &handler.into_js_value());
+    Ok(tool)
+}
+
+/// A tool that describes a form (labels, types, constraints, options, values, validity and
+/// submit buttons), with secrets redacted. Throws if an option is malformed.
+#[wasm_bindgen(js_name = describeFormTool, unchecked_return_type = "PageTool")]
+pub fn describe_form_tool(
+    #[wasm_bindgen(unchecked_param_type = "FormToolOptions")] options: Option<js_sys::Object>,
+) -> Result<JsValue, JsError> {
+    make(Kind::Describe, options, "describe_form")
+}
+
+/// A tool that fills a form's fields by label, name or id, so the app's state follows, and
+/// reports per field what was set, changed or refused. Throws if an option is malformed.
+#[wasm_bindgen(js_name = fillFormTool, unchecked_return_type = "PageTool")]
+pub fn fill_form_tool(
+    #[wasm_bindgen(unchecked_param_type = "FormToolOptions")] options: Option<js_sys::Object>,
+) -> Result<JsValue, JsError> {
+    make(Kind::Fill, options, "fill_form")
+}
+
+/// A tool that submits a valid form with `requestSubmit` after `confirm`, and reports whether
+/// the app handled it or a page load follows. Throws if an option is malformed.
+#[wasm_bindgen(js_name = submitFormTool, unchecked_return_type = "PageTool")]
+pub fn submit_form_tool(
+    #[wasm_bindgen(unchecked_param_type = "FormToolOptions")] options: Option<js_sys::Object>,
+) -> Result<JsValue, JsError> {
+    make(Kind::Submit, options, "submit_form")
+}
+
+/// A tool that navigates to an app route (router, or History API) or, for allowed sites, loads
+/// the page after the result is posted. Throws if an option is malformed.
+#[wasm_bindgen(js_name = navigateTool, unchecked_return_type = "PageTool")]
+pub fn navigate_tool(
+    #[wasm_bindgen(unchecked_param_type = "NavigateToolOptions")] options: Option<js_sys::Object>,
+) -> Result<JsValue, JsError> {
+    make(Kind::Navigate, options, "navigate")
+}

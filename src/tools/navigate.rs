@@ -1,0 +1,106 @@
+//! The navigate tool: to an app route through the app's router (or the History API), or, for
+//! another allowed site or `mode: "document"`, a page load that waits until the result is
+//! posted.
+
+use serde_json::{json, Value};
+use wasm_bindgen::JsValue;
+
+use super::js::{call_hook, error_result, object, ok_result, set, CallContext};
+use super::options::Config;
+use super::url::{check_target, Target};
+
+/// Changes the route in place: `history.pushState`, then a `popstate` event so routers that
+/// listen for it (and the app's own listener) render the new screen.
+fn push_state(path: &str) -> Result<(), String> {
+    let win = web_sys::window().ok_or("no window")?;
+    let history = win.history().map_err(|e| super::js::error_text(&e))?;
+    history
+        .push_state_with_url(&JsValue::NULL, "", Some(path))
+        .map_err(|e| super::js::error_text(&e))?;
+    let init = web_sys::PopStateEventInit::new();
+    init.set_state(&JsValue::NULL);
+    let ev = web_sys::PopStateEvent::new_with_event_init_dict("popstate", &init)
+        .map_err(|e| super::js::error_text(&e))?;
+    win.dispatch_event(&ev)
+        .map_err(|e| super::js::error_text(&e))?;
+    Ok(())
+}
+
+fn title() -> String {
+    super::js::document().map(|d| d.title()).unwrap_or_default()
+}
+
+/// Runs navigate: `args.url` is a path of this app or a full http(s) URL.
+pub(crate) async fn run(
+    config: &Config,
+    args: &Value,
+    ctx: &CallContext,
+) -> Result<JsValue, String> {
+    let input = match args.get("url") {
+        Some(Value::String(s)) => s.as_str(),
+        Some(_) => return Err("url must be a string".into()),
+        None => return Err("url is missing: pass a path such as \"/orders\"".into()),
+    };
+    let (url, same_origin) = match check_target(input, &config.allow_origins) {
+        Target::SameOrigin(u) => (u, true),
+        Target::Allowed(u) => (u, false),
+        Target::Refused(why) => {
+            return Ok(error_result(&format!("Not navigating: the URL {why}.")))
+        }
+    };
+    let href = url.href();
+    let path = format!("{}{}{}", url.pathname(), url.search(), url.hash());
+    let in_place = same_origin && !config.document_mode;
+    if let Some(confirm) = &config.confirm {
+        let action = object();
+        set(&action, "kind", &"navigate".into());
+        set(&action, "url", &href.clone().into());
+        set(&action, "crossDocument", &JsValue::from_bool(!in_place));
+        match call_hook(confirm, &action).await {
+            Ok(v) if v.is_truthy() => {}
+            Ok(_) => {
+                return Ok(error_result(&format!(
+                    "The user declined the navigation to {href}."
+                )))
+            }
+            Err(e) => {
+                return Ok(error_result(&format!(
+                    "Not navigating: the confirm hook failed: {e}"
+                )))
+            }
+        }
+    }
+    if ctx.aborted() {
+        return Ok(error_result(
+            "The call was cancelled or timed out: not navigating.",
+        ));
+    }
+    if !in_place {
+        let target = href.clone();
+        let go = Box::new(move || {
+            if let Some(w) = web_sys::window() {
+                let _ = w.location().assign(&target);
+            }
+        });
+        if !ctx.after_result(go) {
+            return Ok(error_result("Not navigating: a page load must wait for the result, and this call gives no way to run code after it."));
+        }
+        return Ok(ok_result(
+            &json!({ "navigated": false, "url": href, "outcome": "the page will load this URL once this result is posted" }),
+        ));
+    }
+    let via = if let Some(router) = &config.router {
+        if let Err(e) = call_hook(router, &JsValue::from_str(&path)).await {
+            return Ok(error_result(&format!(
+                "The app's router failed to open {path}: {e}"
+            )));
+        }
+        "router"
+    } else {
+        push_state(&path)?;
+        "history"
+    };
+    Ok(ok_result(
+        &json!({ "navigated": true, "path": path, "via": via, "title": title() }),
+    ))
+}

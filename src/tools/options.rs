@@ -1,0 +1,150 @@
+//! The options an app passes to a tool factory, read once and checked when the tool is made:
+//! a mistake in them is the developer's and throws at once, not at the agent's first call.
+
+use js_sys::Function;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Element, HtmlFormElement};
+
+use super::js::get;
+
+/// Where a form tool looks for its form.
+pub(crate) enum FormChoice {
+    /// The app handed over the element.
+    Element(HtmlFormElement),
+    /// The app gave a selector, resolved inside the root at each call (SPAs render late).
+    Selector(String),
+}
+
+/// Everything a tool keeps from its options.
+pub(crate) struct Config {
+    pub name: String,
+    pub description: Option<String>,
+    pub timeout_ms: JsValue,
+    pub max_calls_per_run: JsValue,
+    /// The element the tool may see into; `None` is the document's body.
+    pub root: Option<Element>,
+    pub form: Option<FormChoice>,
+    pub confirm: Option<Function>,
+    pub allow_sensitive: bool,
+    pub allow_files: bool,
+    pub allow_hidden: bool,
+    /// Origins (`https://host:port`) besides the page's own that navigate and submit may reach.
+    pub allow_origins: Vec<String>,
+    pub router: Option<Function>,
+    /// `mode: "document"`: same-origin navigation loads a new document (after the result).
+    pub document_mode: bool,
+}
+
+fn opt_string(options: &JsValue, key: &str) -> Result<Option<String>, String> {
+    let v = get(options, key);
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    v.as_string()
+        .map(Some)
+        .ok_or_else(|| format!("options.{key} must be a string"))
+}
+
+fn opt_bool(options: &JsValue, key: &str) -> Result<bool, String> {
+    let v = get(options, key);
+    if v.is_undefined() || v.is_null() {
+        return Ok(false);
+    }
+    v.as_bool()
+        .ok_or_else(|| format!("options.{key} must be true or false"))
+}
+
+fn opt_function(options: &JsValue, key: &str) -> Result<Option<Function>, String> {
+    let v = get(options, key);
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    v.dyn_into::<Function>()
+        .map(Some)
+        .map_err(|_| format!("options.{key} must be a function"))
+}
+
+fn opt_count(options: &JsValue, key: &str) -> Result<JsValue, String> {
+    let v = get(options, key);
+    if v.is_undefined() {
+        return Ok(v);
+    }
+    match v.as_f64() {
+        Some(n) if n.is_finite() && n > 0.0 && n.fract() == 0.0 => Ok(v),
+        _ => Err(format!("options.{key} must be a positive whole number")),
+    }
+}
+
+/// The origin of an allowlist entry, which must be an http(s) URL.
+fn origin_of(entry: &str) -> Option<String> {
+    let url = web_sys::Url::new(entry).ok()?;
+    let scheme = url.protocol();
+    (scheme == "http:" || scheme == "https:").then(|| url.origin())
+}
+
+impl Config {
+    /// Reads `options` (an object or `undefined`); `default_name` names the tool when the app
+    /// gives no `name`. Fails with a message naming the bad option.
+    pub(crate) fn read(options: &JsValue, default_name: &str) -> Result<Config, String> {
+        if !(options.is_undefined() || options.is_null() || options.is_object()) {
+            return Err("options must be an object".into());
+        }
+        let name = opt_string(options, "name")?.unwrap_or_else(|| default_name.into());
+        crate::protocol::validate::tool_name("options.name", &name).map_err(|e| e.to_string())?;
+        let root = match get(options, "root") {
+            v if v.is_undefined() || v.is_null() => None,
+            v => Some(
+                v.dyn_into::<Element>()
+                    .map_err(|_| "options.root must be an Element")?,
+            ),
+        };
+        let form = match get(options, "form") {
+            v if v.is_undefined() || v.is_null() => None,
+            v => match v.as_string() {
+                Some(s) => Some(FormChoice::Selector(s)),
+                None => Some(FormChoice::Element(
+                    v.dyn_into::<HtmlFormElement>().map_err(|_| {
+                        "options.form must be an HTMLFormElement or a selector string"
+                    })?,
+                )),
+            },
+        };
+        let mut allow_origins = Vec::new();
+        let list = get(options, "allowOrigins");
+        if !list.is_undefined() && !list.is_null() {
+            if !js_sys::Array::is_array(&list) {
+                return Err("options.allowOrigins must be an array of http(s) origins".into());
+            }
+            for (i, entry) in js_sys::Array::from(&list).iter().enumerate() {
+                let origin = entry.as_string().as_deref().and_then(origin_of).ok_or_else(|| {
+                    format!("options.allowOrigins[{i}] is not an http(s) origin such as \"https://shop.example\"")
+                })?;
+                allow_origins.push(origin);
+            }
+        }
+        let document_mode = match opt_string(options, "mode")?.as_deref() {
+            None | Some("history") => false,
+            Some("document") => true,
+            Some(other) => {
+                return Err(format!(
+                    "options.mode: {other:?}, expected \"history\" or \"document\""
+                ))
+            }
+        };
+        Ok(Config {
+            name,
+            description: opt_string(options, "description")?,
+            timeout_ms: opt_count(options, "timeoutMs")?,
+            max_calls_per_run: opt_count(options, "maxCallsPerRun")?,
+            root,
+            form,
+            confirm: opt_function(options, "confirm")?,
+            allow_sensitive: opt_bool(options, "allowSensitive")?,
+            allow_files: opt_bool(options, "allowFiles")?,
+            allow_hidden: opt_bool(options, "allowHidden")?,
+            allow_origins,
+            router: opt_function(options, "router")?,
+            document_mode,
+        })
+    }
+}

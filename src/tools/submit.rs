@@ -1,0 +1,290 @@
+//! The submit-form tool: `requestSubmit(submitter)` taken from the prototype, after the form's
+//! own validation passed and the human said yes; a page load waits until the result is posted.
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use serde_json::{json, Value};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{Element, Event, HtmlFormElement};
+
+use super::describe::{button_label, button_ref, submit_buttons};
+use super::fields::{clean_text, fields, Field};
+use super::js::{error_result, get, ok_result, proto_call, proto_get, CallContext};
+use super::options::Config;
+use super::scope::{attr, check_locator, connected, container, Container};
+use super::url::{check_target, Target};
+
+/// The invalid fields of a form, each with the browser's message.
+fn invalid_fields(all: &[Field]) -> Vec<Value> {
+    let mut out = Vec::new();
+    for f in all {
+        for el in f.elements() {
+            if get(&el, "willValidate").is_truthy()
+                && !get(&get(&el, "validity"), "valid").is_truthy()
+            {
+                let msg = get(&el, "validationMessage")
+                    .as_string()
+                    .unwrap_or_default();
+                out.push(
+                    json!({ "field": f.reference(), "label": f.label, "validationMessage": msg }),
+                );
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// The submitter the agent named, or the form's first enabled submit button.
+fn pick_submitter(form: &HtmlFormElement, asked: Option<&str>) -> Result<Option<Element>, String> {
+    let buttons = submit_buttons(form);
+    let Some(loc) = asked else {
+        return Ok(buttons
+            .into_iter()
+            .find(|b| !b.matches(":disabled").unwrap_or(false)));
+    };
+    check_locator("button", loc)?;
+    let wanted = clean_text(loc).to_lowercase();
+    let hits: Vec<&Element> = buttons
+        .iter()
+        .filter(|b| button_ref(b) == loc || button_label(b).to_lowercase() == wanted)
+        .collect();
+    match hits.as_slice() {
+        [] => Err(format!(
+            "no submit button of this form is called {loc:?}; its buttons: {}",
+            buttons
+                .iter()
+                .map(button_label)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+        [one] if one.matches(":disabled").unwrap_or(false) => {
+            Err(format!("the button {loc:?} is disabled"))
+        }
+        [one] => Ok(Some((*one).clone())),
+        many => Err(format!(
+            "{loc:?} names {} buttons; use an id or name",
+            many.len()
+        )),
+    }
+}
+
+/// Where and how the form would go: the submitter's `formaction`/`formmethod` win.
+fn destination(form: &HtmlFormElement, submitter: Option<&Element>) -> (String, String) {
+    let over = |a: &str| submitter.and_then(|s| attr(s, a)).is_some();
+    let action = match submitter {
+        Some(s) if over("formaction") => get(s, "formAction").as_string(),
+        _ => proto_get("HTMLFormElement", "action", form).as_string(),
+    };
+    let method = match submitter {
+        Some(s) if over("formmethod") => get(s, "formMethod").as_string(),
+        _ => proto_get("HTMLFormElement", "method", form).as_string(),
+    };
+    (
+        action.unwrap_or_default(),
+        method.unwrap_or_else(|| "get".into()),
+    )
+}
+
+/// Listens on the window while `requestSubmit` runs: the capture listener sees the submit
+/// event first; the bubble listener, added last, runs after the app's and holds back a page
+/// load the app did not take over, so it can start after the result is posted.
+struct Watch {
+    seen: Rc<Cell<bool>>,
+    prevented_by_app: Rc<Cell<bool>>,
+    held: Rc<Cell<bool>>,
+    capture: Closure<dyn FnMut(Event)>,
+    bubble: Closure<dyn FnMut(Event)>,
+}
+
+impl Watch {
+    fn start(form: &HtmlFormElement, hold: bool) -> Result<Watch, String> {
+        let win = web_sys::window().ok_or("no window")?;
+        let seen = Rc::new(Cell::new(false));
+        let prevented_by_app = Rc::new(Cell::new(false));
+        let held = Rc::new(Cell::new(false));
+        let (s, f) = (seen.clone(), form.clone());
+        let capture = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
+            if is_form(&e, &f) {
+                s.set(true);
+            }
+        });
+        let (p, h, f) = (prevented_by_app.clone(), held.clone(), form.clone());
+        let bubble = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
+            if !is_form(&e, &f) {
+                return;
+            }
+            if e.default_prevented() {
+                p.set(true);
+            } else if hold {
+                e.prevent_default();
+                h.set(true);
+            }
+        });
+        win.add_event_listener_with_callback_and_bool(
+            "submit",
+            capture.as_ref().unchecked_ref(),
+            true,
+        )
+        .map_err(|e| super::js::error_text(&e))?;
+        win.add_event_listener_with_callback_and_bool(
+            "submit",
+            bubble.as_ref().unchecked_ref(),
+            false,
+        )
+        .map_err(|e| super::js::error_text(&e))?;
+        Ok(Watch {
+            seen,
+            prevented_by_app,
+            held,
+            capture,
+            bubble,
+        })
+    }
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        if let Some(win) = web_sys::window() {
+            let _ = win.remove_event_listener_with_callback_and_bool(
+                "submit",
+                self.capture.as_ref().unchecked_ref(),
+                true,
+            );
+            let _ = win.remove_event_listener_with_callback_and_bool(
+                "submit",
+                self.bubble.as_ref().unchecked_ref(),
+                false,
+            );
+        }
+    }
+}
+
+/// Whether the event was fired at this form.
+fn is_form(e: &Event, form: &HtmlFormElement) -> bool {
+    let form: &JsValue = form.as_ref();
+    e.target()
+        .is_some_and(|t| AsRef::<JsValue>::as_ref(&t) == form)
+}
+
+fn request_submit(form: &HtmlFormElement, submitter: Option<&Element>) -> Result<(), String> {
+    let sub = submitter.map(JsValue::from).unwrap_or(JsValue::NULL);
+    proto_call("HTMLFormElement", "requestSubmit", form, &[&sub]).map(|_| ())
+}
+
+/// Submits again once the result is posted, with the submit event stopped at the window so
+/// the app's listeners do not see one submission twice.
+fn load_later(form: HtmlFormElement, submitter: Option<Element>) -> Box<dyn FnOnce()> {
+    Box::new(move || {
+        let Some(win) = web_sys::window() else { return };
+        let target = form.clone();
+        let stop = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
+            if is_form(&e, &target) {
+                e.stop_immediate_propagation();
+            }
+        });
+        let f = stop.as_ref().unchecked_ref();
+        let _ = win.add_event_listener_with_callback_and_bool("submit", f, true);
+        let _ = request_submit(&form, submitter.as_ref());
+        let _ = win.remove_event_listener_with_callback_and_bool("submit", f, true);
+    })
+}
+
+/// Runs submit: picks the form and button, checks the destination and validity, asks
+/// `confirm`, then submits and reports what the page did.
+pub(crate) async fn run(
+    config: &Config,
+    args: &Value,
+    ctx: &CallContext,
+) -> Result<JsValue, String> {
+    let text_arg = |key: &str| -> Result<Option<String>, String> {
+        match args.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(_) => Err(format!("{key} must be a string")),
+        }
+    };
+    let (asked_form, asked_button) = (text_arg("form")?, text_arg("button")?);
+    let Container::Form(form) = container(config, asked_form.as_deref(), true)? else {
+        return Err("there is no form in scope".into());
+    };
+    let submitter = pick_submitter(&form, asked_button.as_deref())?;
+    let (action, method) = destination(&form, submitter.as_ref());
+    let dialog = method == "dialog";
+    if !dialog {
+        if let Target::Refused(why) = check_target(&action, &config.allow_origins) {
+            return Err(format!("the form was not submitted: its action {why}"));
+        }
+    }
+    let all = fields(&Container::Form(form.clone()))?;
+    let invalid = invalid_fields(&all);
+    if !invalid.is_empty() {
+        let body =
+            json!({ "submitted": false, "reason": "the form is invalid", "invalid": invalid });
+        return Ok(error_result(&body.to_string()));
+    }
+    let button = submitter.as_ref().map(button_label);
+    if let Some(confirm) = &config.confirm {
+        let action_obj = super::js::object();
+        let put = |k: &str, v: JsValue| super::js::set(&action_obj, k, &v);
+        put("kind", "submit".into());
+        put("form", form.clone().into());
+        put(
+            "submitter",
+            button.clone().map(JsValue::from).unwrap_or(JsValue::NULL),
+        );
+        put("url", action.clone().into());
+        put("method", method.clone().into());
+        match super::js::call_hook(confirm, &action_obj).await {
+            Ok(v) if v.is_truthy() => {}
+            Ok(_) => {
+                return Ok(error_result(
+                    "The user declined: the form was not submitted.",
+                ))
+            }
+            Err(e) => {
+                return Ok(error_result(&format!(
+                    "The form was not submitted: the confirm hook failed: {e}"
+                )))
+            }
+        }
+    }
+    if ctx.aborted() {
+        return Ok(error_result(
+            "The call was cancelled or timed out: the form was not submitted.",
+        ));
+    }
+    if !connected(form.unchecked_ref()) {
+        return Err("the form left the page before it could be submitted".into());
+    }
+    let watch = Watch::start(&form, !dialog && ctx.can_defer())?;
+    request_submit(&form, submitter.as_ref())?;
+    let (seen, by_app, held) = (
+        watch.seen.get(),
+        watch.prevented_by_app.get(),
+        watch.held.get(),
+    );
+    drop(watch);
+    if !seen {
+        let body = json!({ "submitted": false, "reason": "the browser fired no submit event (the form may be invalid or gone)", "invalid": invalid_fields(&all) });
+        return Ok(error_result(&body.to_string()));
+    }
+    let what = if by_app {
+        "the app handled the submit event".to_string()
+    } else if dialog {
+        "the dialog form closed its dialog".to_string()
+    } else if held {
+        if ctx.after_result(load_later(form.clone(), submitter.clone())) {
+            format!("the page will load {action} ({method}) once this result is posted")
+        } else {
+            return Ok(error_result("The form was not submitted: it would load a new page, and this call gives no way to do that after its result."));
+        }
+    } else {
+        format!("a navigation to {action} started")
+    };
+    Ok(ok_result(
+        &json!({ "submitted": true, "button": button, "outcome": what }),
+    ))
+}

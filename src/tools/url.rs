@@ -1,0 +1,109 @@
+//! Which URLs the tools may go to: http(s) only, the page's own origin plus the app's
+//! allowlist, no credentials. The browser's own `URL` parser decides what a string means, so
+//! every spelling of `javascript:` or of another host is judged by what it really is.
+
+/// Longest URL an agent may pass.
+pub(crate) const URL_MAX: usize = 2048;
+
+/// The judgement on a URL.
+pub(crate) enum Target {
+    /// The page's own origin.
+    SameOrigin(web_sys::Url),
+    /// Another origin the app allowed.
+    Allowed(web_sys::Url),
+    /// Not allowed; the text says why (it reads after "the URL ").
+    Refused(String),
+}
+
+/// Refuses, before parsing, what no honest link contains: control characters (the parser
+/// would silently drop tabs and newlines, `java\tscript:`), spaces at either end, backslashes
+/// (the parser reads `/\host` as `//host`), and huge or empty strings.
+pub(crate) fn precheck(input: &str) -> Result<(), String> {
+    if input.is_empty() {
+        return Err("is empty".into());
+    }
+    let n = input.chars().count();
+    if n > URL_MAX {
+        return Err(format!("is {n} characters long; at most {URL_MAX}"));
+    }
+    if input.chars().any(char::is_control) {
+        return Err("contains control characters (tabs, line breaks or similar)".into());
+    }
+    if input.trim() != input {
+        return Err("starts or ends with spaces".into());
+    }
+    if input.contains('\\') {
+        return Err("contains a backslash, which browsers read as a slash".into());
+    }
+    Ok(())
+}
+
+/// Parses `input` against the page's address and judges it. `allow` holds origins as
+/// `URL.origin` spells them.
+pub(crate) fn check_target(input: &str, allow: &[String]) -> Target {
+    if let Err(why) = precheck(input) {
+        return Target::Refused(why);
+    }
+    let Some(here) = web_sys::window().and_then(|w| w.location().href().ok()) else {
+        return Target::Refused("cannot be judged: the page has no location".into());
+    };
+    let Ok(url) = web_sys::Url::new_with_base(input, &here) else {
+        return Target::Refused(format!("{input:?} is not a valid URL"));
+    };
+    let scheme = url.protocol();
+    if scheme != "http:" && scheme != "https:" {
+        return Target::Refused(format!(
+            "uses the {scheme} scheme; only http and https pages are opened"
+        ));
+    }
+    if !url.username().is_empty() || !url.password().is_empty() {
+        return Target::Refused(
+            "carries a user name or password (user@host), a common disguise for another site"
+                .into(),
+        );
+    }
+    let origin = url.origin();
+    let own = web_sys::Url::new(&here)
+        .map(|u| u.origin())
+        .unwrap_or_default();
+    if origin == own {
+        Target::SameOrigin(url)
+    } else if allow.contains(&origin) {
+        Target::Allowed(url)
+    } else {
+        Target::Refused(format!(
+            "leads to another site ({origin}), which the app did not allow"
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::precheck;
+
+    #[test]
+    fn precheck_refuses_what_the_parser_would_quietly_rewrite() {
+        for bad in [
+            "",
+            "java\tscript:alert(1)",
+            "\u{0}javascript:x",
+            " /a",
+            "/a\n",
+            "/\\evil.example",
+            "/a\u{7f}",
+        ] {
+            assert!(precheck(bad).is_err(), "{bad:?} passed");
+        }
+        assert!(precheck(&"a".repeat(super::URL_MAX + 1))
+            .unwrap_err()
+            .contains("at most"));
+        for good in [
+            "/orders/42",
+            "https://app.example/x?q=a b",
+            "#top",
+            "?page=2",
+        ] {
+            assert!(precheck(good).is_ok(), "{good:?} refused");
+        }
+    }
+}
