@@ -419,9 +419,6 @@ impl Core {
         if self.timers.take_expired(Timer::Reconnect, now) {
             self.open_stream(now);
         }
-        if self.timers.take_expired(Timer::StreamHealthy, now) {
-            self.stream.proved_healthy();
-        }
         if self.retries.iter().any(|(at, _)| *at <= now) {
             let (due, later): (Vec<_>, Vec<_>) = std::mem::take(&mut self.retries)
                 .into_iter()

@@ -19,6 +19,8 @@ pub(crate) struct StreamState {
     pub current: Option<StreamId>,
     /// The current connection answered 200.
     pub open: bool,
+    /// When it did.
+    pub opened_at: u64,
     /// Reconnects since the last healthy connection.
     pub attempt: u32,
     /// The server's `retry:`, the floor of every reconnect delay.
@@ -85,7 +87,6 @@ impl Core {
     /// Closes the current connection, if any, and stops reconnecting.
     pub fn close_stream(&mut self) {
         self.timers.stop(Timer::Reconnect);
-        self.timers.stop(Timer::StreamHealthy);
         self.stream.open = false;
         if let Some(stream) = self.stream.current.take() {
             self.out.push_back(Output::CloseStream { stream });
@@ -99,8 +100,7 @@ impl Core {
         match status {
             200 => {
                 self.stream.open = true;
-                self.timers
-                    .set(Timer::StreamHealthy, now + HEALTHY_AFTER_MS);
+                self.stream.opened_at = now;
                 self.out.push_back(Output::Status(Status::StreamOpen));
                 self.sync_pending(now);
             }
@@ -124,9 +124,12 @@ impl Core {
 
     /// The connection is gone: try again after exponential backoff with full jitter.
     fn reconnect_later(&mut self, now: u64) {
+        // Open for some seconds: the connection proved healthy, the backoff starts over.
+        if self.stream.open && now.saturating_sub(self.stream.opened_at) >= HEALTHY_AFTER_MS {
+            self.stream.proved_healthy();
+        }
         self.stream.current = None;
         self.stream.open = false;
-        self.timers.stop(Timer::StreamHealthy);
         if matches!(self.state, ClientState::Left | ClientState::Failed) {
             return;
         }
@@ -153,7 +156,6 @@ impl Core {
             Item::Event(event) => {
                 // An event proves the connection healthy.
                 self.stream.proved_healthy();
-                self.timers.stop(Timer::StreamHealthy);
                 match StreamEvent::parse(&event.event_type, &event.data) {
                     Ok(parsed) => self.on_stream_event(parsed, now),
                     Err(err) => self.on_unreadable_event(&event.data, &err.to_string(), now),

@@ -8,14 +8,12 @@ pub(crate) enum Timer {
     Ping = 0,
     /// Open the stream again after a backoff.
     Reconnect = 1,
-    /// The stream has been open long enough to count as healthy: reset the backoff.
-    StreamHealthy = 2,
 }
 
-const COUNT: usize = 3;
+const COUNT: usize = 2;
 
 impl Timer {
-    pub(crate) const ALL: [Timer; COUNT] = [Timer::Ping, Timer::Reconnect, Timer::StreamHealthy];
+    pub(crate) const ALL: [Timer; COUNT] = [Timer::Ping, Timer::Reconnect];
 }
 
 /// When each timer fires, if set (ms since the epoch).
