@@ -1,0 +1,408 @@
+//! Runs and calls: the model calls a tool (dispatch), the client acks and answers, deadlines
+//! fail what is late. A call settles exactly once: [`Session::settle`] is the only place an
+//! outcome is written, and it refuses a call that already has one.
+
+use super::clients::live_client;
+use super::{Call, Outcome, Run, RunState, Session, SessionState};
+use crate::error::HttpError;
+use crate::ids::new_id;
+use client_tools::protocol::validate;
+use client_tools::protocol::{CallResult, FailReason, ToolDispatched};
+use serde::Serialize;
+use serde_json::{json, Value};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::Notify;
+use tokio::time::Instant;
+
+/// A call as the agent side sees it (`GET …/runs/{run_id}/calls/{call_id}`, the console).
+#[derive(Serialize, Clone, Debug)]
+pub struct CallView {
+    pub call_id: String,
+    pub run_id: String,
+    pub client_id: String,
+    pub tool: String,
+    pub arguments: Value,
+    /// `pending`, `succeeded` or `failed`.
+    pub state: &'static str,
+    pub acked: bool,
+    pub text: Option<String>,
+    pub is_error: Option<bool>,
+    pub reason: Option<&'static str>,
+    pub dispatched_at: String,
+}
+
+/// A run and its calls still held.
+#[derive(Serialize, Clone, Debug)]
+pub struct RunView {
+    pub id: String,
+    /// `active`, `completed` or `cancelled`.
+    pub state: &'static str,
+    pub started_at: String,
+    pub calls: Vec<CallView>,
+}
+
+impl Session {
+    /// Starts a run and emits `run_started`. Fails with 429 when `--max-runs` runs are active.
+    pub fn start_run(&self) -> Result<String, HttpError> {
+        let mut st = self.lock();
+        prune_runs(&mut st, self.config.max_runs.saturating_sub(1));
+        if st.runs.len() >= self.config.max_runs {
+            return Err(HttpError::rate_limited(
+                1,
+                format!("{} runs are active, the limit", st.runs.len()),
+            ));
+        }
+        let id = new_id("run");
+        let seq = st.next_seq();
+        st.runs.insert(
+            id.clone(),
+            Run {
+                id: id.clone(),
+                state: RunState::Active,
+                seq,
+                started: Instant::now(),
+            },
+        );
+        st.run_order.push_back(id.clone());
+        st.log.emit("run_started", json!({"run_id": id}));
+        Ok(id)
+    }
+
+    /// Ends a run: its pending calls fail with `run_gone`, then `run_cancelled` (or
+    /// `run_completed`) is emitted. Fails with 404 for an unknown run, 409 for an ended one.
+    pub fn end_run(&self, run_id: &str, cancelled: bool) -> Result<(), HttpError> {
+        let mut st = self.lock();
+        let run = active_run(&mut st, run_id)?;
+        run.state = if cancelled {
+            RunState::Cancelled
+        } else {
+            RunState::Completed
+        };
+        let mut pending: Vec<(u64, String)> = st
+            .calls
+            .values()
+            .filter(|c| c.run_id == run_id && c.outcome.is_none())
+            .map(|c| (c.seq, c.id.clone()))
+            .collect();
+        pending.sort();
+        for (_, call_id) in pending {
+            self.fail(&mut st, &call_id, FailReason::RunGone);
+        }
+        let event = if cancelled {
+            "run_cancelled"
+        } else {
+            "run_completed"
+        };
+        st.log.emit(event, json!({"run_id": run_id}));
+        Ok(())
+    }
+
+    /// The model calls `client__<name>__<tool>` with `arguments` (absent or null is `{}`):
+    /// emits `client_tool_dispatched` and starts the ack deadline.
+    ///
+    /// Fails with 400 for bad arguments, 404 for an unknown run or a tool no live client
+    /// offers, 409 for an ended run, 429 past `--max-pending-calls`.
+    pub fn dispatch(
+        self: &Arc<Self>,
+        run_id: &str,
+        tool: &str,
+        arguments: Value,
+    ) -> Result<String, HttpError> {
+        let arguments = validate::arguments(&arguments)?;
+        let (client_name, tool_name) = tool
+            .strip_prefix("client__")
+            .and_then(|rest| rest.split_once("__"))
+            .ok_or_else(|| {
+                HttpError::invalid(
+                    "tool",
+                    format!("{tool:?} is not a client tool name, client__<client>__<tool>"),
+                )
+            })?;
+        let now = Instant::now();
+        let mut st = self.lock();
+        active_run(&mut st, run_id)?;
+        if st.pending_count >= self.config.max_pending_calls {
+            return Err(HttpError::rate_limited(
+                1,
+                format!("{} calls are pending, the limit", st.pending_count),
+            ));
+        }
+        let client = st
+            .clients
+            .values()
+            .find(|c| c.name == client_name && c.tools.iter().any(|t| t.name == tool_name))
+            .ok_or_else(|| {
+                let mut e = HttpError::not_found(format!("no live client offers {tool:?} now"));
+                e.param = Some("tool".to_owned());
+                e
+            })?;
+        let client_id = client.id.clone();
+        let call_id = new_id("call");
+        let seq = st.next_seq();
+        let ack_deadline = now + Duration::from_millis(self.config.ack_timeout_ms);
+        let call = Call {
+            id: call_id.clone(),
+            seq,
+            run_id: run_id.to_owned(),
+            client_id,
+            tool: tool_name.to_owned(),
+            arguments,
+            dispatched: now,
+            ack_deadline,
+            result_deadline: None,
+            outcome: None,
+            settled: Arc::new(Notify::new()),
+            timer: Some(crate::timers::watch_call(self.clone(), call_id.clone())),
+        };
+        let payload = self.dispatched(&call);
+        let data = serde_json::to_value(payload).unwrap_or_default();
+        st.log.emit("client_tool_dispatched", data);
+        st.calls.insert(call_id.clone(), call);
+        st.pending_count += 1;
+        Ok(call_id)
+    }
+
+    fn dispatched(&self, call: &Call) -> ToolDispatched {
+        ToolDispatched {
+            session_id: self.id.clone(),
+            run_id: call.run_id.clone(),
+            client_id: call.client_id.clone(),
+            call_id: call.id.clone(),
+            tool: call.tool.clone(),
+            arguments: Value::Object(call.arguments.clone()),
+            ack_deadline: Some(self.clock.rfc3339(call.ack_deadline)),
+        }
+    }
+
+    /// Acks a call of this client and answers its `result_deadline`; a second ack answers the
+    /// same deadline. Fails with 404 (client or call unknown, or another client's call) or
+    /// 409 `call_settled`.
+    pub fn ack(&self, client_id: &str, call_id: &str) -> Result<String, HttpError> {
+        let now = Instant::now();
+        let mut st = self.lock();
+        let call = owed_call(&mut st, client_id, call_id)?;
+        if let Some(deadline) = call.result_deadline {
+            return Ok(self.clock.rfc3339(deadline));
+        }
+        let deadline = now + Duration::from_millis(self.config.result_timeout_ms);
+        call.result_deadline = Some(deadline);
+        let at = self.clock.rfc3339(deadline);
+        st.log.emit(
+            "client_tool_acked",
+            json!({"client_id": client_id, "call_id": call_id, "result_deadline": at}),
+        );
+        Ok(at)
+    }
+
+    /// Answers an acked call of this client: it settles as succeeded (whatever `is_error`
+    /// says). Fails with 400 for a text over 65,536 characters, 404, 409 `call_not_acked` or
+    /// 409 `call_settled`.
+    pub fn answer(
+        &self,
+        client_id: &str,
+        call_id: &str,
+        result: CallResult,
+    ) -> Result<(), HttpError> {
+        validate::result_text(&result.text)?;
+        let mut st = self.lock();
+        let call = owed_call(&mut st, client_id, call_id)?;
+        if call.result_deadline.is_none() {
+            return Err(HttpError::conflict(
+                "call_not_acked",
+                format!("call {call_id} was never acked: ack it before answering"),
+            ));
+        }
+        let is_error = result.is_error;
+        self.settle(
+            &mut st,
+            call_id,
+            Outcome::Succeeded {
+                text: result.text,
+                is_error,
+            },
+        );
+        Ok(())
+    }
+
+    /// The calls dispatched to this client that have not settled, in dispatch order.
+    pub fn pending_calls(&self, client_id: &str) -> Result<Vec<ToolDispatched>, HttpError> {
+        let mut st = self.lock();
+        live_client(&mut st, client_id)?;
+        let mut calls: Vec<&Call> = st
+            .calls
+            .values()
+            .filter(|c| c.client_id == client_id && c.outcome.is_none())
+            .collect();
+        calls.sort_by_key(|c| c.seq);
+        Ok(calls.into_iter().map(|c| self.dispatched(c)).collect())
+    }
+
+    /// A call of a run as the agent sees it, and what wakes a long poll when it settles.
+    pub fn call_view(
+        &self,
+        run_id: &str,
+        call_id: &str,
+    ) -> Result<(CallView, Arc<Notify>), HttpError> {
+        let st = self.lock();
+        match st.calls.get(call_id) {
+            Some(call) if call.run_id == run_id => Ok((self.view(call), call.settled.clone())),
+            _ => Err(HttpError::not_found(format!(
+                "no call {call_id} in run {run_id} (unknown, or settled long ago and pruned)"
+            ))),
+        }
+    }
+
+    /// Every run still held, newest last, with its calls.
+    pub fn runs(&self) -> Vec<RunView> {
+        let st = self.lock();
+        let mut runs: Vec<&Run> = st.runs.values().collect();
+        runs.sort_by_key(|r| r.seq);
+        let mut calls: Vec<&Call> = st.calls.values().collect();
+        calls.sort_by_key(|c| c.seq);
+        runs.into_iter()
+            .map(|r| RunView {
+                id: r.id.clone(),
+                state: r.state.as_str(),
+                started_at: self.clock.rfc3339(r.started),
+                calls: calls
+                    .iter()
+                    .filter(|c| c.run_id == r.id)
+                    .map(|c| self.view(c))
+                    .collect(),
+            })
+            .collect()
+    }
+
+    fn view(&self, call: &Call) -> CallView {
+        let (state, text, is_error, reason) = match &call.outcome {
+            None => ("pending", None, None, None),
+            Some(Outcome::Succeeded { text, is_error }) => {
+                ("succeeded", Some(text.clone()), Some(*is_error), None)
+            }
+            Some(Outcome::Failed(reason)) => ("failed", None, None, Some(reason.as_str())),
+        };
+        CallView {
+            call_id: call.id.clone(),
+            run_id: call.run_id.clone(),
+            client_id: call.client_id.clone(),
+            tool: call.tool.clone(),
+            arguments: Value::Object(call.arguments.clone()),
+            state,
+            acked: call.result_deadline.is_some(),
+            text,
+            is_error,
+            reason,
+            dispatched_at: self.clock.rfc3339(call.dispatched),
+        }
+    }
+
+    /// The deadline timer's step: fails the call with `ack_timeout` or `result_timeout` if its
+    /// deadline has passed, else says when to look again. `None`: it settled.
+    pub(crate) fn fail_if_late(&self, call_id: &str, now: Instant) -> Option<Instant> {
+        let mut st = self.lock();
+        let call = st.calls.get(call_id)?;
+        if call.outcome.is_some() {
+            return None;
+        }
+        let (deadline, reason) = match call.result_deadline {
+            None => (call.ack_deadline, FailReason::AckTimeout),
+            Some(at) => (at, FailReason::ResultTimeout),
+        };
+        if now < deadline {
+            return Some(deadline);
+        }
+        self.fail(&mut st, call_id, reason);
+        None
+    }
+
+    /// Settles a pending call as failed with `reason`.
+    pub(crate) fn fail(&self, st: &mut SessionState, call_id: &str, reason: FailReason) {
+        self.settle(st, call_id, Outcome::Failed(reason));
+    }
+
+    /// The one place a call settles: a call that already has an outcome keeps it.
+    fn settle(&self, st: &mut SessionState, call_id: &str, outcome: Outcome) {
+        let Some(call) = st.calls.get_mut(call_id) else {
+            return;
+        };
+        if call.outcome.is_some() {
+            return;
+        }
+        let data = match &outcome {
+            Outcome::Succeeded { is_error, .. } => (
+                "client_tool_succeeded",
+                json!({"client_id": call.client_id, "call_id": call.id, "is_error": is_error}),
+            ),
+            Outcome::Failed(reason) => (
+                "client_tool_failed",
+                json!({"client_id": call.client_id, "call_id": call.id, "reason": reason.as_str()}),
+            ),
+        };
+        call.outcome = Some(outcome);
+        if let Some(timer) = call.timer.take() {
+            timer.abort();
+        }
+        call.settled.notify_waiters();
+        st.pending_count -= 1;
+        st.log.emit(data.0, data.1);
+        st.settled_order.push_back(call_id.to_owned());
+        while st.settled_order.len() > self.config.settled_calls {
+            if let Some(old) = st.settled_order.pop_front() {
+                st.calls.remove(&old);
+            }
+        }
+    }
+}
+
+/// The pending call `call_id` of the live client `client_id`, or the error that says why not.
+fn owed_call<'a>(
+    st: &'a mut SessionState,
+    client_id: &str,
+    call_id: &str,
+) -> Result<&'a mut Call, HttpError> {
+    live_client(st, client_id)?;
+    match st.calls.get_mut(call_id) {
+        Some(call) if call.client_id == client_id => {
+            if call.outcome.is_some() {
+                Err(HttpError::conflict(
+                    "call_settled",
+                    format!("call {call_id} already settled"),
+                ))
+            } else {
+                Ok(call)
+            }
+        }
+        _ => Err(HttpError::not_found(format!(
+            "client {client_id} has no call {call_id}"
+        ))),
+    }
+}
+
+/// The active run `run_id`, or 404 (unknown) / 409 (ended).
+fn active_run<'a>(st: &'a mut SessionState, run_id: &str) -> Result<&'a mut Run, HttpError> {
+    match st.runs.get_mut(run_id) {
+        None => Err(HttpError::not_found(format!(
+            "no run {run_id} in this session"
+        ))),
+        Some(run) if run.state != RunState::Active => Err(HttpError::conflict(
+            "run_ended",
+            format!("run {run_id} is {}", run.state.as_str()),
+        )),
+        Some(run) => Ok(run),
+    }
+}
+
+/// Drops the oldest ended runs until at most `keep` runs are held.
+fn prune_runs(st: &mut SessionState, keep: usize) {
+    let mut i = 0;
+    while st.runs.len() > keep && i < st.run_order.len() {
+        let id = &st.run_order[i];
+        if st.runs.get(id).is_some_and(|r| r.state != RunState::Active) {
+            let id = st.run_order.remove(i).unwrap_or_default();
+            st.runs.remove(&id);
+        } else {
+            i += 1;
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! Static files for the demo: `--www DIR` at `/`, `--pkg DIR` at `/pkg/`, with the MIME types a
+//! browser needs (`application/wasm` for streaming compilation, `text/javascript` for modules).
+
+use crate::error::HttpError;
+use crate::state::Hub;
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::{header, HeaderValue, Method, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The fallback route: a file under `--pkg` or `--www`, or 404.
+pub async fn serve(State(hub): State<Arc<Hub>>, method: Method, uri: Uri) -> Response {
+    let path = uri.path();
+    let (root, rel) = match path.strip_prefix("/pkg/") {
+        Some(rel) => (hub.config.pkg.as_deref(), rel),
+        None => (hub.config.www.as_deref(), path.trim_start_matches('/')),
+    };
+    let not_found = || HttpError::not_found(format!("no route or file {path}")).into_response();
+    let Some(root) = root else {
+        return not_found();
+    };
+    if method != Method::GET && method != Method::HEAD {
+        return HttpError::method_not_allowed().into_response();
+    }
+    let Some(file) = resolve(root, rel) else {
+        return not_found();
+    };
+    let content_type = mime_type(&file);
+    let read = tokio::task::spawn_blocking(move || std::fs::read(file)).await;
+    let Ok(Ok(bytes)) = read else {
+        return not_found();
+    };
+    let mut response = if method == Method::HEAD {
+        let mut r = Response::new(Body::empty());
+        r.headers_mut()
+            .insert(header::CONTENT_LENGTH, HeaderValue::from(bytes.len()));
+        r
+    } else {
+        Response::new(Body::from(bytes))
+    };
+    *response.status_mut() = StatusCode::OK;
+    let h = response.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    // A demo under development: always the file on disk now.
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+/// The file a URL path names under `root`; `None` for a path that would leave it.
+fn resolve(root: &Path, rel: &str) -> Option<PathBuf> {
+    let rel = percent_decode(rel)?;
+    let mut file = root.to_path_buf();
+    for segment in rel.split('/').filter(|s| !s.is_empty()) {
+        if segment == "." || segment == ".." || segment.contains('\\') || segment.contains('\0') {
+            return None;
+        }
+        file.push(segment);
+    }
+    if file.is_dir() {
+        file.push("index.html");
+    }
+    Some(file)
+}
+
+fn percent_decode(s: &str) -> Option<String> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = s.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// The MIME type of a file by its extension.
+pub fn mime_type(path: &Path) -> &'static str {
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    match ext.as_str() {
+        "html" | "htm" => "text/html; charset=utf-8",
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "wasm" => "application/wasm",
+        "json" | "map" => "application/json",
+        "ts" => "text/plain; charset=utf-8",
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "gif" => "image/gif",
+        "ico" => "image/x-icon",
+        "txt" | "md" => "text/plain; charset=utf-8",
+        _ => "application/octet-stream",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_paths_that_leave_the_root() {
+        let root = Path::new("/srv/www");
+        assert_eq!(
+            resolve(root, "a/b.js"),
+            Some(PathBuf::from("/srv/www/a/b.js"))
+        );
+        assert_eq!(
+            resolve(root, "a%20b.js"),
+            Some(PathBuf::from("/srv/www/a b.js"))
+        );
+        assert_eq!(resolve(root, "../etc/passwd"), None);
+        assert_eq!(resolve(root, "a/%2e%2e/%2e%2e/x"), None);
+        assert_eq!(resolve(root, "bad%zz"), None);
+    }
+
+    #[test]
+    fn knows_the_types_a_browser_needs() {
+        assert_eq!(mime_type(Path::new("x_bg.wasm")), "application/wasm");
+        assert_eq!(
+            mime_type(Path::new("x.js")),
+            "text/javascript; charset=utf-8"
+        );
+        assert_eq!(
+            mime_type(Path::new("index.html")),
+            "text/html; charset=utf-8"
+        );
+    }
+}
