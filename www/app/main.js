@@ -1,10 +1,11 @@
 // The orders app: registers the tab as client "web" and swaps its tools on every screen change.
-import init, { Client } from "/pkg/client_tools.js";
 import { readSessionParams } from "../shared/params.js";
 import { HOME, ROUTE_TITLES, routeOf } from "./router.js";
 import { OrderStore, loadSettings, saveSettings } from "./store.js";
 import { toolsFor } from "./tools.js";
 import { renderOrderForm, renderOrders, renderSettings } from "./views.js";
+
+const SDK_URL = "/pkg/client_tools.js";
 
 class App {
   constructor(params) {
@@ -14,6 +15,7 @@ class App {
     this.route = null;
     this.view = null;
     this.client = null;
+    this.sdk = null;
     // setTools calls run one after another, each declaring the screen current at its turn.
     this.toolsUpdate = Promise.resolve();
   }
@@ -59,23 +61,33 @@ class App {
 
   declareTools() {
     const next = this.toolsUpdate.then(async () => {
-      if (this.client) await this.client.setTools(toolsFor(this.route, this, this.view));
+      if (this.client) await this.client.setTools(toolsFor(this.sdk, this.route, this, this.view));
     });
     // A failed update must not block the next one; the caller still sees this one's error.
     this.toolsUpdate = next.catch(() => {});
     return next;
   }
 
+  /** Loads the SDK, registers the tab as client "web" with the current screen's tools. */
   async connect() {
+    // Imported here, not at the top, so the app still renders when pkg/ is missing or broken.
+    let sdk;
+    try {
+      sdk = await import(SDK_URL);
+      await sdk.default();
+    } catch (error) {
+      throw new Error(`cannot load the SDK from ${SDK_URL} (run scripts/build-pkg): ${error.message}`);
+    }
+    this.sdk = sdk;
     const registeredRoute = this.route;
-    this.client = await Client.register({
+    this.client = await sdk.Client.register({
       baseUrl: this.params.baseUrl,
       sessionId: this.params.sessionId,
       token: this.params.token,
       name: "web",
       lifetime: { type: "ttl", data: { seconds: 60 } },
       whenHidden: "keep",
-      tools: toolsFor(this.route, this, this.view),
+      tools: toolsFor(sdk, this.route, this, this.view),
       onStatus: (status) => setStatus(describeStatus(status)),
       onCall: (event) => showCall(event),
     });
@@ -114,7 +126,6 @@ async function main() {
     return;
   }
   const app = new App(params);
-  window.demoApp = app;
   app.applySettings(app.settings);
   let route = HOME;
   try {
@@ -125,11 +136,10 @@ async function main() {
   history.replaceState(null, "", `${location.pathname}${location.search}#${route}`);
   app.show(route);
   window.addEventListener("hashchange", () => {
-    app.go(location.href).catch((error) => setStatus(`tools not updated: ${error.message}`, "error"));
+    app.go(location.href).catch((error) => setStatus(error.message, "error"));
   });
   try {
     setStatus("connecting…", "pending");
-    await init();
     await app.connect();
   } catch (error) {
     setStatus(`not connected: ${error.message}`, "error");

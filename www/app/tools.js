@@ -1,21 +1,25 @@
 // The tools each screen offers the agent. The list is swapped on every route change, so the
 // model only sees what the user could do on the screen in front of them.
-import { describeFormTool, fillFormTool, submitFormTool, navigateTool } from "/pkg/client_tools.js";
 import { ROUTE_TITLES } from "./router.js";
 
 const ROUTES_TEXT = Object.entries(ROUTE_TITLES).map(([path, title]) => `${path} (${title})`).join(", ");
 
 /** The navigate tool, routed through the app's router so the new screen's tools land first. */
-function navigate(app) {
-  return navigateTool({
+function navigate(sdk, app) {
+  return sdk.navigateTool({
     description: `Open a screen of the orders app: ${ROUTES_TEXT}.`,
+    name: "navigate",
     router: (path) => app.go(path),
   });
 }
 
 /** describe_form, fill_form and submit_form, scoped to the screen's one form. */
-function formTools(form) {
-  return [describeFormTool({ root: form }), fillFormTool({ root: form }), submitFormTool({ root: form })];
+function formTools(sdk, form) {
+  return [
+    sdk.describeFormTool({ name: "describe_form", form }),
+    sdk.fillFormTool({ name: "fill_form", form }),
+    sdk.submitFormTool({ name: "submit_form", form }),
+  ];
 }
 
 function listOrders(app) {
@@ -50,18 +54,18 @@ function highlightRow(app, view) {
 }
 
 /**
- * The tool definitions for `route`, whose screen is rendered in `view`. Throws when the view lacks
- * what its tools need (a template out of step with this file).
+ * The tool definitions for `route`, whose screen is rendered in `view`; `sdk` is the SDK's module
+ * (its ready-made tool factories). Throws when the view lacks what its tools need.
  */
-export function toolsFor(route, app, view) {
+export function toolsFor(sdk, route, app, view) {
   switch (route) {
     case "/orders":
-      return [listOrders(app), highlightRow(app, view), navigate(app)];
+      return [listOrders(app), highlightRow(app, view), navigate(sdk, app)];
     case "/orders/new":
     case "/settings": {
       const form = view.querySelector("form");
       if (!form) throw new Error(`the ${route} screen has no form`);
-      return [...formTools(form), navigate(app)];
+      return [...formTools(sdk, form), navigate(sdk, app)];
     }
     default:
       throw new Error(`no tools for route ${route}`);

@@ -15,8 +15,9 @@ let agent;
 let modelTools = [];
 let manualRun = null;
 
-function el(tag, props = {}, ...children) {
+function el(tag, { dataset = {}, ...props } = {}, ...children) {
   const node = Object.assign(document.createElement(tag), props);
+  Object.assign(node.dataset, dataset);
   node.append(...children);
   return node;
 }
