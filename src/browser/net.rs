@@ -1,0 +1,148 @@
+//! `fetch` for the engine's requests and for the event stream. Works in a window and in a
+//! worker: `fetch` is taken from the global scope, not from `window`.
+
+use crate::engine::HttpRequest;
+use js_sys::{Object, Promise, Reflect, Uint8Array};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{AbortSignal, Headers, ReadableStreamDefaultReader, RequestInit, Response};
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_name = fetch)]
+    fn global_fetch(input: &str, init: &RequestInit) -> Promise;
+}
+
+/// What a request came back with.
+pub(crate) struct Answer {
+    pub status: u16,
+    pub body: String,
+    pub retry_after_ms: Option<u64>,
+}
+
+fn init(
+    method: &str,
+    headers: &[(&'static str, String)],
+    body: Option<&str>,
+    keepalive: bool,
+    signal: Option<&AbortSignal>,
+) -> Result<RequestInit, JsValue> {
+    let init = RequestInit::new();
+    init.set_method(method);
+    let h = Headers::new()?;
+    for (name, value) in headers {
+        h.append(name, value)?;
+    }
+    init.set_headers(&h);
+    if let Some(body) = body {
+        init.set_body(&JsValue::from_str(body));
+    }
+    if keepalive {
+        // Not in web-sys' RequestInit yet; the page may be gone before the answer comes.
+        Reflect::set(&init, &"keepalive".into(), &JsValue::TRUE)?;
+    }
+    init.set_signal(signal);
+    Ok(init)
+}
+
+/// A message for a failed fetch: the JS error's message, or its string form.
+pub(crate) fn error_text(e: &JsValue) -> String {
+    if let Some(err) = e.dyn_ref::<js_sys::Error>() {
+        return String::from(err.message());
+    }
+    e.as_string()
+        .unwrap_or_else(|| String::from(js_sys::JSON::stringify(e).unwrap_or_default()))
+}
+
+/// Sends one engine request and reads its answer whole.
+pub(crate) async fn send(req: &HttpRequest) -> Result<Answer, String> {
+    let init = init(
+        req.method.as_str(),
+        &req.headers,
+        req.body.as_deref(),
+        req.keepalive,
+        None,
+    )
+    .map_err(|e| error_text(&e))?;
+    let resp: Response = JsFuture::from(global_fetch(&req.url, &init))
+        .await
+        .map_err(|e| error_text(&e))?
+        .unchecked_into();
+    let retry_after_ms = resp
+        .headers()
+        .get("retry-after")
+        .ok()
+        .flatten()
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .map(|s| s.saturating_mul(1000));
+    let body = match resp.text() {
+        Ok(p) => JsFuture::from(p)
+            .await
+            .map_err(|e| error_text(&e))?
+            .as_string()
+            .unwrap_or_default(),
+        Err(e) => return Err(error_text(&e)),
+    };
+    Ok(Answer {
+        status: resp.status(),
+        body,
+        retry_after_ms,
+    })
+}
+
+/// An open stream response: its status and, for a 200, a reader of its body.
+pub(crate) struct Stream {
+    pub status: u16,
+    reader: Option<ReadableStreamDefaultReader>,
+}
+
+/// Opens the event stream with `GET`; `signal` aborts it.
+pub(crate) async fn open_stream(
+    url: &str,
+    headers: &[(&'static str, String)],
+    signal: &AbortSignal,
+) -> Result<Stream, String> {
+    let init = init("GET", headers, None, false, Some(signal)).map_err(|e| error_text(&e))?;
+    let resp: Response = JsFuture::from(global_fetch(url, &init))
+        .await
+        .map_err(|e| error_text(&e))?
+        .unchecked_into();
+    let status = resp.status();
+    let reader = match (status, resp.body()) {
+        (200, Some(body)) => Some(
+            body.get_reader()
+                .dyn_into::<ReadableStreamDefaultReader>()
+                .map_err(|_| "the stream body has no default reader".to_owned())?,
+        ),
+        _ => None,
+    };
+    Ok(Stream { status, reader })
+}
+
+impl Stream {
+    /// Reads the next chunk into `buf` (replacing its contents); `Ok(false)` at the end.
+    /// `buf` is reused across chunks, so steady reading allocates nothing.
+    pub(crate) async fn read(&mut self, buf: &mut Vec<u8>) -> Result<bool, String> {
+        let Some(reader) = &self.reader else {
+            return Ok(false);
+        };
+        let step: Object = JsFuture::from(reader.read())
+            .await
+            .map_err(|e| error_text(&e))?
+            .unchecked_into();
+        let done = Reflect::get(&step, &"done".into())
+            .map(|v| v.is_truthy())
+            .unwrap_or(true);
+        if done {
+            return Ok(false);
+        }
+        let value: Uint8Array = Reflect::get(&step, &"value".into())
+            .map_err(|e| error_text(&e))?
+            .dyn_into()
+            .map_err(|_| "the stream gave a chunk that is not bytes".to_owned())?;
+        buf.resize(value.length() as usize, 0);
+        value.copy_to(buf);
+        Ok(true)
+    }
+}

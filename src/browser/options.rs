@@ -1,0 +1,198 @@
+//! Reading the options a JS app passes (`Client.register`, `setTools`) into the engine's
+//! config. Every mistake is an error that names the option: `tools[2].handler: must be a
+//! function`.
+
+use crate::engine::{Config, ToolDef, WhenHidden};
+use crate::protocol::{Lifetime, ToolSpec};
+use js_sys::{Array, Function, Reflect};
+use wasm_bindgen::{JsCast, JsValue};
+
+/// A tool as the app gave it: what the engine declares, and the JS function that answers.
+pub(crate) struct JsTool {
+    pub def: ToolDef,
+    pub handler: Function,
+}
+
+/// Everything `Client.register` was given.
+pub(crate) struct Options {
+    pub config: Config,
+    pub handlers: Vec<(String, Function)>,
+    pub on_status: Option<Function>,
+    pub on_call: Option<Function>,
+}
+
+fn prop(obj: &JsValue, key: &str) -> JsValue {
+    Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+fn describe(v: &JsValue) -> &'static str {
+    if v.is_undefined() {
+        "undefined"
+    } else if v.is_null() {
+        "null"
+    } else if v.as_string().is_some() {
+        "a string"
+    } else if v.as_f64().is_some() {
+        "a number"
+    } else if v.as_bool().is_some() {
+        "a boolean"
+    } else if v.is_function() {
+        "a function"
+    } else if Array::is_array(v) {
+        "an array"
+    } else {
+        "an object"
+    }
+}
+
+fn required_string(obj: &JsValue, key: &str, field: &str) -> Result<String, String> {
+    let v = prop(obj, key);
+    match v.as_string() {
+        Some(s) if !s.is_empty() => Ok(s),
+        Some(_) => Err(format!("{field}: must not be empty")),
+        None => Err(format!("{field}: must be a string, got {}", describe(&v))),
+    }
+}
+
+fn optional_function(obj: &JsValue, key: &str, field: &str) -> Result<Option<Function>, String> {
+    let v = prop(obj, key);
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    v.dyn_into::<Function>()
+        .map(Some)
+        .map_err(|v| format!("{field}: must be a function, got {}", describe(&v)))
+}
+
+/// A whole number ≥ 1, or absent.
+fn optional_count(obj: &JsValue, key: &str, field: &str) -> Result<Option<u64>, String> {
+    let v = prop(obj, key);
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    match v.as_f64() {
+        Some(n) if n.fract() == 0.0 && (1.0..=9.0e15).contains(&n) => Ok(Some(n as u64)),
+        Some(n) => Err(format!(
+            "{field}: must be a whole number of at least 1, got {n}"
+        )),
+        None => Err(format!("{field}: must be a number, got {}", describe(&v))),
+    }
+}
+
+/// A JS value as JSON text, for serde: `JSON.stringify`, with its failure named.
+fn to_json(v: &JsValue, field: &str) -> Result<serde_json::Value, String> {
+    let text = js_sys::JSON::stringify(v).map_err(|e| {
+        format!(
+            "{field}: cannot be written as JSON ({})",
+            super::net::error_text(&e)
+        )
+    })?;
+    let text = String::from(text);
+    serde_json::from_str(&text).map_err(|e| format!("{field}: not JSON ({e})"))
+}
+
+/// Reads one tool definition at `tools[i]`.
+fn tool(v: &JsValue, i: usize) -> Result<JsTool, String> {
+    let field = format!("tools[{i}]");
+    if !v.is_object() || v.is_function() {
+        return Err(format!("{field}: must be an object, got {}", describe(v)));
+    }
+    let name = match prop(v, "name").as_string() {
+        Some(s) => s,
+        None => {
+            return Err(format!(
+                "{field}.name: must be a string, got {}",
+                describe(&prop(v, "name"))
+            ))
+        }
+    };
+    let description = match prop(v, "description") {
+        d if d.is_undefined() || d.is_null() => String::new(),
+        d => d.as_string().ok_or_else(|| {
+            format!(
+                "{field}.description: must be a string, got {}",
+                describe(&d)
+            )
+        })?,
+    };
+    let parameters = match prop(v, "parameters") {
+        p if p.is_undefined() || p.is_null() => None,
+        p => Some(to_json(&p, &format!("{field}.parameters"))?),
+    };
+    let handler = optional_function(v, "handler", &format!("{field}.handler"))?
+        .ok_or_else(|| format!("{field}.handler: must be a function, got undefined"))?;
+    let timeout_ms = optional_count(v, "timeoutMs", &format!("{field}.timeoutMs"))?;
+    let max_calls_per_run =
+        optional_count(v, "maxCallsPerRun", &format!("{field}.maxCallsPerRun"))?
+            .map(|n| n.min(u32::MAX as u64) as u32);
+    Ok(JsTool {
+        def: ToolDef {
+            spec: ToolSpec {
+                name,
+                description,
+                parameters,
+            },
+            timeout_ms,
+            max_calls_per_run,
+        },
+        handler,
+    })
+}
+
+/// Reads a tool list (`tools` of `Client.register`, or the argument of `setTools`).
+pub(crate) fn tools(v: &JsValue, field: &str) -> Result<Vec<JsTool>, String> {
+    if v.is_undefined() || v.is_null() {
+        return Ok(Vec::new());
+    }
+    let arr = v
+        .dyn_ref::<Array>()
+        .ok_or_else(|| format!("{field}: must be an array of tools, got {}", describe(v)))?;
+    arr.iter().enumerate().map(|(i, t)| tool(&t, i)).collect()
+}
+
+/// Reads `Client.register`'s options. `key_prefix` and `seed` come from the caller (the
+/// browser's `crypto.randomUUID()` and `Math.random()`).
+pub(crate) fn register(v: &JsValue, key_prefix: String, seed: u64) -> Result<Options, String> {
+    if !v.is_object() {
+        return Err(format!("options: must be an object, got {}", describe(v)));
+    }
+    let base_url = required_string(v, "baseUrl", "baseUrl")?;
+    let session_id = required_string(v, "sessionId", "sessionId")?;
+    let token = required_string(v, "token", "token")?;
+    let name = match prop(v, "name") {
+        n if n.is_undefined() => "web".to_owned(),
+        n => n
+            .as_string()
+            .ok_or_else(|| format!("name: must be a string, got {}", describe(&n)))?,
+    };
+    let mut config = Config::new(base_url, session_id, token, name, key_prefix, seed);
+    match prop(v, "lifetime") {
+        l if l.is_undefined() || l.is_null() => {}
+        l => config.lifetime = serde_json::from_value::<Lifetime>(to_json(&l, "lifetime")?)
+            .map_err(|_| {
+                "lifetime: must be { type: \"never\" } or { type: \"ttl\", data: { seconds: N } }"
+                    .to_owned()
+            })?,
+    }
+    match prop(v, "whenHidden") {
+        w if w.is_undefined() || w.is_null() => {}
+        w => {
+            let s = w
+                .as_string()
+                .ok_or_else(|| format!("whenHidden: must be a string, got {}", describe(&w)))?;
+            config.when_hidden = WhenHidden::parse(&s).map_err(|e| e.to_string())?;
+        }
+    }
+    let mut handlers = Vec::new();
+    for t in tools(&prop(v, "tools"), "tools")? {
+        handlers.push((t.def.spec.name.clone(), t.handler));
+        config.tools.push(t.def);
+    }
+    config.validate().map_err(|e| e.to_string())?;
+    Ok(Options {
+        config,
+        handlers,
+        on_status: optional_function(v, "onStatus", "onStatus")?,
+        on_call: optional_function(v, "onCall", "onCall")?,
+    })
+}
