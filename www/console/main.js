@@ -98,8 +98,10 @@ function onStreamEvent({ type, data }) {
 /** Makes one call as the model would and shows its answer; `manualRun` is reused across calls. */
 async function callTool(tool, args) {
   manualRun ??= await agent.startRun();
+  // Taken before the POST: the dispatched event often arrives before the POST's answer.
+  const requestedAt = performance.now();
   const callId = await agent.call(manualRun, tool, args);
-  log.requested(callId, tool, args, performance.now());
+  log.requested(callId, tool, args, requestedAt);
   renderLog();
   const result = await agent.settled(manualRun, callId);
   log.answered(callId, result);
@@ -158,8 +160,8 @@ function setupScenario() {
     const outcome = await runScenario({
       agent,
       client,
-      onCall: (callId, tool, args) => {
-        log.requested(callId, tool, args, performance.now());
+      onCall: (callId, tool, args, requestedAt) => {
+        log.requested(callId, tool, args, requestedAt);
         renderLog();
       },
       onStep: (index, { state, text, error, ms }) => {

@@ -124,8 +124,8 @@ export function scenarioSteps() {
 /**
  * Plays the steps against client `client` through `agent` (see agent.js). Calls
  * `onStep(index, { state, text, error, ms })` as each step runs, passes or fails, and
- * `onCall(callId, tool, args)` when a call is made. Resolves to `{ passed, failed, skipped,
- * newRowId }`; never rejects (a failure is a failed step).
+ * `onCall(callId, tool, args, requestedAt)` when a call is made (`requestedAt` from `now`).
+ * Resolves to `{ passed, failed, skipped, newRowId }`; never rejects (a failure is a failed step).
  */
 export async function runScenario({ agent, client, onStep = () => {}, onCall = () => {}, now = () => performance.now(), timeoutMs = 30000 }) {
   const steps = scenarioSteps();
@@ -147,8 +147,9 @@ export async function runScenario({ agent, client, onStep = () => {}, onCall = (
       const offered = (await agent.tools()).map((tool) => tool.fullName);
       if (!offered.includes(fullName)) throw new Error(`the model does not see ${fullName}; it sees ${offered.join(", ") || "no tools"}`);
       const args = step.args(ctx);
+      const requestedAt = now();
       const callId = await agent.call(runId, fullName, args);
-      onCall(callId, fullName, args);
+      onCall(callId, fullName, args, requestedAt);
       const result = await agent.settled(runId, callId, { timeoutMs });
       if (result.state !== "succeeded") throw new Error(`the call failed: ${result.reason ?? "no reason given"}`);
       const text = result.text ?? "";
