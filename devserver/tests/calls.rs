@@ -1,0 +1,542 @@
+//! Calls over real HTTP: dispatch, ack, result, the long poll, pending calls, every deadline
+//! and fail reason, settling exactly once, and calls of other clients.
+
+mod common;
+
+use common::{start, Session, SOON};
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+
+async fn web_client(s: &Session) -> String {
+    let c = s
+        .register("web", json!({"type": "never"}), &["highlight_row"])
+        .await;
+    c["id"].as_str().unwrap().to_owned()
+}
+
+fn call_path(client: &str, call: &str, what: &str) -> String {
+    format!("/clients/{client}/calls/{call}/{what}")
+}
+
+#[tokio::test]
+async fn a_call_goes_dispatched_acked_answered_and_the_agent_reads_it() {
+    let server = start(|_| {}).await;
+    let s = Session::create(&server).await;
+    let client = web_client(&s).await;
+    let mut stream = s.stream(None).await;
+    let run = s.run().await;
+    let call = s
+        .call(&run, "client__web__highlight_row", json!({"row_id": "42"}))
+        .await;
+    let (_, _, started) = stream.next_event(SOON).await;
+    assert_eq!(started, json!({"type": "run_started", "run_id": run}));
+    let (_, kind, d) = stream.next_event(SOON).await;
+    assert_eq!(kind, "client_tool_dispatched");
+    assert_eq!(d["type"], "client_tool_dispatched");
+    assert_eq!(d["session_id"], s.id.as_str());
+    assert_eq!(d["run_id"], run.as_str());
+    assert_eq!(d["client_id"], client.as_str());
+    assert_eq!(d["call_id"], call.as_str());
+    assert_eq!(d["tool"], "highlight_row");
+    assert_eq!(d["arguments"], json!({"row_id": "42"}));
+    assert!(
+        client_tools::protocol::time::parse_rfc3339(d["ack_deadline"].as_str().unwrap()).is_some()
+    );
+    // The pending list holds the same payload.
+    let pending = s.get(&format!("/clients/{client}/calls")).await.json();
+    let mut expected = d.clone();
+    expected.as_object_mut().unwrap().remove("type");
+    assert_eq!(pending, json!({"calls": [expected]}));
+
+    assert_eq!(s.outcome(&run, &call, 0.0).await["state"], "pending");
+    let ack = s.post(&call_path(&client, &call, "ack"), json!({})).await;
+    assert_eq!(ack.status, 200);
+    let deadline = ack.json()["result_deadline"].as_str().unwrap().to_owned();
+    let again = s.post(&call_path(&client, &call, "ack"), json!({})).await;
+    assert_eq!(
+        (
+            again.status,
+            again.json()["result_deadline"].as_str().unwrap()
+        ),
+        (200, deadline.as_str())
+    );
+    let (_, kind, acked) = stream.next_event(SOON).await;
+    assert_eq!(kind, "client_tool_acked");
+    assert_eq!(
+        acked,
+        json!({"type": "client_tool_acked", "client_id": client, "call_id": call, "result_deadline": deadline})
+    );
+
+    let poll = {
+        let s = s.clone();
+        let (run, call) = (run.clone(), call.clone());
+        tokio::spawn(async move { s.outcome(&run, &call, 5.0).await })
+    };
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let started = Instant::now();
+    let a = s
+        .post(
+            &call_path(&client, &call, "result"),
+            json!({"text": "Row 42 is highlighted.", "is_error": false}),
+        )
+        .await;
+    assert_eq!(a.status, 200);
+    let outcome = poll.await.unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "the long poll woke on settle"
+    );
+    assert_eq!(outcome["state"], "succeeded");
+    assert_eq!(outcome["text"], "Row 42 is highlighted.");
+    assert_eq!(outcome["is_error"], false);
+    assert_eq!(outcome["reason"], Value::Null);
+    let (_, kind, done) = stream.next_event(SOON).await;
+    assert_eq!(kind, "client_tool_succeeded");
+    assert_eq!(
+        done,
+        json!({"type": "client_tool_succeeded", "client_id": client, "call_id": call, "is_error": false})
+    );
+    assert_eq!(
+        s.get(&format!("/clients/{client}/calls")).await.json(),
+        json!({"calls": []})
+    );
+    // Settled: a second answer or ack is 409 call_settled and changes nothing.
+    let twice = s
+        .post(
+            &call_path(&client, &call, "result"),
+            json!({"text": "again"}),
+        )
+        .await;
+    assert_eq!(
+        (twice.status, twice.error_type().as_str()),
+        (409, "call_settled")
+    );
+    let late_ack = s.post(&call_path(&client, &call, "ack"), json!({})).await;
+    assert_eq!(
+        (late_ack.status, late_ack.error_type().as_str()),
+        (409, "call_settled")
+    );
+    assert_eq!(
+        s.outcome(&run, &call, 0.0).await["text"],
+        "Row 42 is highlighted."
+    );
+    assert_eq!(
+        stream.next(Duration::from_millis(200)).await,
+        common::Sse::TimedOut
+    );
+}
+
+#[tokio::test]
+async fn is_error_results_still_succeed_and_text_is_limited_to_65536_chars() {
+    let server = start(|_| {}).await;
+    let s = Session::create(&server).await;
+    let client = web_client(&s).await;
+    let run = s.run().await;
+    let call = s.call(&run, "client__web__highlight_row", json!({})).await;
+    let unacked = s
+        .post(&call_path(&client, &call, "result"), json!({"text": "x"}))
+        .await;
+    assert_eq!(
+        (unacked.status, unacked.error_type().as_str()),
+        (409, "call_not_acked")
+    );
+    s.post(&call_path(&client, &call, "ack"), json!({})).await;
+    let long = "é".repeat(65_537);
+    let a = s
+        .post(&call_path(&client, &call, "result"), json!({"text": long}))
+        .await;
+    assert_eq!(
+        (a.status, a.json()["error"]["param"].clone()),
+        (400, json!("text"))
+    );
+    let a = s
+        .post(
+            &call_path(&client, &call, "result"),
+            json!({"is_error": true}),
+        )
+        .await;
+    assert_eq!(
+        (a.status, a.json()["error"]["param"].clone()),
+        (400, json!("text"))
+    );
+    let a = s
+        .post(&call_path(&client, &call, "result"), json!({"text": 5}))
+        .await;
+    assert_eq!(
+        (a.status, a.json()["error"]["param"].clone()),
+        (400, json!("text"))
+    );
+    assert_eq!(
+        s.outcome(&run, &call, 0.0).await["state"],
+        "pending",
+        "bad answers change nothing"
+    );
+    let exact = "é".repeat(65_536);
+    let a = s
+        .post(
+            &call_path(&client, &call, "result"),
+            json!({"text": exact, "is_error": true}),
+        )
+        .await;
+    assert_eq!(a.status, 200);
+    let o = s.outcome(&run, &call, 0.0).await;
+    assert_eq!(
+        (o["state"].clone(), o["is_error"].clone()),
+        (json!("succeeded"), json!(true))
+    );
+    assert_eq!(o["text"].as_str().unwrap().chars().count(), 65_536);
+}
+
+#[tokio::test]
+async fn an_unacked_call_fails_with_ack_timeout_on_time() {
+    let server = start(|c| c.ack_timeout_ms = 300).await;
+    let s = Session::create(&server).await;
+    let client = web_client(&s).await;
+    let run = s.run().await;
+    let started = Instant::now();
+    let call = s.call(&run, "client__web__highlight_row", json!({})).await;
+    let o = s.outcome(&run, &call, 5.0).await;
+    let took = started.elapsed();
+    assert_eq!(
+        (o["state"].clone(), o["reason"].clone()),
+        (json!("failed"), json!("ack_timeout"))
+    );
+    assert!(
+        took >= Duration::from_millis(290) && took < Duration::from_millis(500),
+        "{took:?}"
+    );
+    let a = s.post(&call_path(&client, &call, "ack"), json!({})).await;
+    assert_eq!((a.status, a.error_type().as_str()), (409, "call_settled"));
+    let types = s.event_types(0).await;
+    assert_eq!(
+        types.iter().filter(|t| *t == "client_tool_failed").count(),
+        1
+    );
+}
+
+#[tokio::test]
+async fn an_acked_call_fails_with_result_timeout_and_a_late_result_is_refused() {
+    let server = start(|c| {
+        c.ack_timeout_ms = 300;
+        c.result_timeout_ms = 400;
+    })
+    .await;
+    let s = Session::create(&server).await;
+    let client = web_client(&s).await;
+    let run = s.run().await;
+    let call = s.call(&run, "client__web__highlight_row", json!({})).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let acked = Instant::now();
+    assert_eq!(
+        s.post(&call_path(&client, &call, "ack"), json!({}))
+            .await
+            .status,
+        200
+    );
+    let o = s.outcome(&run, &call, 5.0).await;
+    let took = acked.elapsed();
+    assert_eq!(
+        (o["state"].clone(), o["reason"].clone()),
+        (json!("failed"), json!("result_timeout"))
+    );
+    assert!(
+        took >= Duration::from_millis(380) && took < Duration::from_millis(600),
+        "{took:?}"
+    );
+    let late = s
+        .post(
+            &call_path(&client, &call, "result"),
+            json!({"text": "late"}),
+        )
+        .await;
+    assert_eq!(
+        (late.status, late.error_type().as_str()),
+        (409, "call_settled")
+    );
+    let types = s.event_types(0).await;
+    assert_eq!(
+        types
+            .iter()
+            .filter(|t| t.starts_with("client_tool_"))
+            .cloned()
+            .collect::<Vec<_>>(),
+        vec![
+            "client_tool_dispatched",
+            "client_tool_acked",
+            "client_tool_failed"
+        ]
+    );
+}
+
+#[tokio::test]
+async fn leaving_fails_owed_calls_with_client_gone() {
+    let server = start(|_| {}).await;
+    let s = Session::create(&server).await;
+    let client = web_client(&s).await;
+    let run = s.run().await;
+    let a = s.call(&run, "client__web__highlight_row", json!({})).await;
+    let b = s.call(&run, "client__web__highlight_row", json!({})).await;
+    s.post(&call_path(&client, &b, "ack"), json!({})).await;
+    assert_eq!(s.delete(&format!("/clients/{client}")).await.status, 204);
+    for call in [&a, &b] {
+        let o = s.outcome(&run, call, 0.0).await;
+        assert_eq!(
+            (o["state"].clone(), o["reason"].clone()),
+            (json!("failed"), json!("client_gone"))
+        );
+    }
+    let after = s
+        .post(&call_path(&client, &b, "result"), json!({"text": "x"}))
+        .await;
+    assert_eq!(after.status, 404, "the client is gone");
+    let tail: Vec<String> = s.event_types(0).await.into_iter().rev().take(3).collect();
+    assert_eq!(
+        tail,
+        vec!["client_left", "client_tool_failed", "client_tool_failed"]
+    );
+}
+
+#[tokio::test]
+async fn a_lapsed_client_fails_owed_calls_with_client_gone() {
+    let server = start(|c| c.ack_timeout_ms = 10_000).await;
+    let s = Session::create(&server).await;
+    s.register(
+        "web",
+        json!({"type": "ttl", "data": {"seconds": 1}}),
+        &["t"],
+    )
+    .await;
+    let run = s.run().await;
+    let call = s.call(&run, "client__web__t", json!({})).await;
+    let o = s.outcome(&run, &call, 3.0).await;
+    assert_eq!(
+        (o["state"].clone(), o["reason"].clone()),
+        (json!("failed"), json!("client_gone"))
+    );
+    assert_eq!(s.event_types(0).await.last().unwrap(), "client_expired");
+}
+
+#[tokio::test]
+async fn cancelling_a_run_fails_its_calls_with_run_gone() {
+    let server = start(|_| {}).await;
+    let s = Session::create(&server).await;
+    let client = web_client(&s).await;
+    let run = s.run().await;
+    let other = s.run().await;
+    let call = s.call(&run, "client__web__highlight_row", json!({})).await;
+    let kept = s
+        .call(&other, "client__web__highlight_row", json!({}))
+        .await;
+    assert_eq!(s.delete(&format!("/runs/{run}")).await.status, 204);
+    let o = s.outcome(&run, &call, 0.0).await;
+    assert_eq!(
+        (o["state"].clone(), o["reason"].clone()),
+        (json!("failed"), json!("run_gone"))
+    );
+    assert_eq!(s.outcome(&other, &kept, 0.0).await["state"], "pending");
+    let again = s.delete(&format!("/runs/{run}")).await;
+    assert_eq!(again.status, 409);
+    let ended = s
+        .post(
+            &format!("/runs/{run}/calls"),
+            json!({"tool": "client__web__highlight_row"}),
+        )
+        .await;
+    assert_eq!(ended.status, 409);
+    let tail: Vec<String> = s.event_types(0).await.into_iter().rev().take(2).collect();
+    assert_eq!(tail, vec!["run_cancelled", "client_tool_failed"]);
+    assert_eq!(
+        s.post(&format!("/runs/{other}/complete"), json!({}))
+            .await
+            .status,
+        200
+    );
+    let o = s.outcome(&other, &kept, 0.0).await;
+    assert_eq!(o["reason"], "run_gone");
+    assert_eq!(s.event_types(0).await.last().unwrap(), "run_completed");
+    let runs = s.get("/runs").await.json();
+    assert_eq!(runs["runs"][0]["state"], "cancelled");
+    assert_eq!(runs["runs"][1]["state"], "completed");
+    assert_eq!(runs["runs"][1]["calls"][0]["call_id"], kept.as_str());
+    let _ = client;
+}
+
+#[tokio::test]
+async fn another_clients_call_is_404_and_stays_untouched() {
+    let server = start(|_| {}).await;
+    let s = Session::create(&server).await;
+    let owner = web_client(&s).await;
+    let other = s.register("other", json!({"type": "never"}), &[]).await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let run = s.run().await;
+    let call = s.call(&run, "client__web__highlight_row", json!({})).await;
+    for what in ["ack", "result"] {
+        let a = s
+            .post(&call_path(&other, &call, what), json!({"text": "x"}))
+            .await;
+        assert_eq!(
+            (a.status, a.error_type().as_str()),
+            (404, "not_found"),
+            "{what}"
+        );
+    }
+    let a = s
+        .post(&call_path(&owner, "call_unknown", "ack"), json!({}))
+        .await;
+    assert_eq!(a.status, 404);
+    let a = s
+        .post(&call_path("cli_unknown", &call, "ack"), json!({}))
+        .await;
+    assert_eq!(a.status, 404);
+    let o = s.outcome(&run, &call, 0.0).await;
+    assert_eq!(
+        (o["state"].clone(), o["acked"].clone()),
+        (json!("pending"), json!(false))
+    );
+    assert_eq!(
+        s.post(&call_path(&owner, &call, "ack"), json!({}))
+            .await
+            .status,
+        200
+    );
+}
+
+#[tokio::test]
+async fn the_model_calling_a_tool_is_checked() {
+    let server = start(|_| {}).await;
+    let s = Session::create(&server).await;
+    web_client(&s).await;
+    let run = s.run().await;
+    let cases = [
+        (json!({"tool": "client__web__nope"}), 404, "tool"),
+        (
+            json!({"tool": "client__nobody__highlight_row"}),
+            404,
+            "tool",
+        ),
+        (json!({"tool": "highlight_row"}), 400, "tool"),
+        (json!({}), 400, "tool"),
+        (
+            json!({"tool": "client__web__highlight_row", "arguments": [1]}),
+            400,
+            "arguments",
+        ),
+        (
+            json!({"tool": "client__web__highlight_row", "arguments": "nope"}),
+            400,
+            "arguments",
+        ),
+    ];
+    for (body, status, param) in cases {
+        let a = s.post(&format!("/runs/{run}/calls"), body.clone()).await;
+        assert_eq!(
+            (a.status, a.json()["error"]["param"].clone()),
+            (status, json!(param)),
+            "{body}"
+        );
+    }
+    assert_eq!(
+        s.post(
+            "/runs/run_unknown/calls",
+            json!({"tool": "client__web__highlight_row"})
+        )
+        .await
+        .status,
+        404
+    );
+    // Absent arguments are an empty object; a string holding an object is read.
+    let call = s
+        .call(&run, "client__web__highlight_row", Value::Null)
+        .await;
+    assert_eq!(s.outcome(&run, &call, 0.0).await["arguments"], json!({}));
+    let call = s
+        .call(&run, "client__web__highlight_row", json!("{\"a\": 1}"))
+        .await;
+    assert_eq!(
+        s.outcome(&run, &call, 0.0).await["arguments"],
+        json!({"a": 1})
+    );
+    let a = s.get(&format!("/runs/{run}/calls/{call}?wait=abc")).await;
+    assert_eq!(
+        (a.status, a.json()["error"]["param"].clone()),
+        (400, json!("wait"))
+    );
+    assert_eq!(
+        s.get(&format!("/runs/{run}/calls/call_unknown"))
+            .await
+            .status,
+        404
+    );
+}
+
+#[tokio::test]
+async fn calls_already_dispatched_stay_answerable_after_their_tool_is_replaced() {
+    let server = start(|_| {}).await;
+    let s = Session::create(&server).await;
+    let client = web_client(&s).await;
+    let run = s.run().await;
+    let call = s.call(&run, "client__web__highlight_row", json!({})).await;
+    let a = s
+        .send(
+            "PUT",
+            &format!("/clients/{client}/tools"),
+            &[],
+            Some(json!({"tools": []})),
+        )
+        .await;
+    assert_eq!(a.status, 200);
+    s.post(&call_path(&client, &call, "ack"), json!({})).await;
+    assert_eq!(
+        s.post(&call_path(&client, &call, "result"), json!({"text": "ok"}))
+            .await
+            .status,
+        200
+    );
+    let types = s.event_types(0).await;
+    let replaced = types
+        .iter()
+        .position(|t| t == "client_tools_replaced")
+        .unwrap();
+    let succeeded = types
+        .iter()
+        .position(|t| t == "client_tool_succeeded")
+        .unwrap();
+    assert!(replaced < succeeded);
+}
+
+#[tokio::test]
+async fn settled_calls_are_pruned_past_the_bound() {
+    let server = start(|c| c.settled_calls = 3).await;
+    let s = Session::create(&server).await;
+    let client = web_client(&s).await;
+    let run = s.run().await;
+    let mut calls = Vec::new();
+    for _ in 0..5 {
+        let call = s.call(&run, "client__web__highlight_row", json!({})).await;
+        s.post(&call_path(&client, &call, "ack"), json!({})).await;
+        s.post(&call_path(&client, &call, "result"), json!({"text": "ok"}))
+            .await;
+        calls.push(call);
+    }
+    assert_eq!(
+        s.get(&format!("/runs/{run}/calls/{}", calls[0]))
+            .await
+            .status,
+        404
+    );
+    assert_eq!(
+        s.get(&format!("/runs/{run}/calls/{}", calls[4]))
+            .await
+            .status,
+        200
+    );
+    assert_eq!(
+        s.get("/runs").await.json()["runs"][0]["calls"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+}
