@@ -48,7 +48,8 @@ fn register_sends_name_lifetime_tools_and_keeps_id_name_expiry() {
 
 #[test]
 fn config_invalid_is_refused_naming_the_field() {
-    let cases: Vec<(Box<dyn Fn(&mut Config)>, &str, ErrorKind)> = vec![
+    type Change = Box<dyn Fn(&mut Config)>;
+    let cases: Vec<(Change, &str, ErrorKind)> = vec![
         (
             Box::new(|c| c.name = "Web".into()),
             "name",

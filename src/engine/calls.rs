@@ -143,7 +143,8 @@ pub fn cut_result(mut text: String) -> String {
         format!("\n[cut: {cut} more characters; a result holds at most {RESULT_TEXT_MAX}]")
     };
     // The note's length depends on the count it states: settle on a length that fits.
-    let mut keep = RESULT_TEXT_MAX - note(total).chars().count();
+    // The longest kept part whose note still fits: start from the shortest note, step down.
+    let mut keep = RESULT_TEXT_MAX - note(1).chars().count();
     while keep + note(total - keep).chars().count() > RESULT_TEXT_MAX {
         keep -= 1;
     }

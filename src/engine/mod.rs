@@ -68,6 +68,7 @@ mod registration;
 mod stream;
 mod timers;
 
+pub use calls::cut_result;
 pub use config::{validate_tools, Config, Paths, ToolDef, WhenHidden, DEFAULT_TOOL_TIMEOUT_MS};
 pub use io::{
     CallEvent, ClientState, EngineError, EngineErrorKind, HttpRequest, Input, Method, OpId, Output,
