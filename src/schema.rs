@@ -120,11 +120,18 @@ fn check_type(schema: &Map<String, Value>, value: &Value, path: &str) -> Result<
     if names.is_empty() || names.iter().any(|n| is_type(value, n)) {
         return Ok(());
     }
-    let got = crate::protocol::validate::json_type_name(value);
+    let shown = match value {
+        Value::Object(_) | Value::Array(_) => brief(value),
+        _ => format!(
+            "{} {}",
+            crate::protocol::validate::json_type_name(value),
+            brief(value)
+        ),
+    };
     fail(
         path,
         "type",
-        format!("{got} {}, needs {}", brief(value), names.join(" or ")),
+        format!("{shown}, needs {}", names.join(" or ")),
     )
 }
 
