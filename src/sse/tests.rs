@@ -203,3 +203,42 @@ fn a_data_line_streamed_into_the_data_buffer_still_obeys_the_cap() {
         .collect();
     assert_eq!(items[0], event("message", "a\n0123456789abcdefghij", ""));
 }
+
+#[test]
+fn invalid_utf8_follows_the_whatwg_decoder_sequence_by_sequence() {
+    // Overlong, surrogate and out-of-range forms: one U+FFFD per maximal subpart.
+    let cases: [(&[u8], &str); 5] = [
+        (b"\xC0\x80", "\u{FFFD}\u{FFFD}"),
+        (b"\xED\xA0\x80", "\u{FFFD}\u{FFFD}\u{FFFD}"),
+        (b"\xF0\x80\x80", "\u{FFFD}\u{FFFD}\u{FFFD}"),
+        (b"\xF4\x90\x80\x80", "\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}"),
+        (b"\xF0\x9F\x98", "\u{FFFD}"),
+    ];
+    for (bytes, want) in cases {
+        let mut input = b"event: t".to_vec();
+        input.extend_from_slice(bytes);
+        input.extend_from_slice(b"\ndata: ");
+        input.extend_from_slice(bytes);
+        input.extend_from_slice(b"\n\n");
+        check(1 << 20, &input, &[event(&format!("t{want}"), want, "")]);
+    }
+}
+
+#[test]
+fn a_long_line_fed_byte_by_byte_takes_linear_time() {
+    // Rescanning the held line on every chunk would take minutes here, not milliseconds.
+    let mut input = b"data:".to_vec();
+    input.resize(512 << 10, b'x');
+    input.extend_from_slice(b"\r\n\r");
+    let started = std::time::Instant::now();
+    let mut parser = Parser::new();
+    let mut events = 0;
+    for chunk in input.chunks(1) {
+        parser.feed(chunk, &mut |i| {
+            events += usize::from(matches!(i, Item::Event(_)))
+        });
+    }
+    assert_eq!(events, 1);
+    let elapsed = started.elapsed();
+    assert!(elapsed.as_secs() < 5, "took {elapsed:?}");
+}
