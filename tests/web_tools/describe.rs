@@ -1,0 +1,169 @@
+//! describe_form: labels from every source, constraints, options, values, validity, buttons,
+//! and secrets redacted.
+
+use client_tools::tools::describe_form_tool;
+use serde_json::{json, Value};
+use wasm_bindgen_test::wasm_bindgen_test;
+
+use crate::support::*;
+
+const FORM: &str = r#"
+<form id="signup" action="/signup" method="post">
+  <label for="email">Email address</label>
+  <input id="email" name="email" type="email" required maxlength="40" value="a@b.example">
+  <label>Country <select name="country"><option value="fr">France</option><option value="de" selected>Germany</option></select></label>
+  <input name="nick" aria-label="Nickname" minlength="3">
+  <span id="bio-l">Short bio</span><textarea name="bio" aria-labelledby="bio-l"></textarea>
+  <input name="age" type="number" min="18" max="99" placeholder="Your age">
+  <fieldset><legend>Plan</legend>
+    <label><input type="radio" name="plan" value="free" checked> Free</label>
+    <label><input type="radio" name="plan" value="pro"> Pro</label>
+  </fieldset>
+  <label><input type="checkbox" name="terms"> I agree</label>
+  <label for="pw">Password</label><input id="pw" name="pw" type="password" value="hunter2">
+  <input name="card" autocomplete="cc-number" aria-label="Card number" value="4111111111111111">
+  <input name="otp" autocomplete="one-time-code" aria-label="Code" value="123456">
+  <input type="hidden" name="csrf" value="s3cret-token">
+  <div contenteditable="true" aria-label="Notes">hello</div>
+  <button type="submit" name="go">Create account</button>
+  <button type="button">Cancel</button>
+</form>"#;
+
+fn field<'a>(forms: &'a Value, r: &str) -> &'a Value {
+    forms["forms"][0]["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["ref"] == r)
+        .unwrap_or_else(|| panic!("no field {r} in {forms}"))
+}
+
+#[wasm_bindgen_test]
+async fn describes_labels_constraints_values_validity_and_buttons() {
+    let fx = Fixture::new(FORM);
+    let tool = describe_form_tool(Some(with(&options("{}"), "root", &fx.root))).unwrap();
+    let a = call(&tool, "{}").await;
+    assert!(!a.is_error, "{}", a.text);
+    let d = a.json();
+    let form = &d["forms"][0];
+    assert_eq!(form["ref"], "signup");
+    assert_eq!(form["method"], "post");
+    assert!(form["action"].as_str().unwrap().ends_with("/signup"));
+
+    let email = field(&d, "email");
+    assert_eq!(email["label"], "Email address");
+    assert_eq!(email["type"], "email");
+    assert_eq!(email["required"], true);
+    assert_eq!(email["maxlength"], "40");
+    assert_eq!(email["value"], "a@b.example");
+    assert_eq!(email["valid"], true);
+
+    // A wrapping label's text, without the option texts of the select inside it.
+    let country = field(&d, "country");
+    assert_eq!(country["label"], "Country");
+    assert_eq!(country["type"], "select");
+    assert_eq!(
+        country["options"],
+        json!([{"value": "fr", "label": "France"}, {"value": "de", "label": "Germany", "selected": true}])
+    );
+    assert_eq!(field(&d, "nick")["label"], "Nickname");
+    assert_eq!(field(&d, "bio")["label"], "Short bio");
+    assert_eq!(field(&d, "bio")["type"], "textarea");
+    let age = field(&d, "age");
+    assert_eq!(
+        (
+            age["label"].as_str(),
+            age["min"].as_str(),
+            age["max"].as_str()
+        ),
+        (Some("Your age"), Some("18"), Some("99"))
+    );
+
+    let plan = field(&d, "plan");
+    assert_eq!(plan["type"], "radio");
+    assert_eq!(plan["label"], "Plan");
+    assert_eq!(
+        plan["options"][0],
+        json!({"value": "free", "label": "Free", "checked": true})
+    );
+    assert_eq!(plan["options"][1]["label"], "Pro");
+    assert_eq!(field(&d, "terms")["checked"], false);
+    assert_eq!(field(&d, "terms")["label"], "I agree");
+    let notes = d["forms"][0]["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["type"] == "contenteditable")
+        .unwrap();
+    assert_eq!(
+        (notes["label"].as_str(), notes["value"].as_str()),
+        (Some("Notes"), Some("hello"))
+    );
+
+    assert_eq!(
+        form["submitButtons"],
+        json!([{"ref": "go", "label": "Create account"}])
+    );
+}
+
+#[wasm_bindgen_test]
+async fn redacts_passwords_card_data_one_time_codes_and_hidden_fields() {
+    let fx = Fixture::new(FORM);
+    let tool = describe_form_tool(Some(with(&options("{}"), "root", &fx.root))).unwrap();
+    let a = call(&tool, "{}").await;
+    for secret in ["hunter2", "4111111111111111", "123456", "s3cret-token"] {
+        assert!(!a.text.contains(secret), "{secret} leaked: {}", a.text);
+    }
+    let d = a.json();
+    assert_eq!(field(&d, "pw")["value"], Value::Null);
+    assert_eq!(field(&d, "pw")["redacted"], "a password; filled: true");
+    assert_eq!(
+        field(&d, "card")["redacted"],
+        "payment card data; filled: true"
+    );
+    assert_eq!(
+        field(&d, "otp")["redacted"],
+        "a one-time code; filled: true"
+    );
+    assert_eq!(
+        field(&d, "csrf")["redacted"],
+        "a hidden field; filled: true"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn reports_invalid_fields_with_the_browser_message_and_loose_fields_without_a_form() {
+    let fx = Fixture::new(
+        r#"<div><label>Name <input name="n" required></label><label>Age <input name="a" type="number" min="5" value="2"></label></div>"#,
+    );
+    let tool = describe_form_tool(Some(with(&options("{}"), "root", &fx.root))).unwrap();
+    let d = call(&tool, "{}").await.json();
+    let f = &d["forms"][0];
+    assert!(
+        f.get("ref").is_none(),
+        "an area of loose fields has no form ref: {f}"
+    );
+    let name = &f["fields"][0];
+    assert_eq!(
+        (name["label"].as_str(), name["valid"].as_bool()),
+        (Some("Name"), Some(false))
+    );
+    assert!(!name["validationMessage"].as_str().unwrap().is_empty());
+    assert_eq!(f["fields"][1]["valid"], false);
+}
+
+#[wasm_bindgen_test]
+async fn sees_only_forms_inside_its_root() {
+    let fx = Fixture::new(
+        r#"<form id="outside"><input name="x"></form><section><form id="inside"><input name="y"></form></section>"#,
+    );
+    let section = fx.el("section");
+    let tool = describe_form_tool(Some(with(&options("{}"), "root", &section))).unwrap();
+    let d = call(&tool, "{}").await.json();
+    assert_eq!(d["forms"].as_array().unwrap().len(), 1);
+    assert_eq!(d["forms"][0]["ref"], "inside");
+    refused(
+        &call(&tool, r#"{"form": "outside"}"#).await,
+        "no form in scope",
+    );
+}

@@ -1,0 +1,279 @@
+//! fill_form: values through the prototype setters with bubbling events, toggles clicked only
+//! when needed, choices by value or label, browser-checked formats, and every refusal.
+
+use client_tools::tools::fill_form_tool;
+use serde_json::json;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::wasm_bindgen_test;
+use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+
+use crate::support::*;
+
+fn fill(fx: &Fixture, extra: &str) -> wasm_bindgen::JsValue {
+    fill_form_tool(Some(with(&options(extra), "root", &fx.root))).unwrap()
+}
+
+fn input(fx: &Fixture, sel: &str) -> HtmlInputElement {
+    fx.el(sel).unchecked_into()
+}
+
+#[wasm_bindgen_test]
+async fn text_goes_through_the_prototype_setter_and_fires_bubbling_input_and_change() {
+    let fx = Fixture::new(
+        r#"<form><label>Name <input id="name"></label><textarea name="bio" aria-label="Bio"></textarea></form>"#,
+    );
+    // React-like: an own `value` accessor on the element that a direct assignment would hit.
+    fx.js(
+        "const el = root.querySelector('#name'); root.log = [];
+         const proto = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value');
+         Object.defineProperty(el, 'value', { configurable: true,
+           get() { return proto.get.call(this); },
+           set(v) { root.log.push('own-setter'); proto.set.call(this, v); } });
+         for (const t of ['input', 'change']) root.addEventListener(t, e => root.log.push(t + ':' + e.target.id + ':' + e.bubbles));",
+    );
+    let a = call(
+        &fill(&fx, "{}"),
+        r#"{"fields": {"Name": "Ada Lovelace", "Bio": "line one\nline two"}}"#,
+    )
+    .await;
+    assert!(!a.is_error, "{}", a.text);
+    let d = a.json();
+    assert_eq!(d["filled"], 2);
+    assert_eq!(
+        d["fields"][0],
+        json!({"field": "Name", "status": "set", "value": "Ada Lovelace"})
+    );
+    assert_eq!(input(&fx, "#name").value(), "Ada Lovelace");
+    let bio: HtmlTextAreaElement = fx.el("textarea").unchecked_into();
+    assert_eq!(bio.value(), "line one\nline two");
+    let log: Vec<String> = serde_json::from_str(
+        &js_sys::JSON::stringify(&fx.js("return root.log"))
+            .unwrap()
+            .as_string()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        log[..2],
+        ["input:name:true", "change:name:true"],
+        "own setter bypassed, events bubble: {log:?}"
+    );
+    assert!(!log.contains(&"own-setter".to_string()));
+}
+
+#[wasm_bindgen_test]
+async fn toggles_are_clicked_only_when_their_state_must_change() {
+    let fx = Fixture::new(
+        r#"<form><label><input type="checkbox" name="news" checked> News</label>
+        <label><input type="checkbox" name="terms"> Terms</label>
+        <label><input type="checkbox" name="tags" value="a"> Alpha</label><label><input type="checkbox" name="tags" value="b" checked> Beta</label>
+        <label><input type="radio" name="size" value="s"> Small</label><label><input type="radio" name="size" value="l"> Large</label></form>"#,
+    );
+    fx.js("root.clicks = 0; root.addEventListener('click', () => root.clicks++);");
+    let a = call(
+        &fill(&fx, "{}"),
+        r#"{"fields": {"news": true, "Terms": true, "tags": ["Alpha"], "size": "Large"}}"#,
+    )
+    .await;
+    assert!(!a.is_error, "{}", a.text);
+    // news was already on: only terms, alpha, beta (off) and the radio are clicked.
+    assert_eq!(fx.js("return root.clicks").as_f64(), Some(4.0));
+    assert!(input(&fx, "[name=terms]").checked());
+    assert!(input(&fx, "[value=a]").checked() && !input(&fx, "[value=b]").checked());
+    assert!(input(&fx, "[value=l]").checked());
+    assert_eq!(a.json()["fields"][2]["value"], json!(["Alpha"]));
+    let again = call(
+        &fill(&fx, "{}"),
+        r#"{"fields": {"news": true, "size": "l"}}"#,
+    )
+    .await;
+    assert!(!again.is_error);
+    assert_eq!(
+        fx.js("return root.clicks").as_f64(),
+        Some(4.0),
+        "no click when nothing changes"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn selects_by_value_or_label_and_several_for_multiple() {
+    let fx = Fixture::new(
+        r#"<form><select name="country"><option value="fr">France</option><option value="jp">Japan</option><option value="x" disabled>Closed</option></select>
+        <select name="langs" multiple><option value="en">English</option><option value="ja">Japanese</option><option value="de">German</option></select></form>"#,
+    );
+    let tool = fill(&fx, "{}");
+    let a = call(
+        &tool,
+        r#"{"fields": {"country": "japan", "langs": ["en", "German"]}}"#,
+    )
+    .await;
+    assert!(!a.is_error, "{}", a.text);
+    let country: HtmlSelectElement = fx.el("[name=country]").unchecked_into();
+    assert_eq!(country.value(), "jp");
+    assert_eq!(a.json()["fields"][1]["value"], json!(["en", "de"]));
+    let r = call(&tool, r#"{"fields": {"country": "Closed"}}"#).await;
+    refused(&r, "disabled");
+    let r = call(&tool, r#"{"fields": {"country": "Atlantis"}}"#).await;
+    refused(&r, "not one of: France, Japan, Closed");
+    assert_eq!(country.value(), "jp", "a refused choice changes nothing");
+}
+
+#[wasm_bindgen_test]
+async fn dates_times_numbers_ranges_and_colors_are_checked_and_read_back() {
+    let fx = Fixture::new(
+        r#"<form><input type="date" name="d" value="2020-01-01"><input type="time" name="t"><input type="number" name="n" min="1" max="10">
+        <input type="range" name="r" min="0" max="100" step="10"><input type="color" name="c"><input type="datetime-local" name="dt"><input type="month" name="m"><input type="week" name="w"></form>"#,
+    );
+    let tool = fill(&fx, "{}");
+    let a = call(&tool, r##"{"fields": {"d": "2024-02-29", "t": "13:45", "n": 7, "r": 73, "c": "#A0B1C2", "dt": "2024-05-06T07:08", "m": "2024-05", "w": "2024-W19"}}"##).await;
+    assert!(!a.is_error, "{}", a.text);
+    let d = a.json();
+    assert_eq!(d["fields"][0]["status"], "set");
+    assert_eq!(input(&fx, "[name=n]").value(), "7");
+    // The browser rounds a range to its step: reported as changed, with the value it holds.
+    assert_eq!(d["fields"][3]["status"], "changed");
+    assert_eq!(d["fields"][3]["value"], "70");
+    assert_eq!(input(&fx, "[name=c]").value(), "#a0b1c2");
+    assert_eq!(d["fields"][4]["status"], "set");
+
+    let bad = call(
+        &tool,
+        r#"{"fields": {"d": "2023-02-30", "t": "25:00", "n": "seven", "c": "red", "m": "May"}}"#,
+    )
+    .await;
+    refused(&bad, "YYYY-MM-DD");
+    let d = bad.json();
+    assert_eq!(d["refused"], 5);
+    assert!(d["fields"][1]["reason"].as_str().unwrap().contains("HH:MM"));
+    assert!(d["fields"][2]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("not a valid number"));
+    assert!(d["fields"][3]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("#rrggbb"));
+    assert_eq!(
+        input(&fx, "[name=d]").value(),
+        "2024-02-29",
+        "a refused date keeps the old one"
+    );
+    assert_eq!(input(&fx, "[name=n]").value(), "7");
+    // Out of range is set (the person could type it) but reported invalid.
+    let over = call(&tool, r#"{"fields": {"n": 11}}"#).await;
+    assert!(!over.is_error);
+    assert_eq!(over.json()["fields"][0]["valid"], false);
+}
+
+#[wasm_bindgen_test]
+async fn maxlength_cuts_and_says_so_and_contenteditable_gets_plain_text() {
+    let fx = Fixture::new(
+        r#"<form><input name="code" maxlength="4"><div contenteditable="true" id="ed" aria-label="Notes"></div></form>"#,
+    );
+    let a = call(
+        &fill(&fx, "{}"),
+        r#"{"fields": {"code": "ABCDEFG", "Notes": "<img src=x onerror=alert(1)>hi"}}"#,
+    )
+    .await;
+    assert!(!a.is_error, "{}", a.text);
+    let d = a.json();
+    assert_eq!(d["fields"][0]["status"], "changed");
+    assert_eq!(d["fields"][0]["value"], "ABCD");
+    assert!(d["fields"][0]["note"]
+        .as_str()
+        .unwrap()
+        .contains("maxlength"));
+    let ed = fx.el("#ed");
+    assert_eq!(ed.child_element_count(), 0, "the text never becomes markup");
+    assert_eq!(ed.text_content().unwrap(), "<img src=x onerror=alert(1)>hi");
+}
+
+#[wasm_bindgen_test]
+async fn refuses_disabled_read_only_invisible_hidden_file_and_secret_fields() {
+    let fx = Fixture::new(
+        r#"<form><input name="dis" disabled><fieldset disabled><input name="infs"></fieldset><input name="ro" readonly>
+        <input name="gone" style="display:none"><input name="ghost" style="visibility:hidden"><input name="clear" style="opacity:0">
+        <div inert><input name="inert"></div><input type="hidden" name="h"><input type="file" name="f"><input type="password" name="pw">
+        <input name="cc" autocomplete="cc-number"><input name="otp" autocomplete="one-time-code"><input name="ok"></form>"#,
+    );
+    let a = call(
+        &fill(&fx, "{}"),
+        r#"{"fields": {"dis": "x", "infs": "x", "ro": "x", "gone": "x", "ghost": "x", "clear": "x", "inert": "x", "h": "x", "f": {"name": "a.txt", "text": "x"}, "pw": "x", "cc": "4111", "otp": "1", "ok": "fine"}}"#,
+    )
+    .await;
+    refused(&a, "disabled");
+    let d = a.json();
+    let reasons: Vec<&str> = d["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["reason"].as_str().unwrap_or(""))
+        .collect();
+    let want = [
+        "disabled",
+        "disabled",
+        "read-only",
+        "not visible",
+        "not visible",
+        "not visible",
+        "not visible",
+        "hidden fields",
+        "file fields",
+        "a password",
+        "payment card",
+        "one-time code",
+    ];
+    for (i, w) in want.iter().enumerate() {
+        assert!(
+            reasons[i].contains(w),
+            "field {i}: {:?} should mention {w:?}",
+            reasons[i]
+        );
+    }
+    assert_eq!(
+        d["fields"][12]["status"], "set",
+        "the allowed field is still filled"
+    );
+    assert_eq!(
+        (d["filled"].as_u64(), d["refused"].as_u64()),
+        (Some(1), Some(12))
+    );
+    for name in ["dis", "ro", "h", "pw", "cc"] {
+        assert_eq!(
+            input(&fx, &format!("[name={name}]")).value(),
+            "",
+            "{name} was changed"
+        );
+    }
+}
+
+#[wasm_bindgen_test]
+async fn opt_ins_allow_secrets_hidden_and_files_but_never_echo_secrets() {
+    let fx = Fixture::new(
+        r#"<form><input type="password" name="pw"><input type="hidden" name="h"><input type="file" name="f"></form>"#,
+    );
+    let tool = fill(
+        &fx,
+        r#"{"allowSensitive": true, "allowHidden": true, "allowFiles": true}"#,
+    );
+    let a = call(&tool, r#"{"fields": {"pw": "hunter2", "h": "v", "f": {"name": "notes.txt", "text": "hello", "type": "text/plain"}}}"#).await;
+    assert!(!a.is_error, "{}", a.text);
+    assert!(
+        !a.text.contains("hunter2"),
+        "a secret is never echoed: {}",
+        a.text
+    );
+    assert_eq!(input(&fx, "[name=pw]").value(), "hunter2");
+    assert_eq!(input(&fx, "[name=h]").value(), "v");
+    let files = input(&fx, "[name=f]").files().unwrap();
+    assert_eq!(
+        (files.length(), files.item(0).unwrap().name()),
+        (1, "notes.txt".to_string())
+    );
+    let bad = call(
+        &tool,
+        r#"{"fields": {"f": {"name": "../../etc/passwd", "text": "x"}}}"#,
+    )
+    .await;
+    refused(&bad, "not a plain file name");
+}

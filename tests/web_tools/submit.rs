@@ -1,0 +1,124 @@
+//! submit_form: requestSubmit from the prototype, invalid forms untouched, confirm, and the
+//! page load held until after the result.
+
+use client_tools::tools::submit_form_tool;
+use wasm_bindgen_test::wasm_bindgen_test;
+
+use crate::support::*;
+
+fn submit(fx: &Fixture, extra: &str) -> wasm_bindgen::JsValue {
+    submit_form_tool(Some(with(&options(extra), "root", &fx.root))).unwrap()
+}
+
+/// Counts submit events at the form and records the submitter; `prevent` makes the app handle them.
+fn listen(fx: &Fixture, prevent: bool) {
+    fx.js(&format!(
+        "root.submits = 0; root.querySelector('form').addEventListener('submit', e => {{
+           root.submits++; root.submitter = e.submitter && e.submitter.textContent; if ({prevent}) e.preventDefault(); }});"
+    ));
+}
+
+fn submits(fx: &Fixture) -> f64 {
+    fx.js("return root.submits").as_f64().unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn an_invalid_form_is_not_submitted_and_each_invalid_field_is_named() {
+    let fx = Fixture::new(
+        r#"<form><label>Email <input name="email" type="email" required></label><label>Age <input name="age" type="number" min="18" value="3"></label><button>Send</button></form>"#,
+    );
+    listen(&fx, true);
+    let a = call(&submit(&fx, "{}"), "{}").await;
+    refused(&a, "the form is invalid");
+    let d = a.json();
+    assert_eq!(d["submitted"], false);
+    assert_eq!(d["invalid"][0]["field"], "email");
+    assert!(!d["invalid"][0]["validationMessage"]
+        .as_str()
+        .unwrap()
+        .is_empty());
+    assert_eq!(d["invalid"][1]["label"], "Age");
+    assert_eq!(submits(&fx), 0.0);
+}
+
+#[wasm_bindgen_test]
+async fn a_valid_form_is_submitted_with_its_button_even_when_controls_shadow_form_methods() {
+    let fx = Fixture::new(
+        r#"<form id="f"><input name="submit" value="x"><input name="requestSubmit" value="y"><input name="elements"><input name="action"><input name="getAttribute"><input name="querySelectorAll"><input name="id">
+        <button name="draft" value="1">Save draft</button><button name="go">Publish</button></form>"#,
+    );
+    listen(&fx, true);
+    let a = call(&submit(&fx, "{}"), r#"{"button": "Publish"}"#).await;
+    assert!(!a.is_error, "{}", a.text);
+    let d = a.json();
+    assert_eq!(d["submitted"], true);
+    assert_eq!(d["outcome"], "the app handled the submit event");
+    assert_eq!(d["button"], "Publish");
+    assert_eq!(submits(&fx), 1.0);
+    assert_eq!(
+        fx.js("return root.submitter").as_string().unwrap(),
+        "Publish"
+    );
+    refused(
+        &call(&submit(&fx, "{}"), r#"{"button": "Delete everything"}"#).await,
+        "no submit button",
+    );
+}
+
+#[wasm_bindgen_test]
+async fn confirm_can_decline_and_sees_the_action() {
+    let fx =
+        Fixture::new(r#"<form id="order" action="/pay" method="post"><button>Pay</button></form>"#);
+    listen(&fx, true);
+    fx.js("root.asked = null;");
+    let confirm = js_fn("a", "document.querySelector('form#order').parentNode.asked = a.kind + ' ' + a.method + ' ' + a.submitter + ' ' + a.url.endsWith('/pay') + ' ' + (a.form.id); return Promise.resolve(false);");
+    let tool = submit_form_tool(Some(with(
+        &with(&options("{}"), "root", &fx.root),
+        "confirm",
+        &confirm,
+    )))
+    .unwrap();
+    let a = call(&tool, "{}").await;
+    refused(&a, "declined");
+    assert_eq!(submits(&fx), 0.0);
+    assert_eq!(
+        fx.js("return root.asked").as_string().unwrap(),
+        "submit post Pay true order"
+    );
+
+    let throws = js_fn("a", "throw new Error('no human around')");
+    let tool = submit_form_tool(Some(with(
+        &with(&options("{}"), "root", &fx.root),
+        "confirm",
+        &throws,
+    )))
+    .unwrap();
+    refused(&call(&tool, "{}").await, "no human around");
+    assert_eq!(submits(&fx), 0.0);
+}
+
+#[wasm_bindgen_test]
+async fn a_page_load_waits_for_the_result_and_a_cancelled_call_submits_nothing() {
+    let fx = Fixture::new(
+        r#"<form action="/next"><input name="q" value="1"><button>Go</button></form>"#,
+    );
+    listen(&fx, false);
+    let tool = submit(&fx, "{}");
+    let cancelled = call_with(&tool, "{}", true).await;
+    refused(&cancelled, "cancelled");
+    assert_eq!(submits(&fx), 0.0);
+    // The app lets the event through: the tool holds the load and hands it to afterResult
+    // (not run here: it would leave the test page).
+    let a = call(&tool, "{}").await;
+    assert!(!a.is_error, "{}", a.text);
+    assert!(
+        a.json()["outcome"]
+            .as_str()
+            .unwrap()
+            .contains("once this result is posted"),
+        "{}",
+        a.text
+    );
+    assert_eq!(a.deferred, 1);
+    assert_eq!(submits(&fx), 1.0);
+}
