@@ -83,7 +83,8 @@ fn file_name(path: &Path) -> String {
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
 }
 
-/// One connection of a case: its bytes, as chunks, and the Last-Event-ID it must start with.
+/// One connection of a case: its bytes, as chunks, and the Last-Event-ID it must start with
+/// (`Some("")` for null: no header; `None` when the case does not say).
 struct Connection {
     chunks: Vec<Vec<u8>>,
     request_last_event_id: Option<String>,
@@ -194,10 +195,11 @@ fn run_connections(connections: &[Connection], chunkings: &[Vec<Vec<u8>>]) -> Ou
         if k > 0 {
             parser.reset_for_reconnect();
         }
-        let want = conn.request_last_event_id.clone().unwrap_or_default();
-        if parser.last_event_id() != want {
-            let got = parser.last_event_id().to_owned();
-            outcome.request_mismatches.push((k, want, got));
+        if let Some(want) = &conn.request_last_event_id {
+            if parser.last_event_id() != want {
+                let got = parser.last_event_id().to_owned();
+                outcome.request_mismatches.push((k, want.clone(), got));
+            }
         }
         let mut sink = |item: Item, had_id: bool| match item {
             Item::Event(e) => outcome.events.push(GotEvent {
@@ -257,7 +259,8 @@ fn read_connections(case: &Value) -> Result<Vec<Connection>, String> {
     match (case.get("input"), case.get("connections")) {
         (Some(input), None) => Ok(vec![Connection {
             chunks: read_input(input)?,
-            request_last_event_id: None,
+            // A case's only connection starts with no Last-Event-ID.
+            request_last_event_id: Some(String::new()),
         }]),
         (None, Some(Value::Array(list))) if !list.is_empty() => list
             .iter()
@@ -270,7 +273,8 @@ fn read_connections(case: &Value) -> Result<Vec<Connection>, String> {
                     "connection",
                 )?;
                 let request_last_event_id = match obj.get("request_last_event_id") {
-                    None | Some(Value::Null) => None,
+                    None => None,
+                    Some(Value::Null) => Some(String::new()),
                     Some(Value::String(s)) => Some(s.clone()),
                     Some(other) => {
                         return Err(format!("connections[{k}].request_last_event_id: {other}"))
