@@ -165,7 +165,8 @@ impl Parser {
         self.lines(chunk, out);
     }
 
-    /// Ends the stream: an unterminated block is dropped, as the standard says. The parser is
+    /// Ends the stream: an unterminated block is dropped, as the standard says, so nothing is
+    /// reported to `out` (not even [`Item::Oversized`] for a block cut short). The parser is
     /// then ready for the next connection, as after [`Parser::reset_for_reconnect`].
     pub fn finish(&mut self, _out: &mut impl FnMut(Item)) {
         self.reset_for_reconnect();
