@@ -47,8 +47,13 @@ try {
 
   await page.goto(`${server.url}/console.html?session=${SESSION}&token=${TOKEN}`);
 
-  await checks.check("the app registers and the console shows what the model sees", async () => {
-    await page.locator("#model-tools summary", { hasText: "client__web__highlight_row" }).waitFor({ timeout: 20000 });
+  const registered = await checks.check("the app registers and the console shows what the model sees", async () => {
+    try {
+      await page.locator("#model-tools summary", { hasText: "client__web__highlight_row" }).waitFor({ timeout: 20000 });
+    } catch {
+      const status = await page.frameLocator("#app-frame").locator("#status").textContent({ timeout: 1000 }).catch(() => "unknown");
+      throw new Error(`client__web__highlight_row never appeared; the app's status: ${status}`);
+    }
     const names = await page.locator("#model-tools summary").allTextContents();
     return names.join(", ");
   });
@@ -65,6 +70,7 @@ try {
     await page.locator("#stream-status[data-kind=ok]").waitFor({ timeout: 10000 });
   });
 
+  if (!registered) throw new Error("the app did not register: the scenario cannot run");
   await page.click("#run-scenario");
   const steps = page.locator("#scenario-steps");
   await page.locator("#scenario-steps[data-state=passed], #scenario-steps[data-state=failed]").waitFor({ timeout: 120000 });
