@@ -1,6 +1,8 @@
 //! A driver for engine tests: virtual time, output draining, and canned server answers.
 #![allow(dead_code)]
 
+pub mod fake_server;
+
 use client_tools::engine::{
     CallEvent, Config, Engine, HttpRequest, Input, Method, Output, Status, StreamId, ToolDef,
 };
