@@ -74,8 +74,14 @@ fn put_value(class: &str, el: &Element, text: &str) -> Result<(), Outcome> {
     Ok(())
 }
 
+/// Lets the app react before the value is read back: React flushes during the event, Vue on
+/// its next tick, others in a timer; a macrotask covers all of them.
+async fn settle() {
+    gloo_timers::future::TimeoutFuture::new(0).await;
+}
+
 /// Free text in an `<input>` or `<textarea>`, cut to `maxlength` as typing would be.
-fn type_text(
+async fn type_text(
     class: &str,
     el: &Element,
     value: &Value,
@@ -92,6 +98,7 @@ fn type_text(
         }
     }
     put_value(class, el, &text)?;
+    settle().await;
     let now = value_of(el);
     Ok(match note {
         _ if now != text => Changed(now.into(), "the page changed the value".into()),
@@ -104,7 +111,11 @@ use Outcome::{Changed, Set};
 
 /// Date, time, number, range and color inputs: the browser's own parser checks the value; a
 /// value it rejects is put back and refused.
-fn type_checked(el: &HtmlInputElement, kind: &str, value: &Value) -> Result<Outcome, Outcome> {
+async fn type_checked(
+    el: &HtmlInputElement,
+    kind: &str,
+    value: &Value,
+) -> Result<Outcome, Outcome> {
     let text = as_text(value)?;
     let hint = format_hint(kind).unwrap_or("a valid value");
     check_typed(&text, false).map_err(Outcome::Refused)?;
@@ -121,6 +132,7 @@ fn type_checked(el: &HtmlInputElement, kind: &str, value: &Value) -> Result<Outc
         ));
     }
     put_value("HTMLInputElement", el, &el.value())?;
+    settle().await;
     let now = el.value();
     Ok(if now.eq_ignore_ascii_case(&text) {
         Set(now.into())
@@ -157,7 +169,7 @@ fn click(el: &Element) {
     let _ = proto_call("HTMLElement", "click", el, &[]);
 }
 
-fn checkbox(el: &HtmlInputElement, value: &Value) -> Result<Outcome, Outcome> {
+async fn checkbox(el: &HtmlInputElement, value: &Value) -> Result<Outcome, Outcome> {
     let want = match value {
         Value::Bool(b) => *b,
         Value::String(s) if s == "true" || s == "false" => s == "true",
@@ -165,6 +177,7 @@ fn checkbox(el: &HtmlInputElement, value: &Value) -> Result<Outcome, Outcome> {
     };
     if el.checked() != want {
         click(el);
+        settle().await;
     }
     let now = el.checked();
     Ok(if now == want {
@@ -182,7 +195,7 @@ fn options_list(items: &[HtmlInputElement]) -> String {
         .join(", ")
 }
 
-fn radios(group: &[HtmlInputElement], value: &Value) -> Result<Outcome, Outcome> {
+async fn radios(group: &[HtmlInputElement], value: &Value) -> Result<Outcome, Outcome> {
     let text = as_text(value)?;
     let Some(pick) = choose(group, &text, |i| i.value(), option_label) else {
         return refuse(format!("{text:?} is not one of: {}", options_list(group)));
@@ -192,6 +205,7 @@ fn radios(group: &[HtmlInputElement], value: &Value) -> Result<Outcome, Outcome>
     }
     if !pick.checked() {
         click(pick);
+        settle().await;
     }
     let label = option_label(pick);
     Ok(if pick.checked() {
@@ -201,7 +215,7 @@ fn radios(group: &[HtmlInputElement], value: &Value) -> Result<Outcome, Outcome>
     })
 }
 
-fn checkboxes(group: &[HtmlInputElement], value: &Value) -> Result<Outcome, Outcome> {
+async fn checkboxes(group: &[HtmlInputElement], value: &Value) -> Result<Outcome, Outcome> {
     let mut want = Vec::new();
     for text in wanted_list(value)? {
         match choose(group, &text, |i| i.value(), option_label) {
@@ -219,6 +233,7 @@ fn checkboxes(group: &[HtmlInputElement], value: &Value) -> Result<Outcome, Outc
     for i in &change {
         click(i);
     }
+    settle().await;
     let now: Vec<Value> = group
         .iter()
         .filter(|i| i.checked())
@@ -239,7 +254,7 @@ fn checkboxes(group: &[HtmlInputElement], value: &Value) -> Result<Outcome, Outc
     )
 }
 
-fn select(s: &HtmlSelectElement, value: &Value) -> Result<Outcome, Outcome> {
+async fn select(s: &HtmlSelectElement, value: &Value) -> Result<Outcome, Outcome> {
     let opts = s.options();
     let all: Vec<HtmlOptionElement> = (0..opts.length())
         .filter_map(|i| opts.get_with_index(i)?.dyn_into::<HtmlOptionElement>().ok())
@@ -277,6 +292,7 @@ fn select(s: &HtmlSelectElement, value: &Value) -> Result<Outcome, Outcome> {
     }
     fire_input_change(s);
     blur(s);
+    settle().await;
     let now: Vec<Value> = all
         .iter()
         .filter(|o| o.selected())
@@ -295,7 +311,7 @@ fn select(s: &HtmlSelectElement, value: &Value) -> Result<Outcome, Outcome> {
     })
 }
 
-fn editable(el: &web_sys::HtmlElement, value: &Value) -> Result<Outcome, Outcome> {
+async fn editable(el: &web_sys::HtmlElement, value: &Value) -> Result<Outcome, Outcome> {
     let text = as_text(value)?;
     check_typed(&text, true).map_err(Outcome::Refused)?;
     focus(el);
@@ -310,6 +326,7 @@ fn editable(el: &web_sys::HtmlElement, value: &Value) -> Result<Outcome, Outcome
         let _ = el.dispatch_event(&ev);
     }
     blur(el);
+    settle().await;
     let now = el.text_content().unwrap_or_default();
     Ok(if now == text {
         Set(now.into())
@@ -319,7 +336,7 @@ fn editable(el: &web_sys::HtmlElement, value: &Value) -> Result<Outcome, Outcome
 }
 
 /// Files the agent writes itself: `{ name, text, type? }` (or several for `multiple`).
-fn files(el: &HtmlInputElement, value: &Value) -> Result<Outcome, Outcome> {
+async fn files(el: &HtmlInputElement, value: &Value) -> Result<Outcome, Outcome> {
     let specs = match value {
         Value::Array(v) => v.clone(),
         one => vec![one.clone()],
@@ -364,6 +381,7 @@ fn files(el: &HtmlInputElement, value: &Value) -> Result<Outcome, Outcome> {
     let list: JsValue = dt.files().map(Into::into).unwrap_or(JsValue::NULL);
     proto_set("HTMLInputElement", "files", el, &list).map_err(Outcome::Refused)?;
     fire_input_change(el);
+    settle().await;
     Ok(Set(Value::Array(names)))
 }
 
@@ -400,24 +418,24 @@ fn gate(config: &Config, f: &Field) -> Result<(), Outcome> {
     Ok(())
 }
 
-fn apply(config: &Config, f: &Field, value: &Value) -> Outcome {
+async fn apply(config: &Config, f: &Field, value: &Value) -> Outcome {
     if let Err(o) = gate(config, f) {
         return o;
     }
     let kind = f.kind();
     let done = match &f.control {
-        Control::Input(i) if kind == "checkbox" => checkbox(i, value),
-        Control::Input(i) if kind == "file" => files(i, value),
-        Control::Input(i) if format_hint(&kind).is_some() => type_checked(i, &kind, value),
+        Control::Input(i) if kind == "checkbox" => checkbox(i, value).await,
+        Control::Input(i) if kind == "file" => files(i, value).await,
+        Control::Input(i) if format_hint(&kind).is_some() => type_checked(i, &kind, value).await,
         Control::Input(i) if single_line(&kind) || kind == "hidden" => {
-            type_text("HTMLInputElement", i, value, false)
+            type_text("HTMLInputElement", i, value, false).await
         }
         Control::Input(_) => refuse(format!("fields of type {kind} are not filled")),
-        Control::TextArea(t) => type_text("HTMLTextAreaElement", t, value, true),
-        Control::Select(s) => select(s, value),
-        Control::Editable(e) => editable(e, value),
-        Control::Radios(g) => radios(g, value),
-        Control::Checkboxes(g) => checkboxes(g, value),
+        Control::TextArea(t) => type_text("HTMLTextAreaElement", t, value, true).await,
+        Control::Select(s) => select(s, value).await,
+        Control::Editable(e) => editable(e, value).await,
+        Control::Radios(g) => radios(g, value).await,
+        Control::Checkboxes(g) => checkboxes(g, value).await,
     };
     done.unwrap_or_else(|o| o)
 }
@@ -466,7 +484,7 @@ fn report(loc: &str, f: Option<&Field>, outcome: Outcome) -> (Value, bool) {
 
 /// Runs fill: `args.fields` maps a field's label, name or id to its value, filled in order.
 /// Any refused field makes the result an error that still lists what was set.
-pub(crate) fn run(config: &Config, args: &JsValue) -> Result<JsValue, String> {
+pub(crate) async fn run(config: &Config, args: &JsValue) -> Result<JsValue, String> {
     let asked = get(args, "form");
     let asked = match (asked.is_undefined() || asked.is_null(), asked.as_string()) {
         (true, _) => None,
@@ -497,7 +515,7 @@ pub(crate) fn run(config: &Config, args: &JsValue) -> Result<JsValue, String> {
     let (mut set_count, mut refused_count) = (0, 0);
     for (loc, value) in &wanted {
         let (line, refused) = match find(&all, loc) {
-            Ok(f) => report(loc, Some(f), apply(config, f, &to_json(value))),
+            Ok(f) => report(loc, Some(f), apply(config, f, &to_json(value)).await),
             Err(why) => report(loc, None, Outcome::Refused(why)),
         };
         if refused {
