@@ -5,7 +5,7 @@
 //! holds it, it sends `event: stream_reset` and goes on with new events.
 
 use crate::error::HttpError;
-use crate::state::events::{After, Event};
+use crate::state::events::After;
 use crate::state::{lock, Session};
 use axum::body::{Body, Bytes};
 use axum::extract::Extension;
@@ -88,8 +88,8 @@ struct EventStream {
 impl EventStream {
     async fn next(mut self) -> Option<(Result<Bytes, Infallible>, Self)> {
         loop {
-            if let Some(chunk) = self.out.pop_front() {
-                return Some((Ok(chunk), self));
+            if !self.out.is_empty() {
+                return Some((Ok(self.take_out()), self));
             }
             if self.closing {
                 return None;
@@ -111,6 +111,18 @@ impl EventStream {
         }
     }
 
+    /// Everything queued, as one chunk: one write for a burst of events.
+    fn take_out(&mut self) -> Bytes {
+        if self.out.len() == 1 {
+            return self.out.pop_front().unwrap_or_default();
+        }
+        let mut joined = Vec::with_capacity(self.out.iter().map(Bytes::len).sum());
+        for chunk in self.out.drain(..) {
+            joined.extend_from_slice(&chunk);
+        }
+        Bytes::from(joined)
+    }
+
     /// Queues what the log holds after `last`, applying the session's stream faults.
     fn fill(&mut self) {
         let (close_after, repeat) = {
@@ -128,11 +140,10 @@ impl EventStream {
             }
             After::Events(events) => {
                 for event in events {
-                    let chunk = frame(&event);
                     if repeat {
-                        self.out.push_back(chunk.clone());
+                        self.out.push_back(event.frame.clone());
                     }
-                    self.out.push_back(chunk);
+                    self.out.push_back(event.frame.clone());
                     self.last = event.id;
                     self.sent += 1;
                     if close_after.is_some_and(|n| self.sent >= n) {
@@ -143,11 +154,4 @@ impl EventStream {
             }
         }
     }
-}
-
-fn frame(event: &Event) -> Bytes {
-    Bytes::from(format!(
-        "id: {}\nevent: {}\ndata: {}\n\n",
-        event.id, event.kind, event.data
-    ))
 }

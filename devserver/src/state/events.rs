@@ -1,17 +1,21 @@
 //! The session's event log: every event gets the next sequence number, the newest
 //! `--replay-events` are kept for `Last-Event-ID` replay, and a watch channel wakes the streams.
 
+use axum::body::Bytes;
 use serde_json::Value;
 use std::collections::VecDeque;
 use std::sync::Arc;
 use tokio::sync::watch;
 
-/// One event, its JSON data already written (it repeats the type in `"type"`).
+/// One event, its JSON data already written (it repeats the type in `"type"`), and its SSE
+/// frame, written once however many streams send it.
 #[derive(Debug)]
 pub struct Event {
     pub id: u64,
     pub kind: &'static str,
     pub data: String,
+    /// `id: …\nevent: …\ndata: …\n\n`.
+    pub frame: Bytes,
 }
 
 /// What a stream that has sent up to some id gets next.
@@ -48,10 +52,16 @@ impl EventLog {
             map.insert("type".to_owned(), Value::String(kind.to_owned()));
         }
         self.last_id += 1;
+        let data = data.to_string();
+        let frame = Bytes::from(format!(
+            "id: {}\nevent: {kind}\ndata: {data}\n\n",
+            self.last_id
+        ));
         let event = Event {
             id: self.last_id,
             kind,
-            data: data.to_string(),
+            data,
+            frame,
         };
         if self.buf.len() == self.cap {
             self.buf.pop_front();
@@ -89,14 +99,14 @@ impl EventLog {
             };
         }
         let skip = (last + 1 - oldest) as usize;
-        After::Events(self.buf.iter().skip(skip).cloned().collect())
+        After::Events(self.buf.range(skip..).cloned().collect())
     }
 
     /// Up to `limit` events after `last` that are still held, for `GET …/events`.
     pub fn page_after(&self, last: u64, limit: usize) -> Vec<Arc<Event>> {
         let oldest = self.oldest_id();
-        let skip = last.saturating_add(1).saturating_sub(oldest) as usize;
-        self.buf.iter().skip(skip).take(limit).cloned().collect()
+        let skip = (last.saturating_add(1).saturating_sub(oldest) as usize).min(self.buf.len());
+        self.buf.range(skip..).take(limit).cloned().collect()
     }
 }
 

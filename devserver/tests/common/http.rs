@@ -153,6 +153,8 @@ pub struct EventReader {
     pub headers: HeaderMap,
     body: Incoming,
     buf: Vec<u8>,
+    /// Where the unread part of `buf` starts (compacted when a read needs room).
+    start: usize,
     closed: bool,
     _conn: Conn,
 }
@@ -167,6 +169,7 @@ impl EventReader {
             headers: response.headers().clone(),
             body: response.into_body(),
             buf: Vec::new(),
+            start: 0,
             closed: false,
             _conn: conn,
         }
@@ -174,20 +177,50 @@ impl EventReader {
 
     /// The next event or comment, `Closed` at the end, `TimedOut` after `within`.
     pub async fn next(&mut self, within: Duration) -> Sse {
+        match self.next_block(within).await {
+            Ok(block) => parse_block(&block),
+            Err(end) => end,
+        }
+    }
+
+    /// The next event's type and raw data, without reading the JSON (for the load test);
+    /// `None` at the end or after `within`.
+    pub async fn next_raw(&mut self, within: Duration) -> Option<(String, String)> {
+        loop {
+            let block = self.next_block(within).await.ok()?;
+            let (mut event, mut data) = (None, None);
+            for line in block.lines() {
+                if let Some(v) = line.strip_prefix("event: ") {
+                    event = Some(v.to_owned());
+                } else if let Some(v) = line.strip_prefix("data: ") {
+                    data = Some(v.to_owned());
+                }
+            }
+            if let (Some(e), Some(d)) = (event, data) {
+                return Some((e, d));
+            }
+        }
+    }
+
+    async fn next_block(&mut self, within: Duration) -> Result<String, Sse> {
         let deadline = tokio::time::Instant::now() + within;
         loop {
-            if let Some(pos) = self.buf.windows(2).position(|w| w == b"\n\n") {
-                let block: Vec<u8> = self.buf.drain(..pos + 2).collect();
-                return parse_block(&String::from_utf8(block).expect("utf-8 stream"));
+            let unread = &self.buf[self.start..];
+            if let Some(pos) = unread.windows(2).position(|w| w == b"\n\n") {
+                let block = String::from_utf8(unread[..pos + 2].to_vec()).expect("utf-8 stream");
+                self.start += pos + 2;
+                return Ok(block);
             }
             if self.closed {
-                return Sse::Closed;
+                return Err(Sse::Closed);
             }
             match tokio::time::timeout_at(deadline, self.body.frame()).await {
-                Err(_) => return Sse::TimedOut,
+                Err(_) => return Err(Sse::TimedOut),
                 Ok(None) | Ok(Some(Err(_))) => self.closed = true,
                 Ok(Some(Ok(frame))) => {
                     if let Ok(data) = frame.into_data() {
+                        self.buf.drain(..self.start);
+                        self.start = 0;
                         self.buf.extend_from_slice(&data);
                     }
                 }
