@@ -2,7 +2,8 @@
 # The npm package as a user gets it: packs pkg/ with `npm pack`, installs the tarball into this
 # minimal Vite app (deps from its package-lock.json), runs `vite build`, serves dist/ on one port
 # and the devserver on another, and checks in headless Chromium that tool calls are answered.
-# Closing line: "N passed, M failed". SKIP_BUILD_PKG=1 reuses an existing pkg/.
+# Closing line: "N passed, M failed". SKIP_BUILD_PKG=1 reuses an existing pkg/; DEVSERVER=BIN
+# uses a devserver binary already built.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -14,8 +15,12 @@ fail() { echo "vite-consumer: $*" >&2; echo "0 passed, 1 failed"; exit 1; }
 if [ "${SKIP_BUILD_PKG:-0}" != 1 ] || [ ! -f pkg/package.json ]; then
   scripts/build-pkg || fail "scripts/build-pkg failed"
 fi
-cargo build --quiet -p devserver || fail "the devserver does not build"
-target_dir=$(cargo metadata --format-version 1 --no-deps | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).target_directory))')
+devserver=${DEVSERVER:-}
+if [ -z "$devserver" ]; then
+  cargo build --quiet -p devserver || fail "the devserver does not build"
+  target_dir=$(cargo metadata --format-version 1 --no-deps | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).target_directory))')
+  devserver="$target_dir/debug/devserver"
+fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -28,4 +33,4 @@ npm ci --no-audit --no-fund --loglevel=error || fail "npm ci failed"
 # --no-save: the tarball changes with every build, so it stays out of package.json and the lock.
 npm install --no-save --no-audit --no-fund --loglevel=error "$tmp/$tarball" || fail "installing the tarball failed"
 npx vite build --logLevel warn || fail "vite build failed"
-node check.mjs --devserver "$target_dir/debug/devserver" --dist dist
+node check.mjs --devserver "$devserver" --dist dist
