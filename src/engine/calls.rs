@@ -1,158 +1,18 @@
 //! Calls: dispatch (each `call_id` at most once), ack, the handler and its local deadline,
 //! the result, and the server failing a call.
 
-use super::core::{Answer, Core, ReqKind};
+use super::call_table::{cut_result, Call};
+use super::core::Core;
 use super::io::{CallEvent, Method, Output};
-use crate::protocol::limits::RESULT_TEXT_MAX;
+use super::requests::{Answer, ReqKind};
 use crate::protocol::time::parse_rfc3339;
 use crate::protocol::{AckAnswer, CallResult, ToolDispatched};
 use serde_json::Value;
-use std::collections::{HashMap, HashSet, VecDeque};
 
-/// How many call ids the engine remembers to run each at most once.
-pub(crate) const SEEN_MAX: usize = 4096;
-/// How many runs' per-tool call counts it keeps (`max_calls_per_run`).
-pub(crate) const RUNS_MAX: usize = 256;
 /// A local deadline ends at least this long before the server's result deadline, so the
-/// "timed out" result arrives before the server fails the call.
+/// "timed out" result arrives before the server fails the call. The server's deadline is read
+/// by the page's clock: a clock far off the server's moves the local deadline with it.
 pub(crate) const RESULT_MARGIN_MS: u64 = 2_000;
-
-/// One call in progress.
-#[derive(Debug)]
-pub(crate) struct Call {
-    /// The registration it was dispatched to (its answers go there even after a new one).
-    pub client_id: String,
-    pub tool: String,
-    pub dispatched_at: u64,
-    pub acked: bool,
-    /// The handler runs and its answer is wanted.
-    pub running: bool,
-    /// While running: when the engine answers "timed out".
-    pub deadline: u64,
-    /// The answer, once known; posted when acked and no tool list is pending.
-    pub result: Option<CallResult>,
-    pub posting: bool,
-    /// The ack was sent again after a `409 call_not_acked` (once only).
-    pub reacked: bool,
-}
-
-/// Call ids seen, oldest first, at most [`SEEN_MAX`].
-#[derive(Debug, Default)]
-struct Seen {
-    set: HashSet<String>,
-    order: VecDeque<String>,
-}
-
-impl Seen {
-    /// Remembers `id`; false if it was already known.
-    fn insert(&mut self, id: &str) -> bool {
-        if self.set.contains(id) {
-            return false;
-        }
-        if self.order.len() == SEEN_MAX {
-            if let Some(old) = self.order.pop_front() {
-                self.set.remove(&old);
-            }
-        }
-        self.set.insert(id.to_owned());
-        self.order.push_back(id.to_owned());
-        true
-    }
-}
-
-/// The call table, the seen ids and the per-run call counts.
-#[derive(Debug, Default)]
-pub(crate) struct Calls {
-    live: HashMap<String, Call>,
-    seen: Seen,
-    /// run id → tool → calls that ran a handler; oldest run first in `run_order`.
-    runs: HashMap<String, HashMap<String, u32>>,
-    run_order: VecDeque<String>,
-}
-
-impl Calls {
-    pub(crate) fn len(&self) -> usize {
-        self.live.len()
-    }
-
-    pub(crate) fn contains(&self, call_id: &str) -> bool {
-        self.live.contains_key(call_id)
-    }
-
-    /// The ids of the calls that pass `filter`, in dispatch order, so outputs come in an
-    /// order that does not depend on hashing.
-    fn ids_in_order(&self, filter: impl Fn(&Call) -> bool) -> Vec<String> {
-        let mut ids: Vec<(u64, &String)> = self
-            .live
-            .iter()
-            .filter(|(_, c)| filter(c))
-            .map(|(id, c)| (c.dispatched_at, id))
-            .collect();
-        ids.sort();
-        ids.into_iter().map(|(_, id)| id.clone()).collect()
-    }
-
-    /// The earliest local deadline of a running handler.
-    pub(crate) fn next_deadline(&self) -> Option<u64> {
-        self.live
-            .values()
-            .filter(|c| c.running)
-            .map(|c| c.deadline)
-            .min()
-    }
-
-    pub(crate) fn forget_run(&mut self, run_id: &str) {
-        if self.runs.remove(run_id).is_some() {
-            self.run_order.retain(|r| r != run_id);
-        }
-    }
-
-    /// Counts one more call of `tool` in `run_id` and returns the count.
-    fn count_call(&mut self, run_id: &str, tool: &str) -> u32 {
-        if !self.runs.contains_key(run_id) {
-            if self.run_order.len() == RUNS_MAX {
-                if let Some(old) = self.run_order.pop_front() {
-                    self.runs.remove(&old);
-                }
-            }
-            self.run_order.push_back(run_id.to_owned());
-        }
-        let count = self
-            .runs
-            .entry(run_id.to_owned())
-            .or_default()
-            .entry(tool.to_owned())
-            .or_insert(0);
-        *count += 1;
-        *count
-    }
-}
-
-/// Cuts a result over 65,536 characters at a character boundary and says how much was cut,
-/// keeping the whole within the limit.
-pub fn cut_result(mut text: String) -> String {
-    // Every char is at least one byte, so a short text needs no count.
-    if text.len() <= RESULT_TEXT_MAX {
-        return text;
-    }
-    let total = text.chars().count();
-    if total <= RESULT_TEXT_MAX {
-        return text;
-    }
-    let note = |cut: usize| {
-        format!("\n[cut: {cut} more characters; a result holds at most {RESULT_TEXT_MAX}]")
-    };
-    // The note's length depends on the count it states: settle on a length that fits.
-    // The longest kept part whose note still fits: start from the shortest note, step down.
-    let mut keep = RESULT_TEXT_MAX - note(1).chars().count();
-    while keep + note(total - keep).chars().count() > RESULT_TEXT_MAX {
-        keep -= 1;
-    }
-    let at = text.char_indices().nth(keep).map_or(text.len(), |(i, _)| i);
-    text.truncate(at);
-    text.push_str(&note(total - keep));
-    text
-}
 
 impl Core {
     /// A `client_tool_dispatched` event or pending call. Only this client's calls, each

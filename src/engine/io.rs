@@ -220,8 +220,6 @@ pub enum EngineErrorKind {
     NotRegistered,
     /// The answer could not be read.
     BadAnswer,
-    /// A newer operation of the same kind replaced this one.
-    Superseded,
 }
 
 /// A failure with a kind a program can match and a message a person can act on.

@@ -60,15 +60,17 @@
 //! - **Leave** with [`Engine::leave`] (a `DELETE`); running handlers are aborted.
 
 mod backoff;
+mod call_table;
 mod calls;
 mod config;
 mod core;
 mod io;
 mod registration;
+mod requests;
 mod stream;
 mod timers;
 
-pub use calls::cut_result;
+pub use call_table::cut_result;
 pub use config::{validate_tools, Config, Paths, ToolDef, WhenHidden, DEFAULT_TOOL_TIMEOUT_MS};
 pub use io::{
     CallEvent, ClientState, EngineError, EngineErrorKind, HttpRequest, Input, Method, OpId, Output,

@@ -1,8 +1,9 @@
 //! Registration, pings, tool replacement, leaving, and the visibility policy.
 
 use super::config::WhenHidden;
-use super::core::{Answer, Core, LeftBy, Registration, ReqKind};
+use super::core::{Core, LeftBy, Registration};
 use super::io::{ClientState, EngineError, EngineErrorKind, Method, OpId, Output, Status};
+use super::requests::{Answer, ReqKind};
 use super::timers::Timer;
 use crate::protocol::{ClientInfo, Lifetime, PingAnswer, RegisterRequest, ReplaceToolsRequest};
 

@@ -2,8 +2,9 @@
 //! the pending calls whenever events may have been missed.
 
 use super::backoff::STREAM_BACKOFF;
-use super::core::{Answer, Core, ReqKind};
+use super::core::Core;
 use super::io::{ClientState, EngineErrorKind, Method, Output, Status, StreamId};
+use super::requests::{Answer, ReqKind};
 use super::timers::Timer;
 use crate::protocol::StreamEvent;
 use crate::sse::Item;
