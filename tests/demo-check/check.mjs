@@ -123,6 +123,30 @@ try {
     console.log(`screenshot saved to ${opts.screenshot}`);
   }
 
+  await checks.check("with \"ask me first\" on, a navigation the user declines is an is_error answer", async () => {
+    const app = page.frameLocator("#app-frame");
+    await app.locator("nav a[data-route='/settings']").click();
+    await app.locator("input[name=confirm_agent]").check();
+    await app.locator("#settings-form button[type=submit]").click();
+    await page.locator("#model-tools summary", { hasText: "client__web__fill_form" }).waitFor({ timeout: 10000 });
+    let asked = null;
+    page.once("dialog", (dialog) => {
+      asked = dialog.message();
+      dialog.dismiss();
+    });
+    await page.evaluate(() => { document.getElementById("call-result").textContent = ""; });
+    await page.selectOption("#call-tool", "client__web__navigate");
+    await page.fill("#call-args", '{"url": "/orders"}');
+    await page.click("#call-form button[type=submit]");
+    await page.waitForFunction(() => /"state"|HTTP/.test(document.getElementById("call-result").textContent), null, { timeout: 15000 });
+    const result = JSON.parse(await page.locator("#call-result").textContent());
+    if (!asked) throw new Error("the user was not asked");
+    if (result.is_error !== true || !/declined/i.test(result.text)) throw new Error(`expected a declined is_error answer, got ${JSON.stringify(result)}`);
+    const hash = await app.locator("body").evaluate(() => location.hash);
+    if (hash !== "#/settings") throw new Error(`the app moved to ${hash}`);
+    return `asked "${asked}", answered "${result.text}"`;
+  });
+
   await checks.check("no errors in the pages' consoles", async () => {
     if (pageErrors.length) throw new Error(pageErrors.join(" | "));
   });

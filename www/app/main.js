@@ -51,6 +51,13 @@ class App {
     }
   }
 
+  /** The human in the loop: asks before an agent's submit or screen change when the setting is on. */
+  confirmAgent(action) {
+    if (!this.settings.confirmAgent) return true;
+    const what = action.kind === "submit" ? "submit this form" : `open ${screenName(action.url)}`;
+    return window.confirm(`The agent wants to ${what}. Allow it?`);
+  }
+
   applySettings(settings) {
     this.settings = settings;
     document.documentElement.dataset.theme = settings.theme;
@@ -88,19 +95,61 @@ class App {
       lifetime: { type: "ttl", data: { seconds: 60 } },
       whenHidden: "keep",
       tools: toolsFor(sdk, this.route, this, this.view),
-      onStatus: (status) => setStatus(describeStatus(status)),
+      onStatus: (status) => setStatus(...describeStatus(status, this.client?.name)),
       onCall: (event) => showCall(event),
     });
-    setStatus(`connected as ${this.client.name}`);
     // The user may have changed screens while the registration was in flight.
     if (this.route !== registeredRoute) await this.declareTools();
   }
 }
 
-function describeStatus(status) {
-  if (typeof status === "string") return status;
-  const kind = status?.kind ?? status?.type ?? status?.status ?? "status";
-  return status?.message ? `${kind}: ${status.message}` : String(kind);
+function screenName(url) {
+  try {
+    return `the ${ROUTE_TITLES[routeOf(url, location.href)]} screen`;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * Takes the token out of the address bar (keeping it for reloads in sessionStorage): a form's
+ * default action is the page's URL, and the describe tool shows it to the model.
+ */
+function takeToken() {
+  const url = new URL(location.href);
+  const key = `client-tools-demo.token.${url.searchParams.get("session") ?? ""}`;
+  const token = url.searchParams.get("token");
+  try {
+    if (token === null) return sessionStorage.getItem(key);
+    sessionStorage.setItem(key, token);
+  } catch {
+    // No storage (sandboxed frame, privacy mode): a reload falls back to the default token.
+  }
+  url.searchParams.delete("token");
+  history.replaceState(null, "", url);
+  return token;
+}
+
+/** The badge text and kind for a `ClientStatus` from the SDK. */
+function describeStatus(status, name) {
+  switch (status.type) {
+    case "registered":
+      return [`connected as ${status.name}`, "ok"];
+    case "reregistered":
+      return [`registered again as ${status.name}`, "ok"];
+    case "streamOpen":
+      return [`connected as ${name ?? "web"} · live`, "ok"];
+    case "streamReconnecting":
+      return [`reconnecting (attempt ${status.attempt})…`, "pending"];
+    case "lapsed":
+      return ["registration lapsed, registering again…", "pending"];
+    case "left":
+      return ["left the session", "pending"];
+    case "error":
+      return [status.fatal ? `stopped: ${status.message}` : status.message, "error"];
+    default:
+      return [String(status.type), "pending"];
+  }
 }
 
 function setStatus(text, kind = "ok") {
@@ -109,18 +158,19 @@ function setStatus(text, kind = "ok") {
   badge.dataset.kind = kind;
 }
 
+/** One line under the header about the agent's latest call, from a `CallEvent`. */
 function showCall(event) {
-  const line = document.getElementById("activity");
-  const what = event?.kind ?? event?.type ?? "call";
-  const tool = event?.tool ? ` ${event.tool}` : "";
-  const reason = event?.reason ? ` (${event.reason})` : "";
-  line.textContent = `agent:${tool} ${what}${reason}`;
+  const took = event.elapsedMs === undefined ? "" : ` after ${Math.round(event.elapsedMs)} ms`;
+  const what = event.type === "failed" ? `failed (${event.reason})` : event.type === "answered" && event.isError ? "answered with an error" : event.type;
+  document.getElementById("activity").textContent = `agent: ${event.tool} ${what}${took}`;
 }
 
 async function main() {
   let params;
   try {
+    const token = takeToken();
     params = readSessionParams(location.search, location.origin);
+    if (token) params.token = token;
   } catch (error) {
     setStatus(error.message, "error");
     return;

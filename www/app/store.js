@@ -17,7 +17,7 @@ const SEED_ORDERS = [
 ];
 
 const SETTINGS_KEY = "client-tools-demo.settings";
-const DEFAULT_SETTINGS = Object.freeze({ displayName: "Demo shop", currency: "EUR", theme: "light", compact: false });
+const DEFAULT_SETTINGS = Object.freeze({ displayName: "Demo shop", currency: "EUR", theme: "light", compact: false, confirmAgent: false });
 
 /** Orders in placement order; ids are increasing decimal strings. */
 export class OrderStore {

@@ -10,15 +10,16 @@ function navigate(sdk, app) {
     description: `Open a screen of the orders app: ${ROUTES_TEXT}.`,
     name: "navigate",
     router: (path) => app.go(path),
+    confirm: (action) => app.confirmAgent(action),
   });
 }
 
 /** describe_form, fill_form and submit_form, scoped to the screen's one form. */
-function formTools(sdk, form) {
+function formTools(sdk, app, form) {
   return [
     sdk.describeFormTool({ name: "describe_form", form }),
     sdk.fillFormTool({ name: "fill_form", form }),
-    sdk.submitFormTool({ name: "submit_form", form }),
+    sdk.submitFormTool({ name: "submit_form", form, confirm: (action) => app.confirmAgent(action) }),
   ];
 }
 
@@ -65,7 +66,7 @@ export function toolsFor(sdk, route, app, view) {
     case "/settings": {
       const form = view.querySelector("form");
       if (!form) throw new Error(`the ${route} screen has no form`);
-      return [...formTools(sdk, form), navigate(sdk, app)];
+      return [...formTools(sdk, app, form), navigate(sdk, app)];
     }
     default:
       throw new Error(`no tools for route ${route}`);

@@ -63,6 +63,7 @@ export function renderSettings(settings, apply) {
   form.elements.namedItem("display_name").value = settings.displayName;
   form.elements.namedItem("currency").value = settings.currency;
   form.elements.namedItem("compact").checked = settings.compact;
+  form.elements.namedItem("confirm_agent").checked = settings.confirmAgent;
   for (const radio of form.querySelectorAll("input[name=theme]")) radio.checked = radio.value === settings.theme;
   const message = root.querySelector("[data-role=message]");
   form.addEventListener("submit", (event) => {
@@ -73,6 +74,7 @@ export function renderSettings(settings, apply) {
       currency: String(data.get("currency")),
       theme: String(data.get("theme")),
       compact: data.get("compact") === "on",
+      confirmAgent: data.get("confirm_agent") === "on",
     });
     message.textContent = saved ? "Settings saved." : "Settings applied (this browser does not let the page store them).";
     message.dataset.kind = "ok";

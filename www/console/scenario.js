@@ -64,7 +64,11 @@ export function scenarioSteps() {
       title: "Describe the form",
       tool: "describe_form",
       args: () => ({}),
-      check: (text) => mustMention(text, ["customer", "product", "quantity", "Burr grinder"]),
+      check: (text) => {
+        mustMention(text, ["customer", "product", "quantity", "Burr grinder"]);
+        // The page's URL reaches the model as the form's action: it must not carry the token.
+        if (/[?&]token=/.test(text)) throw new Error("the answer shows the session token to the model");
+      },
     },
     {
       title: "Fill the form",

@@ -81,6 +81,7 @@ test("an is_error answer, a failed call and a wrong text each fail with the reas
     [{ submit_form: () => ({ state: "failed", text: null, is_error: true, reason: "result_timeout" }) }, 5, /call failed: result_timeout/],
     [{ highlight_row: () => "Row 1001 is highlighted." }, 8, /expected "Row 1002 is highlighted\."/],
     [{ fill_form: () => "nothing set" }, 4, /does not mention customer, product, quantity/],
+    [{ describe_form: () => "customer product quantity Burr grinder, action /?session=demo&token=demo-token" }, 3, /shows the session token/],
     [{ submit_form: () => "ok" }, 7, /no new order for Ada Lovelace/],
   ];
   for (const [mangle, failingStep, pattern] of cases) {
