@@ -231,9 +231,11 @@ async fn checkboxes(group: &[HtmlInputElement], value: &Value) -> Result<Outcome
         return refuse(format!("the choice {:?} is disabled", option_label(locked)));
     }
     for i in &change {
+        // One click per tick, as a person makes them: Vue's v-model reads its array from the
+        // last render, so two clicks in one tick would lose the first.
         click(i);
+        settle().await;
     }
-    settle().await;
     let now: Vec<Value> = group
         .iter()
         .filter(|i| i.checked())

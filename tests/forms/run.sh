@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# End-to-end tests of the page tools (src/tools/) on three fixture apps built with Vite: a React 19
+# form with controlled inputs, a Vue 3 form with v-model under vue-router, and a plain HTML form.
+# Builds the crate with wasm-pack (--target web) into tests/forms/.sdk/, installs npm deps when
+# node_modules is missing, builds the apps, and drives them in headless Chromium (run.mjs).
+# Closing line: "N passed, M failed"; exits non-zero on any failure.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+export PATH="$HOME/.cargo/bin:$PATH"
+
+fail() { echo "forms: $*" >&2; echo "0 passed, 1 failed"; exit 1; }
+
+cd "$root"
+wasm-pack --quiet build --dev --target web --no-pack --out-dir "$here/.sdk" --out-name client_tools . \
+  || fail "wasm-pack build failed"
+
+cd "$here"
+if [ ! -d node_modules ]; then
+  npm ci --no-audit --no-fund --loglevel=error || fail "npm ci failed"
+fi
+rm -rf dist
+npx vite build --logLevel warn || fail "vite build failed"
+node run.mjs --dist dist
