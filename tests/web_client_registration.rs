@@ -1,0 +1,312 @@
+//! Browser tests of registration against a real devserver: the name counter, bad options,
+//! pings that extend `expiresAt`, and a lapsed registration that registers again.
+//! Run with `wasm-pack test --headless --chrome -- --test web_client_registration`
+//! (`CLIENT_TOOLS_DEVSERVER` names the devserver; `scripts/test` sets it).
+#![cfg(target_arch = "wasm32")]
+
+#[path = "web_client/support.rs"]
+mod support;
+
+use js_sys::Promise;
+use support::{run, strings};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen(inline_js = r#"
+const echo = (text) => ({ name: "echo", description: "Echo.", handler: () => text });
+
+export async function namesCounted(t) {
+  const { a } = t;
+  const w = a.watched(t.options({ name: "reg", tools: [echo("one")] }));
+  const c1 = await t.register(w.options);
+  const c2 = await t.register(t.options({ name: "reg", tools: [echo("two")] }));
+  const seen = {
+    first: { id: c1.id, name: c1.name, state: c1.state, expiresInMs: c1.expiresAt.getTime() - Date.now() },
+    second: { id: c2.id, name: c2.name, state: c2.state },
+    statuses: w.statuses,
+    server: (await a.clients(t.base, t.s)).map((c) => `${c.id} ${c.name}`).sort(),
+    model: (await a.modelTools(t.base, t.s)).tools.map((x) => x.name).sort(),
+  };
+  await c1.leave();
+  seen.firstAfterLeave = { state: c1.state, id: c1.id };
+  const c3 = await t.register(t.options({ name: "reg" }));
+  seen.third = { name: c3.name };
+  await c2.leave();
+  await c3.leave();
+  seen.liveAtEnd = (await a.clients(t.base, t.s)).length;
+  return seen;
+}
+
+export async function badOptions(t) {
+  const { a } = t;
+  const good = () => t.options({ name: "bad", tools: [{ name: "echo", handler: () => "x" }] });
+  const tool = (extra) => ({ name: "echo", handler: () => "x", ...extra });
+  const cases = [
+    ["options", undefined],
+    ["options", "http://127.0.0.1"],
+    ["baseUrl", { ...good(), baseUrl: undefined }],
+    ["baseUrl", { ...good(), baseUrl: "ftp://example.com" }],
+    ["sessionId", { ...good(), sessionId: 42 }],
+    ["token", { ...good(), token: "" }],
+    ["name", { ...good(), name: 7 }],
+    ["name", { ...good(), name: "Web Page!" }],
+    ["name", { ...good(), name: "x".repeat(33) }],
+    ["lifetime", { ...good(), lifetime: { type: "forever" } }],
+    ["lifetime.data.seconds", { ...good(), lifetime: { type: "ttl", data: { seconds: 2 } } }],
+    ["whenHidden", { ...good(), whenHidden: "sometimes" }],
+    ["whenHidden", { ...good(), whenHidden: true }],
+    ["tools", { ...good(), tools: { echo: () => "x" } }],
+    ["tools[0]", { ...good(), tools: ["echo"] }],
+    ["tools[0].handler", { ...good(), tools: [{ name: "echo" }] }],
+    ["tools[0].handler", { ...good(), tools: [tool({ handler: "x" })] }],
+    ["tools[1].name", { ...good(), tools: [tool(), tool({ name: "no spaces" })] }],
+    ["tools[1].name", { ...good(), tools: [tool(), tool()] }],
+    ["tools[0].name", { ...good(), tools: [tool({ name: 5 })] }],
+    ["tools[0].description", { ...good(), tools: [tool({ description: "d".repeat(4097) })] }],
+    ["tools[0].parameters", { ...good(), tools: [tool({ parameters: ["row_id"] })] }],
+    ["tools[0].timeoutMs", { ...good(), tools: [tool({ timeoutMs: 0 })] }],
+    ["tools[0].timeoutMs", { ...good(), tools: [tool({ timeoutMs: "1s" })] }],
+    ["tools[0].maxCallsPerRun", { ...good(), tools: [tool({ maxCallsPerRun: 1.5 })] }],
+    ["onStatus", { ...good(), onStatus: "log" }],
+    ["onCall", { ...good(), onCall: 1 }],
+  ];
+  const results = [];
+  for (const [option, options] of cases) {
+    try {
+      const c = await t.register(options);
+      results.push({ option, resolved: true, name: c.name });
+      await c.leave();
+    } catch (e) {
+      results.push({ option, isError: e instanceof Error, message: String(e && e.message) });
+    }
+  }
+  let refused;
+  try {
+    await t.register({ ...good(), token: "tok_not_a_token" });
+    refused = { resolved: true };
+  } catch (e) {
+    refused = { isError: e instanceof Error, message: String(e && e.message) };
+  }
+  return { results, refused, live: (await a.clients(t.base, t.s)).length };
+}
+
+export async function pingsExtend(t) {
+  const { a } = t;
+  const fetches = a.recordFetches();
+  try {
+    const c = await t.register(t.options({ name: "pinger", lifetime: { type: "ttl", data: { seconds: 5 } } }));
+    const registeredAt = Date.now();
+    const before = c.expiresAt.getTime();
+    const after = await a.waitFor("a ping to move expiresAt", () => {
+      const e = c.expiresAt.getTime();
+      return e !== before && e;
+    }, 4000);
+    const movedAt = Date.now();
+    const server = (await a.clients(t.base, t.s)).find((x) => x.id === c.id);
+    const pings = fetches.requests.filter((r) => r.url.endsWith(`/clients/${c.id}/ping`));
+    await c.leave();
+    return {
+      before, after, serverExpiresAt: Date.parse(server.expires_at),
+      firstExpiresInMs: before - registeredAt,
+      pingAfterMs: movedAt - registeredAt,
+      pings: pings.map((p) => p.method),
+    };
+  } finally {
+    fetches.restore();
+  }
+}
+
+// The server lets the registration run out for real: every ping fails with a retryable 503
+// until the TTL passes and the server emits `client_expired`.
+export async function lapseExpired(t) {
+  const { a } = t;
+  const w = a.watched(t.options({
+    name: "lapser", lifetime: { type: "ttl", data: { seconds: 5 } },
+    tools: [{ name: "echo", handler: (args) => `echo ${args.v}` }],
+  }));
+  const c = await t.register(w.options);
+  const first = c.id;
+  await a.faults(t.base, t.s, { fail_requests: { path_contains: "/ping", status: 503, count: 1000 } });
+  await a.waitFor("the client to register again", () => c.id && c.id !== first && c.state === "registered", 9000);
+  await a.clearFaults(t.base, t.s);
+  const log = await a.events(t.base, t.s);
+  const kinds = log
+    .filter((e) => ["client_registered", "client_expired", "client_left"].includes(e.type))
+    .map((e) => `${e.type} ${e.data.client_id === first ? "first" : e.data.client_id === c.id ? "second" : "other"}`);
+  const run = await a.startRun(t.base, t.s);
+  const call = await a.callTool(t.base, t.s, run, `client__${c.name}__echo`, { v: "after" });
+  const outcome = await a.waitCall(t.base, t.s, run, call, 5);
+  const seen = { name: c.name, statuses: w.statuses.map((s) => s.type), kinds, outcome,
+    live: (await a.clients(t.base, t.s)).map((x) => x.id === c.id) };
+  await c.leave();
+  return seen;
+}
+
+// The server answers one ping 404 (as for a registration it no longer holds).
+export async function lapse404(t) {
+  const { a } = t;
+  const w = a.watched(t.options({
+    name: "lapse404", lifetime: { type: "ttl", data: { seconds: 5 } },
+    tools: [{ name: "echo", description: "Echo.", handler: () => "echoed" }],
+  }));
+  const c = await t.register(w.options);
+  const first = c.id;
+  await a.faults(t.base, t.s, { fail_requests: { path_contains: `/clients/${first}/ping`, status: 404, count: 1 } });
+  await a.waitFor("a reregistered status", () => w.statuses.some((s) => s.type === "reregistered"), 4000);
+  const re = w.statuses.find((s) => s.type === "reregistered");
+  const model = (await a.modelTools(t.base, t.s)).tools
+    .filter((x) => x.client_id === c.id).map((x) => `${x.name} ${x.description}`);
+  const seen = { first, id: c.id, name: c.name, re, statuses: w.statuses.map((s) => s.type), model };
+  await c.leave();
+  return seen;
+}
+"#)]
+extern "C" {
+    #[wasm_bindgen(js_name = namesCounted)]
+    fn names_counted(t: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = badOptions)]
+    fn bad_options(t: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = pingsExtend)]
+    fn pings_extend(t: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = lapseExpired)]
+    fn lapse_expired(t: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = lapse404)]
+    fn lapse_404(t: &JsValue) -> Promise;
+}
+
+#[wasm_bindgen_test]
+async fn registers_and_a_second_client_of_the_same_name_gets_a_counter() {
+    let r = run(names_counted).await;
+    let (first, second) = (&r["first"], &r["second"]);
+    assert_eq!(first["name"], "reg", "{r}");
+    assert_eq!(second["name"], "reg-2", "{r}");
+    assert_eq!(first["state"], "registered");
+    assert_eq!(second["state"], "registered");
+    let (id1, id2) = (
+        first["id"].as_str().unwrap(),
+        second["id"].as_str().unwrap(),
+    );
+    assert!(
+        id1.starts_with("cli_") && id2.starts_with("cli_") && id1 != id2,
+        "{r}"
+    );
+    // The default lifetime is a 60 s TTL.
+    let expires_in = first["expiresInMs"].as_f64().unwrap();
+    assert!((55_000.0..=60_500.0).contains(&expires_in), "{r}");
+    let status = &r["statuses"][0];
+    assert_eq!(status["type"], "registered", "{r}");
+    assert_eq!(
+        (status["id"].as_str(), status["name"].as_str()),
+        (Some(id1), Some("reg"))
+    );
+    assert!(status["expiresAt"].is_string(), "{r}");
+    assert_eq!(
+        strings(&r["server"], "server"),
+        [format!("{id1} reg"), format!("{id2} reg-2")]
+    );
+    assert_eq!(
+        strings(&r["model"], "model"),
+        ["client__reg-2__echo", "client__reg__echo"]
+    );
+    assert_eq!(r["firstAfterLeave"]["state"], "left");
+    // The first client's leave freed its name.
+    assert_eq!(r["third"]["name"], "reg", "{r}");
+    assert_eq!(r["liveAtEnd"], 0);
+}
+
+#[wasm_bindgen_test]
+async fn bad_options_reject_register_with_an_error_naming_the_option() {
+    let r = run(bad_options).await;
+    let results = r["results"].as_array().unwrap();
+    assert_eq!(results.len(), 27, "{r}");
+    for case in results {
+        let option = case["option"].as_str().unwrap();
+        assert_eq!(
+            case["isError"], true,
+            "{option}: not rejected with an Error: {case}"
+        );
+        let message = case["message"].as_str().unwrap();
+        assert!(
+            message.starts_with(&format!("{option}:")),
+            "{option}: the message does not name it: {message:?}"
+        );
+        assert!(
+            message.len() > option.len() + 5,
+            "{option}: says too little: {message:?}"
+        );
+    }
+    // The server's refusal of a token it does not know rejects too, saying so.
+    let refused = &r["refused"];
+    assert_eq!(refused["isError"], true, "{r}");
+    let message = refused["message"].as_str().unwrap();
+    assert!(message.contains("401"), "{message}");
+    assert_eq!(r["live"], 0, "no bad option may register: {r}");
+}
+
+#[wasm_bindgen_test]
+async fn pings_extend_expires_at() {
+    let r = run(pings_extend).await;
+    let num = |k: &str| r[k].as_f64().unwrap_or_else(|| panic!("{k}: {r}"));
+    assert!(
+        (4_500.0..=5_500.0).contains(&num("firstExpiresInMs")),
+        "{r}"
+    );
+    // A 5 s TTL pings every third of it.
+    assert!((1_000.0..=3_000.0).contains(&num("pingAfterMs")), "{r}");
+    let moved = num("after") - num("before");
+    assert!(
+        (1_000.0..=3_000.0).contains(&moved),
+        "expiresAt moved {moved} ms: {r}"
+    );
+    assert_eq!(num("serverExpiresAt"), num("after"), "{r}");
+    assert_eq!(strings(&r["pings"], "pings"), ["POST"], "{r}");
+}
+
+#[wasm_bindgen_test]
+async fn a_registration_the_server_let_expire_registers_again_with_its_tools() {
+    let r = run(lapse_expired).await;
+    let statuses = strings(&r["statuses"], "statuses");
+    let lapsed = statuses.iter().position(|s| s == "lapsed");
+    let again = statuses.iter().position(|s| s == "reregistered");
+    assert!(
+        matches!((lapsed, again), (Some(l), Some(a)) if l < a),
+        "{statuses:?}"
+    );
+    assert_eq!(
+        strings(&r["kinds"], "kinds"),
+        [
+            "client_registered first",
+            "client_expired first",
+            "client_registered second"
+        ]
+    );
+    // The name was freed by the lapse, so the client gets it back.
+    assert_eq!(r["name"], "lapser");
+    assert_eq!(r["outcome"]["state"], "succeeded", "{r}");
+    assert_eq!(r["outcome"]["text"], "echo after");
+    assert_eq!(r["live"], serde_json::json!([true]));
+}
+
+#[wasm_bindgen_test]
+async fn a_ping_answered_404_registers_again() {
+    let r = run(lapse_404).await;
+    let statuses = strings(&r["statuses"], "statuses");
+    assert_eq!(
+        statuses
+            .iter()
+            .filter(|s| !s.starts_with("stream"))
+            .collect::<Vec<_>>(),
+        ["registered", "lapsed", "reregistered"],
+        "{r}"
+    );
+    assert_ne!(r["first"], r["id"], "a new registration has a new id: {r}");
+    assert_eq!(r["re"]["id"], r["id"]);
+    // The first registration is still live on the server, so the name gets a counter.
+    assert_eq!(r["name"], "lapse404-2");
+    assert_eq!(
+        strings(&r["model"], "model"),
+        ["client__lapse404-2__echo Echo."]
+    );
+}
