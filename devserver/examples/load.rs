@@ -253,7 +253,7 @@ async fn spawn_client(addr: SocketAddr, base: String, auth: String, client_id: S
                 continue;
             }
             let data: Value = serde_json::from_str(&data).expect("JSON data");
-            if data["client_id"] == Value::from(client_id.as_str()) {
+            if data["client_id"] == client_id.as_str() {
                 let _ = tx.send(data["call_id"].as_str().unwrap().to_owned());
             }
         }

@@ -66,7 +66,8 @@ pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, HttpError> {
     serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner().to_string();
-        HttpError::invalid(field_of(&path, &inner), format!("{inner}"))
+        let field = field_of(&path, &inner);
+        HttpError::invalid(field, inner)
     })
 }
 

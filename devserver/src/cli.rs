@@ -76,7 +76,7 @@ impl Default for Config {
 /// What the command line asked for: run with a config, or print the usage.
 #[derive(Debug)]
 pub enum Command {
-    Run(Config),
+    Run(Box<Config>),
     Help,
 }
 
@@ -179,7 +179,7 @@ where
             config.ttl_min_seconds, config.ttl_max_seconds
         )));
     }
-    Ok(Command::Run(config))
+    Ok(Command::Run(Box::new(config)))
 }
 
 fn apply(config: &mut Config, name: &str, value: &str) -> Result<(), CliError> {
@@ -291,7 +291,7 @@ mod tests {
 
     fn run(args: &[&str]) -> Result<Config, CliError> {
         match parse(args.iter().copied())? {
-            Command::Run(c) => Ok(c),
+            Command::Run(c) => Ok(*c),
             Command::Help => panic!("unexpected help"),
         }
     }
