@@ -4,8 +4,9 @@ use serde_json::{json, Map, Value};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, HtmlButtonElement, HtmlFormElement, HtmlInputElement, HtmlSelectElement};
 
-use super::fields::{clean_text, fields, label_of, option_label, Control, Field};
+use super::fields::{fields, Control, Field};
 use super::js::{get, proto_get};
+use super::labels::{clean_text, label_of, option_label};
 use super::options::Config;
 use super::scope::{attr, container, form_ref, forms_in, root, Container};
 

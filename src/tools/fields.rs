@@ -6,10 +6,8 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 
 use super::js::{get, object, proto_call, proto_get, set};
+use super::labels::{clean_text, group_label, label_of};
 use super::scope::{attr, query_all, Container};
-
-/// Longest label text kept; longer text is cut.
-const LABEL_MAX: usize = 120;
 
 /// One field as the agent addresses it.
 pub(crate) enum Control {
@@ -48,80 +46,6 @@ impl Secret {
             Secret::OneTimeCode => "a one-time code",
         }
     }
-}
-
-/// Collapses whitespace runs and trims; cuts at `LABEL_MAX` characters.
-pub(crate) fn clean_text(s: &str) -> String {
-    let mut out = String::new();
-    for word in s.split_whitespace() {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(word);
-    }
-    if out.chars().count() > LABEL_MAX {
-        out = out.chars().take(LABEL_MAX).collect::<String>() + "…";
-    }
-    out
-}
-
-/// The text of a label without the text of the controls it wraps (a `<select>` inside a label
-/// would otherwise lend it every option).
-fn label_text(label: &Element) -> String {
-    let Ok(copy) = label.clone_node_with_deep(true) else {
-        return String::new();
-    };
-    let Ok(copy) = copy.dyn_into::<Element>() else {
-        return String::new();
-    };
-    if let Ok(inner) = query_all(&copy, "input,select,textarea,button") {
-        for el in inner {
-            el.remove();
-        }
-    }
-    clean_text(&copy.text_content().unwrap_or_default())
-}
-
-/// The accessible name of a control, as assistive technology computes it in the usual cases:
-/// `aria-labelledby`, `aria-label`, `<label>` (for= or wrapping), then placeholder or title.
-pub(crate) fn label_of(el: &Element) -> String {
-    if let Some(ids) = attr(el, "aria-labelledby") {
-        let doc = el.owner_document();
-        let parts: Vec<String> = ids
-            .split_whitespace()
-            .filter_map(|id| doc.as_ref()?.get_element_by_id(id))
-            .map(|l| clean_text(&l.text_content().unwrap_or_default()))
-            .filter(|t| !t.is_empty())
-            .collect();
-        if !parts.is_empty() {
-            return clean_text(&parts.join(" "));
-        }
-    }
-    if let Some(l) = attr(el, "aria-label").map(|s| clean_text(&s)) {
-        if !l.is_empty() {
-            return l;
-        }
-    }
-    let labels = get(el, "labels");
-    if !labels.is_undefined() && !labels.is_null() {
-        let parts: Vec<String> = js_sys::Array::from(&labels)
-            .iter()
-            .filter_map(|l| l.dyn_into::<Element>().ok())
-            .map(|l| label_text(&l))
-            .filter(|t| !t.is_empty())
-            .collect();
-        if !parts.is_empty() {
-            return clean_text(&parts.join(" "));
-        }
-    }
-    for a in ["placeholder", "title"] {
-        if let Some(t) = attr(el, a).map(|s| clean_text(&s)) {
-            if !t.is_empty() {
-                return t;
-            }
-        }
-    }
-    String::new()
 }
 
 impl Field {
@@ -356,43 +280,6 @@ pub(crate) fn fields(container: &Container) -> Result<Vec<Field>, String> {
         });
     }
     Ok(out)
-}
-
-/// A group's label: its fieldset's legend or `role=radiogroup` label, else the name.
-fn group_label(control: &Control, name: &str) -> String {
-    let first: Element = match control {
-        Control::Radios(v) | Control::Checkboxes(v) => v[0].clone().into(),
-        _ => return name.into(),
-    };
-    if let Some(group) = first
-        .closest("[role=radiogroup],[role=group]")
-        .ok()
-        .flatten()
-    {
-        let l = label_of(&group);
-        if !l.is_empty() {
-            return l;
-        }
-    }
-    if let Some(fs) = first.closest("fieldset").ok().flatten() {
-        if let Ok(Some(legend)) = fs.query_selector("legend") {
-            let l = clean_text(&legend.text_content().unwrap_or_default());
-            if !l.is_empty() {
-                return l;
-            }
-        }
-    }
-    name.into()
-}
-
-/// The label of one radio button or checkbox of a group (its own `<label>`), else its value.
-pub(crate) fn option_label(input: &HtmlInputElement) -> String {
-    let l = label_of(input);
-    if l.is_empty() {
-        input.value()
-    } else {
-        l
-    }
 }
 
 /// Finds the field the agent named: an exact id, else an exact name, else a label equal to it

@@ -4,10 +4,12 @@
 //! the app gave it, refuses what a careful person would not do, and answers a refusal with an
 //! `{ isError: true, text }` result, never a throw.
 
+mod controls;
 mod describe;
 mod fields;
 mod fill;
 mod js;
+mod labels;
 mod navigate;
 mod options;
 mod scope;

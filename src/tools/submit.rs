@@ -10,8 +10,9 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, Event, HtmlFormElement};
 
 use super::describe::{button_label, button_ref, submit_buttons};
-use super::fields::{clean_text, fields, Field};
+use super::fields::{fields, Field};
 use super::js::{error_result, get, ok_result, proto_call, proto_get, CallContext};
+use super::labels::clean_text;
 use super::options::Config;
 use super::scope::{attr, check_locator, connected, container, Container};
 use super::url::{check_target, Target};

@@ -1,0 +1,385 @@
+//! How a person operates each kind of control, done through the DOM: values through the
+//! prototype setters, toggles by clicks, choices by value or label, then the events an app
+//! listens for, then a read-back of what the page kept.
+
+use serde_json::Value;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Element, HtmlInputElement, HtmlOptionElement, HtmlSelectElement};
+
+use super::js::{get, object, proto_call, proto_set, set};
+use super::labels::{clean_text, option_label};
+use super::text::{check_typed, cut_utf16, format_hint, is_hex_color};
+
+/// What happened to one field.
+pub(crate) enum Outcome {
+    /// The field holds exactly what was asked.
+    Set(Value),
+    /// The field holds something else: cut to `maxlength`, clamped, or rewritten by the app.
+    Changed(Value, String),
+    Refused(String),
+}
+
+pub(crate) fn refuse<T>(why: impl Into<String>) -> Result<T, Outcome> {
+    Err(Outcome::Refused(why.into()))
+}
+
+/// Text from the agent's value: a string, or a number written as JSON writes it.
+fn as_text(v: &Value) -> Result<String, Outcome> {
+    match v {
+        Value::String(s) => Ok(s.clone()),
+        Value::Number(n) => Ok(n.to_string()),
+        _ => refuse("this field takes text (a string)"),
+    }
+}
+
+/// Fires `input` then `change`, bubbling and composed, as typing and leaving a field does.
+fn fire_input_change(el: &Element) {
+    for kind in ["input", "change"] {
+        let init = web_sys::EventInit::new();
+        init.set_bubbles(true);
+        init.set_composed(true);
+        if let Ok(ev) = web_sys::Event::new_with_event_init_dict(kind, &init) {
+            let _ = el.dispatch_event(&ev);
+        }
+    }
+}
+
+fn focus(el: &Element) {
+    let opts = object();
+    set(&opts, "preventScroll", &JsValue::TRUE);
+    // Focus and blur let apps that validate "on blur" react as they do to a person.
+    let _ = proto_call("HTMLElement", "focus", el, &[&opts]);
+}
+
+fn blur(el: &Element) {
+    let _ = proto_call("HTMLElement", "blur", el, &[]);
+}
+
+fn value_of(el: &Element) -> String {
+    get(el, "value").as_string().unwrap_or_default()
+}
+
+/// Sets `value` through the prototype's setter, then fires the events.
+fn put_value(class: &str, el: &Element, text: &str) -> Result<(), Outcome> {
+    focus(el);
+    proto_set(class, "value", el, &JsValue::from_str(text)).map_err(Outcome::Refused)?;
+    fire_input_change(el);
+    blur(el);
+    Ok(())
+}
+
+/// Lets the app react before the value is read back: React flushes during the event, Vue on
+/// its next tick, others in a timer; a macrotask covers all of them.
+async fn settle() {
+    gloo_timers::future::TimeoutFuture::new(0).await;
+}
+
+/// Free text in an `<input>` or `<textarea>`, cut to `maxlength` as typing would be.
+pub(crate) async fn type_text(
+    class: &str,
+    el: &Element,
+    value: &Value,
+    multi_line: bool,
+) -> Result<Outcome, Outcome> {
+    let mut text = as_text(value)?;
+    check_typed(&text, multi_line).map_err(Outcome::Refused)?;
+    let mut note = None;
+    let max = get(el, "maxLength").as_f64().unwrap_or(-1.0);
+    if max >= 0.0 {
+        if let Some(short) = cut_utf16(&text, max as usize) {
+            note = Some(format!("cut to the field's maxlength of {max}"));
+            text = short;
+        }
+    }
+    put_value(class, el, &text)?;
+    settle().await;
+    let now = value_of(el);
+    Ok(match note {
+        _ if now != text => Changed(now.into(), "the page changed the value".into()),
+        Some(n) => Changed(now.into(), n),
+        None => Set(now.into()),
+    })
+}
+
+pub(crate) use Outcome::{Changed, Set};
+
+/// Date, time, number, range and color inputs: the browser's own parser checks the value; a
+/// value it rejects is put back and refused.
+pub(crate) async fn type_checked(
+    el: &HtmlInputElement,
+    kind: &str,
+    value: &Value,
+) -> Result<Outcome, Outcome> {
+    let text = as_text(value)?;
+    let hint = format_hint(kind).unwrap_or("a valid value");
+    check_typed(&text, false).map_err(Outcome::Refused)?;
+    if kind == "color" && !is_hex_color(&text) {
+        return refuse(format!("{text:?} is not a color; expected {hint}"));
+    }
+    let old = el.value();
+    proto_set("HTMLInputElement", "value", el, &JsValue::from_str(&text))
+        .map_err(Outcome::Refused)?;
+    if el.value().is_empty() && !text.is_empty() {
+        let _ = proto_set("HTMLInputElement", "value", el, &JsValue::from_str(&old));
+        return refuse(format!(
+            "{text:?} is not a valid {kind} value; expected {hint}"
+        ));
+    }
+    put_value("HTMLInputElement", el, &el.value())?;
+    settle().await;
+    let now = el.value();
+    Ok(if now.eq_ignore_ascii_case(&text) {
+        Set(now.into())
+    } else {
+        Changed(
+            now.into(),
+            "the page changed the value (min, max or step)".into(),
+        )
+    })
+}
+
+/// A choice named by its value, else its label (ignoring case and spacing).
+fn choose<'a, T>(
+    items: &'a [T],
+    wanted: &str,
+    value: impl Fn(&T) -> String,
+    label: impl Fn(&T) -> String,
+) -> Option<&'a T> {
+    let w = clean_text(wanted).to_lowercase();
+    items
+        .iter()
+        .find(|i| value(i) == wanted)
+        .or_else(|| items.iter().find(|i| label(i).to_lowercase() == w))
+}
+
+fn wanted_list(value: &Value) -> Result<Vec<String>, Outcome> {
+    match value {
+        Value::Array(items) => items.iter().map(as_text).collect(),
+        other => Ok(vec![as_text(other)?]),
+    }
+}
+
+fn click(el: &Element) {
+    let _ = proto_call("HTMLElement", "click", el, &[]);
+}
+
+pub(crate) async fn checkbox(el: &HtmlInputElement, value: &Value) -> Result<Outcome, Outcome> {
+    let want = match value {
+        Value::Bool(b) => *b,
+        Value::String(s) if s == "true" || s == "false" => s == "true",
+        _ => return refuse("a checkbox takes true or false"),
+    };
+    if el.checked() != want {
+        click(el);
+        settle().await;
+    }
+    let now = el.checked();
+    Ok(if now == want {
+        Set(now.into())
+    } else {
+        Changed(now.into(), "the page did not let the box change".into())
+    })
+}
+
+fn options_list(items: &[HtmlInputElement]) -> String {
+    items
+        .iter()
+        .map(option_label)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+pub(crate) async fn radios(group: &[HtmlInputElement], value: &Value) -> Result<Outcome, Outcome> {
+    let text = as_text(value)?;
+    let Some(pick) = choose(group, &text, |i| i.value(), option_label) else {
+        return refuse(format!("{text:?} is not one of: {}", options_list(group)));
+    };
+    if pick.disabled() {
+        return refuse(format!("the choice {text:?} is disabled"));
+    }
+    if !pick.checked() {
+        click(pick);
+        settle().await;
+    }
+    let label = option_label(pick);
+    Ok(if pick.checked() {
+        Set(label.into())
+    } else {
+        Changed(Value::Null, "the page did not let the choice change".into())
+    })
+}
+
+pub(crate) async fn checkboxes(
+    group: &[HtmlInputElement],
+    value: &Value,
+) -> Result<Outcome, Outcome> {
+    let mut want = Vec::new();
+    for text in wanted_list(value)? {
+        match choose(group, &text, |i| i.value(), option_label) {
+            Some(i) => want.push(i.clone()),
+            None => return refuse(format!("{text:?} is not one of: {}", options_list(group))),
+        }
+    }
+    let change: Vec<&HtmlInputElement> = group
+        .iter()
+        .filter(|i| want.iter().any(|w| w == *i) != i.checked())
+        .collect();
+    if let Some(locked) = change.iter().find(|i| i.disabled()) {
+        return refuse(format!("the choice {:?} is disabled", option_label(locked)));
+    }
+    for i in &change {
+        // One click per tick, as a person makes them: Vue's v-model reads its array from the
+        // last render, so two clicks in one tick would lose the first.
+        click(i);
+        settle().await;
+    }
+    let now: Vec<Value> = group
+        .iter()
+        .filter(|i| i.checked())
+        .map(|i| option_label(i).into())
+        .collect();
+    Ok(
+        if group
+            .iter()
+            .all(|i| want.iter().any(|w| w == i) == i.checked())
+        {
+            Set(Value::Array(now))
+        } else {
+            Changed(
+                Value::Array(now),
+                "the page did not let every box change".into(),
+            )
+        },
+    )
+}
+
+pub(crate) async fn select(s: &HtmlSelectElement, value: &Value) -> Result<Outcome, Outcome> {
+    let opts = s.options();
+    let all: Vec<HtmlOptionElement> = (0..opts.length())
+        .filter_map(|i| opts.get_with_index(i)?.dyn_into::<HtmlOptionElement>().ok())
+        .collect();
+    let list = || {
+        all.iter()
+            .map(|o| clean_text(&o.label()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let texts = wanted_list(value)?;
+    if !s.multiple() && texts.len() != 1 {
+        return refuse("this select takes one choice");
+    }
+    let mut picks = Vec::new();
+    for t in &texts {
+        let Some(o) = choose(&all, t, |o| o.value(), |o| clean_text(&o.label())) else {
+            return refuse(format!("{t:?} is not one of: {}", list()));
+        };
+        if o.disabled() {
+            return refuse(format!("the option {t:?} is disabled"));
+        }
+        picks.push(o.clone());
+    }
+    focus(s);
+    if s.multiple() {
+        for o in &all {
+            let on = picks.contains(o);
+            proto_set("HTMLOptionElement", "selected", o, &JsValue::from_bool(on))
+                .map_err(Outcome::Refused)?;
+        }
+    } else {
+        let index = JsValue::from_f64(picks[0].index() as f64);
+        proto_set("HTMLSelectElement", "selectedIndex", s, &index).map_err(Outcome::Refused)?;
+    }
+    fire_input_change(s);
+    blur(s);
+    settle().await;
+    let now: Vec<Value> = all
+        .iter()
+        .filter(|o| o.selected())
+        .map(|o| o.value().into())
+        .collect();
+    let same = all.iter().all(|o| picks.contains(o) == o.selected());
+    let now = if s.multiple() {
+        Value::Array(now)
+    } else {
+        now.into_iter().next().unwrap_or(Value::Null)
+    };
+    Ok(if same {
+        Set(now)
+    } else {
+        Changed(now, "the page changed the selection".into())
+    })
+}
+
+pub(crate) async fn editable(el: &web_sys::HtmlElement, value: &Value) -> Result<Outcome, Outcome> {
+    let text = as_text(value)?;
+    check_typed(&text, true).map_err(Outcome::Refused)?;
+    focus(el);
+    // Plain text only: the agent's value never becomes markup.
+    proto_set("Node", "textContent", el, &JsValue::from_str(&text)).map_err(Outcome::Refused)?;
+    let init = web_sys::InputEventInit::new();
+    init.set_bubbles(true);
+    init.set_composed(true);
+    init.set_input_type("insertReplacementText");
+    init.set_data(Some(&text));
+    if let Ok(ev) = web_sys::InputEvent::new_with_event_init_dict("input", &init) {
+        let _ = el.dispatch_event(&ev);
+    }
+    blur(el);
+    settle().await;
+    let now = el.text_content().unwrap_or_default();
+    Ok(if now == text {
+        Set(now.into())
+    } else {
+        Changed(now.into(), "the page changed the text".into())
+    })
+}
+
+/// Files the agent writes itself: `{ name, text, type? }` (or several for `multiple`).
+pub(crate) async fn files(el: &HtmlInputElement, value: &Value) -> Result<Outcome, Outcome> {
+    let specs = match value {
+        Value::Array(v) => v.clone(),
+        one => vec![one.clone()],
+    };
+    if specs.len() > 1 && !el.multiple() {
+        return refuse("this file field takes one file");
+    }
+    let dt =
+        web_sys::DataTransfer::new().map_err(|e| Outcome::Refused(super::js::error_text(&e)))?;
+    let mut names = Vec::new();
+    for spec in &specs {
+        let (Some(name), Some(text)) = (
+            spec.get("name").and_then(Value::as_str),
+            spec.get("text").and_then(Value::as_str),
+        ) else {
+            return refuse(
+                "a file is { \"name\": \"notes.txt\", \"text\": \"…\", \"type\": \"text/plain\" }",
+            );
+        };
+        if name.is_empty()
+            || name.len() > 255
+            || name.contains(['/', '\\'])
+            || name.chars().any(char::is_control)
+        {
+            return refuse(format!("{name:?} is not a plain file name"));
+        }
+        check_typed(text, true).map_err(Outcome::Refused)?;
+        let bag = web_sys::FilePropertyBag::new();
+        bag.set_type(
+            spec.get("type")
+                .and_then(Value::as_str)
+                .unwrap_or("text/plain"),
+        );
+        let parts = js_sys::Array::of1(&JsValue::from_str(text));
+        let file = web_sys::File::new_with_str_sequence_and_options(&parts, name, &bag)
+            .map_err(|e| Outcome::Refused(super::js::error_text(&e)))?;
+        dt.items()
+            .add_with_file(&file)
+            .map_err(|e| Outcome::Refused(super::js::error_text(&e)))?;
+        names.push(Value::String(name.into()));
+    }
+    let list: JsValue = dt.files().map(Into::into).unwrap_or(JsValue::NULL);
+    proto_set("HTMLInputElement", "files", el, &list).map_err(Outcome::Refused)?;
+    fire_input_change(el);
+    settle().await;
+    Ok(Set(Value::Array(names)))
+}

@@ -1,0 +1,123 @@
+//! What a person reads next to a control: its accessible name from `aria-labelledby`,
+//! `aria-label`, `<label>` (for= or wrapping), placeholder or title; a group's legend.
+
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlInputElement};
+
+use super::fields::Control;
+use super::js::get;
+use super::scope::{attr, query_all};
+
+/// Longest label text kept; longer text is cut.
+const LABEL_MAX: usize = 120;
+
+/// Collapses whitespace runs and trims; cuts at `LABEL_MAX` characters.
+pub(crate) fn clean_text(s: &str) -> String {
+    let mut out = String::new();
+    for word in s.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    if out.chars().count() > LABEL_MAX {
+        out = out.chars().take(LABEL_MAX).collect::<String>() + "…";
+    }
+    out
+}
+
+/// The text of a label without the text of the controls it wraps (a `<select>` inside a label
+/// would otherwise lend it every option).
+fn label_text(label: &Element) -> String {
+    let Ok(copy) = label.clone_node_with_deep(true) else {
+        return String::new();
+    };
+    let Ok(copy) = copy.dyn_into::<Element>() else {
+        return String::new();
+    };
+    if let Ok(inner) = query_all(&copy, "input,select,textarea,button") {
+        for el in inner {
+            el.remove();
+        }
+    }
+    clean_text(&copy.text_content().unwrap_or_default())
+}
+
+/// The accessible name of a control, as assistive technology computes it in the usual cases:
+/// `aria-labelledby`, `aria-label`, `<label>` (for= or wrapping), then placeholder or title.
+pub(crate) fn label_of(el: &Element) -> String {
+    if let Some(ids) = attr(el, "aria-labelledby") {
+        let doc = el.owner_document();
+        let parts: Vec<String> = ids
+            .split_whitespace()
+            .filter_map(|id| doc.as_ref()?.get_element_by_id(id))
+            .map(|l| clean_text(&l.text_content().unwrap_or_default()))
+            .filter(|t| !t.is_empty())
+            .collect();
+        if !parts.is_empty() {
+            return clean_text(&parts.join(" "));
+        }
+    }
+    if let Some(l) = attr(el, "aria-label").map(|s| clean_text(&s)) {
+        if !l.is_empty() {
+            return l;
+        }
+    }
+    let labels = get(el, "labels");
+    if !labels.is_undefined() && !labels.is_null() {
+        let parts: Vec<String> = js_sys::Array::from(&labels)
+            .iter()
+            .filter_map(|l| l.dyn_into::<Element>().ok())
+            .map(|l| label_text(&l))
+            .filter(|t| !t.is_empty())
+            .collect();
+        if !parts.is_empty() {
+            return clean_text(&parts.join(" "));
+        }
+    }
+    for a in ["placeholder", "title"] {
+        if let Some(t) = attr(el, a).map(|s| clean_text(&s)) {
+            if !t.is_empty() {
+                return t;
+            }
+        }
+    }
+    String::new()
+}
+
+/// A group's label: its fieldset's legend or `role=radiogroup` label, else the name.
+pub(crate) fn group_label(control: &Control, name: &str) -> String {
+    let first: Element = match control {
+        Control::Radios(v) | Control::Checkboxes(v) => v[0].clone().into(),
+        _ => return name.into(),
+    };
+    if let Some(group) = first
+        .closest("[role=radiogroup],[role=group]")
+        .ok()
+        .flatten()
+    {
+        let l = label_of(&group);
+        if !l.is_empty() {
+            return l;
+        }
+    }
+    if let Some(fs) = first.closest("fieldset").ok().flatten() {
+        if let Ok(Some(legend)) = fs.query_selector("legend") {
+            let l = clean_text(&legend.text_content().unwrap_or_default());
+            if !l.is_empty() {
+                return l;
+            }
+        }
+    }
+    name.into()
+}
+
+/// The label of one radio button or checkbox of a group (its own `<label>`), else its value.
+pub(crate) fn option_label(input: &HtmlInputElement) -> String {
+    let l = label_of(input);
+    if l.is_empty() {
+        input.value()
+    } else {
+        l
+    }
+}
