@@ -11,6 +11,7 @@ pub mod cli;
 pub mod clock;
 pub mod cors;
 pub mod error;
+pub mod extract;
 pub mod faults;
 pub mod guard;
 pub mod idempotency;

@@ -540,3 +540,49 @@ async fn settled_calls_are_pruned_past_the_bound() {
         3
     );
 }
+
+#[tokio::test]
+async fn pending_calls_runs_and_sessions_are_capped() {
+    let server = start(|c| {
+        c.max_pending_calls = 2;
+        c.max_runs = 2;
+        c.max_sessions = 1;
+    })
+    .await;
+    let s = Session::create(&server).await;
+    let again = common::request(server.addr, "POST", "/v1/sessions", &[], None).await;
+    assert_eq!(
+        (again.status, again.error_type().as_str()),
+        (429, "rate_limited")
+    );
+    assert!(again.header("retry-after").is_some());
+    let client = web_client(&s).await;
+    let run = s.run().await;
+    let first = s.call(&run, "client__web__highlight_row", json!({})).await;
+    s.call(&run, "client__web__highlight_row", json!({})).await;
+    let a = s
+        .post(
+            &format!("/runs/{run}/calls"),
+            json!({"tool": "client__web__highlight_row"}),
+        )
+        .await;
+    assert_eq!((a.status, a.error_type().as_str()), (429, "rate_limited"));
+    assert_eq!(a.header("retry-after"), Some("1"));
+    // Settling one makes room.
+    s.post(&call_path(&client, &first, "ack"), json!({})).await;
+    s.post(&call_path(&client, &first, "result"), json!({"text": "ok"}))
+        .await;
+    s.call(&run, "client__web__highlight_row", json!({})).await;
+    // Two active runs are the limit; an ended run is pruned to make room.
+    let second = s.run().await;
+    assert_eq!(s.send("POST", "/runs", &[], None).await.status, 429);
+    s.delete(&format!("/runs/{second}")).await;
+    s.run().await;
+    assert_eq!(
+        s.get("/runs").await.json()["runs"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+}

@@ -157,6 +157,8 @@ async fn unknown_paths_and_methods_answer_json_errors() {
     assert_eq!(a.error_type(), "invalid_request");
     let a = request(s.addr, "GET", "/v1/sessions", &[], None).await;
     assert_eq!(a.status, 405);
+    let a = s.send("POST", "/clients/%FF/ping", &[], None).await;
+    assert_error(&a, 400, "invalid_request");
 }
 
 #[tokio::test]

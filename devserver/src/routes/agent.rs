@@ -3,10 +3,11 @@
 
 use crate::body::JsonBody;
 use crate::error::HttpError;
+use crate::extract::Ids;
 use crate::guard::bearer_token;
 use crate::state::calls::{CallView, RunView};
 use crate::state::{Bearer, Hub, Session};
-use axum::extract::{Extension, Path, State};
+use axum::extract::{Extension, State};
 use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::Json;
 use serde::Deserialize;
@@ -81,7 +82,7 @@ pub async fn runs(Extension(session): Ext) -> Json<Value> {
 /// `GET …/runs/{run_id}` → one run with its calls.
 pub async fn run(
     Extension(session): Ext,
-    Path(p): Path<RunPath>,
+    Ids(p): Ids<RunPath>,
 ) -> Result<Json<RunView>, HttpError> {
     session
         .runs()
@@ -94,7 +95,7 @@ pub async fn run(
 /// `DELETE …/runs/{run_id}` → `204`; its pending calls fail with `run_gone`.
 pub async fn cancel_run(
     Extension(session): Ext,
-    Path(p): Path<RunPath>,
+    Ids(p): Ids<RunPath>,
 ) -> Result<StatusCode, HttpError> {
     session.end_run(&p.run_id, true)?;
     Ok(StatusCode::NO_CONTENT)
@@ -104,7 +105,7 @@ pub async fn cancel_run(
 /// fail with `run_gone`.
 pub async fn complete_run(
     Extension(session): Ext,
-    Path(p): Path<RunPath>,
+    Ids(p): Ids<RunPath>,
 ) -> Result<Json<Value>, HttpError> {
     session.end_run(&p.run_id, false)?;
     Ok(Json(json!({"id": p.run_id, "state": "completed"})))
@@ -113,7 +114,7 @@ pub async fn complete_run(
 /// `POST …/runs/{run_id}/calls` `{"tool", "arguments"}` → `201 {"call_id"}`.
 pub async fn call_tool(
     Extension(session): Ext,
-    Path(p): Path<RunPath>,
+    Ids(p): Ids<RunPath>,
     JsonBody(req): JsonBody<CallToolRequest>,
 ) -> Result<(StatusCode, Json<Value>), HttpError> {
     let call_id = session.dispatch(&p.run_id, &req.tool, req.arguments)?;
@@ -124,7 +125,7 @@ pub async fn call_tool(
 /// wait runs out (then `"state": "pending"`). `wait` is 0 to 300, fractions allowed.
 pub async fn wait_call(
     Extension(session): Ext,
-    Path(p): Path<RunCallPath>,
+    Ids(p): Ids<RunCallPath>,
     uri: Uri,
 ) -> Result<Json<CallView>, HttpError> {
     let wait = match query_value(&uri, "wait") {

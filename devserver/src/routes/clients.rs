@@ -3,8 +3,9 @@
 
 use crate::body::JsonBody;
 use crate::error::HttpError;
+use crate::extract::Ids;
 use crate::state::Session;
-use axum::extract::{Extension, Path};
+use axum::extract::Extension;
 use axum::http::StatusCode;
 use axum::Json;
 use client_tools::protocol::{
@@ -44,7 +45,7 @@ pub async fn list(Extension(session): Ext) -> Json<Value> {
 /// `POST …/clients/{client_id}/ping` → `{"expires_at"}`.
 pub async fn ping(
     Extension(session): Ext,
-    Path(p): Path<ClientPath>,
+    Ids(p): Ids<ClientPath>,
 ) -> Result<Json<PingAnswer>, HttpError> {
     let expires_at = session.ping(&p.client_id)?;
     Ok(Json(PingAnswer { expires_at }))
@@ -53,7 +54,7 @@ pub async fn ping(
 /// `DELETE …/clients/{client_id}` → `204`.
 pub async fn leave(
     Extension(session): Ext,
-    Path(p): Path<ClientPath>,
+    Ids(p): Ids<ClientPath>,
 ) -> Result<StatusCode, HttpError> {
     session.leave(&p.client_id)?;
     Ok(StatusCode::NO_CONTENT)
@@ -62,7 +63,7 @@ pub async fn leave(
 /// `PUT …/clients/{client_id}/tools` → `200` with the client object.
 pub async fn replace_tools(
     Extension(session): Ext,
-    Path(p): Path<ClientPath>,
+    Ids(p): Ids<ClientPath>,
     JsonBody(req): JsonBody<ReplaceToolsRequest>,
 ) -> Result<Json<ClientInfo>, HttpError> {
     Ok(Json(session.replace_tools(&p.client_id, req.tools)?))
@@ -71,7 +72,7 @@ pub async fn replace_tools(
 /// `GET …/clients/{client_id}/calls` → the calls dispatched to it, not settled.
 pub async fn pending_calls(
     Extension(session): Ext,
-    Path(p): Path<ClientPath>,
+    Ids(p): Ids<ClientPath>,
 ) -> Result<Json<PendingCalls>, HttpError> {
     let calls = session.pending_calls(&p.client_id)?;
     Ok(Json(PendingCalls { calls }))
@@ -80,7 +81,7 @@ pub async fn pending_calls(
 /// `POST …/calls/{call_id}/ack` → `{"result_deadline"}`.
 pub async fn ack(
     Extension(session): Ext,
-    Path(p): Path<CallPath>,
+    Ids(p): Ids<CallPath>,
 ) -> Result<Json<AckAnswer>, HttpError> {
     let result_deadline = session.ack(&p.client_id, &p.call_id)?;
     Ok(Json(AckAnswer { result_deadline }))
@@ -89,7 +90,7 @@ pub async fn ack(
 /// `POST …/calls/{call_id}/result` → `200 {}`.
 pub async fn result(
     Extension(session): Ext,
-    Path(p): Path<CallPath>,
+    Ids(p): Ids<CallPath>,
     JsonBody(result): JsonBody<CallResult>,
 ) -> Result<Json<Value>, HttpError> {
     session.answer(&p.client_id, &p.call_id, result)?;
