@@ -4,6 +4,7 @@
 use crate::protocol::limits::RESULT_TEXT_MAX;
 use crate::protocol::CallResult;
 use std::collections::{HashMap, HashSet, VecDeque};
+use std::rc::Rc;
 
 /// How many call ids the engine remembers to run each at most once.
 pub(crate) const SEEN_MAX: usize = 4096;
@@ -32,8 +33,9 @@ pub(crate) struct Call {
 /// Call ids seen, oldest first, at most [`SEEN_MAX`].
 #[derive(Debug, Default)]
 pub(crate) struct Seen {
-    set: HashSet<String>,
-    order: VecDeque<String>,
+    /// One allocation per id, shared by the set and the order.
+    set: HashSet<Rc<str>>,
+    order: VecDeque<Rc<str>>,
 }
 
 impl Seen {
@@ -47,8 +49,9 @@ impl Seen {
                 self.set.remove(&old);
             }
         }
-        self.set.insert(id.to_owned());
-        self.order.push_back(id.to_owned());
+        let id: Rc<str> = Rc::from(id);
+        self.set.insert(Rc::clone(&id));
+        self.order.push_back(id);
         true
     }
 }

@@ -89,9 +89,13 @@ impl Core {
                 )
             });
         };
-        let arguments = match crate::protocol::validate::arguments(&arguments) {
-            Ok(map) => Value::Object(map),
-            Err(e) => return Err(format!("Invalid arguments for {tool:?}: {e}")),
+        let arguments = match arguments {
+            // The usual case, taken as it is rather than copied.
+            Value::Object(_) => arguments,
+            other => match crate::protocol::validate::arguments(&other) {
+                Ok(map) => Value::Object(map),
+                Err(e) => return Err(format!("Invalid arguments for {tool:?}: {e}")),
+            },
         };
         if let Some(schema) = &def.spec.parameters {
             if let Err(e) = crate::schema::validate(schema, &arguments) {
