@@ -90,6 +90,19 @@ export interface PageToolContext {
 /** A page tool's result: JSON text on success, `{ isError: true, text }` when refused. */
 export type PageToolResult = string | { isError: true; text: string };
 
+/** A tool that describes a form (labels, types, constraints, options, values, validity, submit
+ *  buttons), with secrets redacted. Throws if an option is malformed. */
+export function describeFormTool(options?: FormToolOptions): PageTool;
+/** A tool that fills a form's fields by label, name or id so the app's state follows, and reports
+ *  per field what was set, changed or refused. Throws if an option is malformed. */
+export function fillFormTool(options?: FormToolOptions): PageTool;
+/** A tool that submits a valid form with `requestSubmit` after `confirm`, and reports whether the
+ *  app handled it or a page load follows (after the result). Throws if an option is malformed. */
+export function submitFormTool(options?: FormToolOptions): PageTool;
+/** A tool that opens an app route (router, or History API) or, for allowed sites, loads the page
+ *  after the result is posted. Throws if an option is malformed. */
+export function navigateTool(options?: NavigateToolOptions): PageTool;
+
 /** A tool definition made by a page tool factory. */
 export interface PageTool {
   name: string;
@@ -216,36 +229,32 @@ fn make(
 
 /// A tool that describes a form (labels, types, constraints, options, values, validity and
 /// submit buttons), with secrets redacted. Throws if an option is malformed.
-#[wasm_bindgen(js_name = describeFormTool, unchecked_return_type = "PageTool")]
-pub fn describe_form_tool(
-    #[wasm_bindgen(unchecked_param_type = "FormToolOptions")] options: Option<js_sys::Object>,
-) -> Result<JsValue, JsError> {
+// Typed in PAGE_TOOL_TYPES, where `options` can be optional.
+#[wasm_bindgen(js_name = describeFormTool, skip_typescript)]
+pub fn describe_form_tool(options: Option<js_sys::Object>) -> Result<JsValue, JsError> {
     make(Kind::Describe, options, "describe_form")
 }
 
 /// A tool that fills a form's fields by label, name or id, so the app's state follows, and
 /// reports per field what was set, changed or refused. Throws if an option is malformed.
-#[wasm_bindgen(js_name = fillFormTool, unchecked_return_type = "PageTool")]
-pub fn fill_form_tool(
-    #[wasm_bindgen(unchecked_param_type = "FormToolOptions")] options: Option<js_sys::Object>,
-) -> Result<JsValue, JsError> {
+// Typed in PAGE_TOOL_TYPES, where `options` can be optional.
+#[wasm_bindgen(js_name = fillFormTool, skip_typescript)]
+pub fn fill_form_tool(options: Option<js_sys::Object>) -> Result<JsValue, JsError> {
     make(Kind::Fill, options, "fill_form")
 }
 
 /// A tool that submits a valid form with `requestSubmit` after `confirm`, and reports whether
 /// the app handled it or a page load follows. Throws if an option is malformed.
-#[wasm_bindgen(js_name = submitFormTool, unchecked_return_type = "PageTool")]
-pub fn submit_form_tool(
-    #[wasm_bindgen(unchecked_param_type = "FormToolOptions")] options: Option<js_sys::Object>,
-) -> Result<JsValue, JsError> {
+// Typed in PAGE_TOOL_TYPES, where `options` can be optional.
+#[wasm_bindgen(js_name = submitFormTool, skip_typescript)]
+pub fn submit_form_tool(options: Option<js_sys::Object>) -> Result<JsValue, JsError> {
     make(Kind::Submit, options, "submit_form")
 }
 
 /// A tool that navigates to an app route (router, or History API) or, for allowed sites, loads
 /// the page after the result is posted. Throws if an option is malformed.
-#[wasm_bindgen(js_name = navigateTool, unchecked_return_type = "PageTool")]
-pub fn navigate_tool(
-    #[wasm_bindgen(unchecked_param_type = "NavigateToolOptions")] options: Option<js_sys::Object>,
-) -> Result<JsValue, JsError> {
+// Typed in PAGE_TOOL_TYPES, where `options` can be optional.
+#[wasm_bindgen(js_name = navigateTool, skip_typescript)]
+pub fn navigate_tool(options: Option<js_sys::Object>) -> Result<JsValue, JsError> {
     make(Kind::Navigate, options, "navigate")
 }
