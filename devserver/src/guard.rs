@@ -50,11 +50,27 @@ pub async fn session_guard(State(hub): State<Arc<Hub>>, mut req: Request, next: 
         }
     }
     req.extensions_mut().insert(session.clone());
-    let response = idempotency::run(&session, req, next).await;
+    let response = idempotency::run(&*session, req, next).await;
     if delay_ms > 0 {
         tokio::time::sleep(Duration::from_millis(delay_ms)).await;
     }
     response
+}
+
+/// The middleware of `POST /v1/sessions`: with `--api-key`, only that key may create a
+/// session; then `Idempotency-Key`, kept by the hub, so a retried creation makes one session.
+pub async fn creation_guard(State(hub): State<Arc<Hub>>, req: Request, next: Next) -> Response {
+    if hub.config.api_key.is_some() {
+        let token = match bearer_token(req.headers()) {
+            Ok(token) => token,
+            Err(e) => return e.into_response(),
+        };
+        if !matches!(hub.bearer(token), Some(Bearer::ApiKey)) {
+            return HttpError::unauthorized("creating a session needs the server's API key")
+                .into_response();
+        }
+    }
+    idempotency::run(&*hub, req, next).await
 }
 
 /// The token of `Authorization: Bearer <token>`, or 401 saying what is missing.

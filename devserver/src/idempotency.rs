@@ -12,7 +12,6 @@ use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use std::collections::{HashMap, VecDeque};
-use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::watch;
 use tokio::time::Instant;
@@ -136,24 +135,36 @@ impl IdempotencyStore {
     }
 }
 
+/// Whatever holds an [`IdempotencyStore`]: a session (its routes), the hub (session creation).
+pub trait Keeper: Send + Sync {
+    /// Runs `f` on the store, locked.
+    fn with_store<R>(&self, f: impl FnOnce(&mut IdempotencyStore) -> R) -> R;
+}
+
+impl Keeper for Session {
+    fn with_store<R>(&self, f: impl FnOnce(&mut IdempotencyStore) -> R) -> R {
+        f(&mut self.lock().idempotency)
+    }
+}
+
 /// Removes an in-flight record whose request was dropped (its client went away), so a retry
 /// with the same key runs instead of waiting forever.
-struct AbandonOnDrop<'a> {
-    session: &'a Session,
+struct AbandonOnDrop<'a, K: Keeper> {
+    keeper: &'a K,
     key: &'a str,
     armed: bool,
 }
 
-impl Drop for AbandonOnDrop<'_> {
+impl<K: Keeper> Drop for AbandonOnDrop<'_, K> {
     fn drop(&mut self) {
         if self.armed {
-            self.session.lock().idempotency.abandon(self.key);
+            self.keeper.with_store(|s| s.abandon(self.key));
         }
     }
 }
 
 /// Runs `req` under its `Idempotency-Key`, if it has one and changes state.
-pub async fn run(session: &Arc<Session>, req: Request, next: Next) -> Response {
+pub async fn run<K: Keeper>(keeper: &K, req: Request, next: Next) -> Response {
     let changes_state = matches!(*req.method(), Method::POST | Method::PUT | Method::DELETE);
     let key = match req.headers().get("idempotency-key") {
         Some(v) if changes_state => v.to_str().ok().map(str::to_owned),
@@ -170,7 +181,7 @@ pub async fn run(session: &Arc<Session>, req: Request, next: Next) -> Response {
         }
     };
     loop {
-        let lookup = session.lock().idempotency.begin(&key, Instant::now());
+        let lookup = keeper.with_store(|s| s.begin(&key, Instant::now()));
         match lookup {
             Lookup::Replay(stored) => return stored.response(true),
             Lookup::Wait(mut rx) => {
@@ -183,7 +194,7 @@ pub async fn run(session: &Arc<Session>, req: Request, next: Next) -> Response {
             }
             Lookup::Run(tx) => {
                 let mut guard = AbandonOnDrop {
-                    session,
+                    keeper,
                     key: &key,
                     armed: true,
                 };
@@ -205,7 +216,7 @@ pub async fn run(session: &Arc<Session>, req: Request, next: Next) -> Response {
                     content_type: parts.headers.get(header::CONTENT_TYPE).cloned(),
                     retry_after: parts.headers.get(header::RETRY_AFTER).cloned(),
                 };
-                session.lock().idempotency.finish(&key, stored.clone());
+                keeper.with_store(|s| s.finish(&key, stored.clone()));
                 guard.armed = false;
                 tx.send_replace(Some(stored.clone()));
                 return stored.response(false);

@@ -325,6 +325,19 @@ async fn the_same_idempotency_key_answers_the_stored_answer_and_changes_nothing(
 }
 
 #[tokio::test]
+async fn a_retried_session_creation_makes_one_session() {
+    let server = start(|_| {}).await;
+    let key = [("idempotency-key", "create-1")];
+    let a = request(server.addr, "POST", "/v1/sessions", &key, None).await;
+    let b = request(server.addr, "POST", "/v1/sessions", &key, None).await;
+    assert_eq!((a.status, b.status), (201, 201));
+    assert_eq!(a.json()["id"], b.json()["id"]);
+    assert_eq!(b.header("idempotent-replayed"), Some("true"));
+    let c = request(server.addr, "POST", "/v1/sessions", &[], None).await;
+    assert_ne!(a.json()["id"], c.json()["id"]);
+}
+
+#[tokio::test]
 async fn idempotency_records_expire() {
     let server = start(|c| c.idempotency_ttl_ms = 200).await;
     let s = Session::create(&server).await;

@@ -7,7 +7,7 @@ pub mod faults;
 
 use crate::body::too_large;
 use crate::error::HttpError;
-use crate::guard::session_guard;
+use crate::guard::{creation_guard, session_guard};
 use crate::state::Hub;
 use crate::{cors, statics, stream};
 use axum::extract::{DefaultBodyLimit, Request};
@@ -63,7 +63,11 @@ pub fn router(hub: Arc<Hub>) -> Router {
         )
         .route_layer(from_fn_with_state(hub.clone(), session_guard));
     Router::new()
-        .route("/v1/sessions", post(agent::create_session))
+        .route(
+            "/v1/sessions",
+            post(agent::create_session)
+                .route_layer(from_fn_with_state(hub.clone(), creation_guard)),
+        )
         .merge(sessions)
         .fallback(statics::serve)
         .method_not_allowed_fallback(|| async { HttpError::method_not_allowed() })

@@ -32,6 +32,14 @@ pub struct Hub {
     pub config: Arc<Config>,
     pub clock: Clock,
     registry: Mutex<Registry>,
+    /// Idempotency records of `POST /v1/sessions`, which belongs to no session yet.
+    creations: Mutex<IdempotencyStore>,
+}
+
+impl crate::idempotency::Keeper for Hub {
+    fn with_store<R>(&self, f: impl FnOnce(&mut IdempotencyStore) -> R) -> R {
+        f(&mut lock(&self.creations))
+    }
 }
 
 #[derive(Default)]
@@ -51,10 +59,13 @@ pub enum Bearer {
 impl Hub {
     /// A hub holding the `--session` sessions of `config`.
     pub fn new(config: Config) -> Arc<Hub> {
+        let creations =
+            IdempotencyStore::new(config.idempotency_ttl_ms, config.idempotency_records);
         let hub = Arc::new(Hub {
             config: Arc::new(config),
             clock: Clock::new(),
             registry: Mutex::new(Registry::default()),
+            creations: Mutex::new(creations),
         });
         for (id, token) in hub.config.sessions.clone() {
             hub.insert(id, token);
