@@ -2,6 +2,9 @@
 //! native shell used only by this test: registration, calls good and bad, a local timeout,
 //! injected faults (failed acks, dropped and repeated stream events), pings outliving the
 //! TTL, tool replacement and leaving.
+//!
+//! Native only: it starts the devserver in-process, and does its own socket I/O.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod http;
 mod shell;
