@@ -95,7 +95,8 @@ try {
     await checks.check("the model sees the app's tools", async () => {
       const answer = await agent(devserver.url, "GET", "/tools");
       const names = (Array.isArray(answer) ? answer : answer.tools).map((tool) => tool.name).sort();
-      if (JSON.stringify(names) !== JSON.stringify(["client__vite__add", "client__vite__fail"])) throw new Error(names.join(", "));
+      const expected = ["client__vite__add", "client__vite__describe_contact", "client__vite__fail"];
+      if (JSON.stringify(names) !== JSON.stringify(expected)) throw new Error(names.join(", "));
       return names.join(", ");
     });
     const { id: runId } = await agent(devserver.url, "POST", "/runs", {});
@@ -103,6 +104,11 @@ try {
       const result = await callAndWait(devserver.url, runId, "client__vite__add", { a: 2, b: 40 });
       if (result.state !== "succeeded" || result.is_error || result.text !== "42") throw new Error(JSON.stringify(result));
       return `add(2, 40) → ${result.text}`;
+    });
+    await checks.check("a ready-made page tool from the package works in the bundle", async () => {
+      const result = await callAndWait(devserver.url, runId, "client__vite__describe_contact", {});
+      if (result.state !== "succeeded" || result.is_error || !result.text.includes("Your name")) throw new Error(JSON.stringify(result));
+      return result.text.slice(0, 100);
     });
     await checks.check("a throwing handler reaches the model as an error result", async () => {
       const result = await callAndWait(devserver.url, runId, "client__vite__fail", {});

@@ -1,6 +1,6 @@
 // A user's app: installs client-tools from npm and registers two tools, as the npm README says.
 // TypeScript, so `tsc --noEmit` also checks the declarations the package ships.
-import init, { Client, type ClientStatus, type ToolDefinition } from "client-tools";
+import init, { Client, describeFormTool, type ClientStatus, type ToolDefinition } from "client-tools";
 
 const status = document.getElementById("status")!;
 const query = new URLSearchParams(location.search);
@@ -35,7 +35,7 @@ async function main(): Promise<void> {
     token: param("token"),
     name: "vite",
     lifetime: { type: "ttl", data: { seconds: 60 } },
-    tools: [add, fail],
+    tools: [add, fail, describeFormTool({ name: "describe_contact", form: "#contact" })],
     onStatus: (s: ClientStatus) => {
       if (s.type === "error") console.warn(`client-tools: ${s.message}`);
     },
