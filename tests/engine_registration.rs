@@ -342,7 +342,7 @@ fn register_refused_400_is_fatal_with_the_servers_reason() {
 }
 
 #[test]
-fn register_client_limit_is_retried_not_fatal() {
+fn register_client_limit_is_tried_again_under_a_new_key_not_fatal() {
     let mut h = Harness::new(config());
     let reg = h.take_send(Method::Post, "/clients");
     h.answer(
@@ -355,11 +355,14 @@ fn register_client_limit_is_retried_not_fatal() {
         Some(Status::Error { fatal: false, .. })
     ));
     h.fire_next();
+    // The server keeps the 409 under the old key: the same key would get it forever.
     let again = h.take_send(Method::Post, "/clients");
-    assert_eq!(
+    assert!(again.header("Idempotency-Key").is_some());
+    assert_ne!(
         again.header("Idempotency-Key"),
         reg.header("Idempotency-Key")
     );
+    assert_eq!(again.body, reg.body);
 }
 
 #[test]

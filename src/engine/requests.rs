@@ -89,6 +89,12 @@ impl Core {
     }
 
     /// Builds and sends a new request, with a new `Idempotency-Key` on writes.
+    /// A new `Idempotency-Key`: the per-client prefix and a counter.
+    fn new_key(&mut self) -> String {
+        self.next_key += 1;
+        format!("{}-{}", self.cfg.key_prefix, self.next_key)
+    }
+
     pub fn send_new(
         &mut self,
         kind: ReqKind,
@@ -98,10 +104,7 @@ impl Core {
         keepalive: bool,
         now: u64,
     ) {
-        let key = (method != Method::Get).then(|| {
-            self.next_key += 1;
-            format!("{}-{}", self.cfg.key_prefix, self.next_key)
-        });
+        let key = (method != Method::Get).then(|| self.new_key());
         let req = Req {
             kind,
             method,
@@ -175,9 +178,12 @@ impl Core {
                     ),
                 );
             }
-            // The session is full: not final, a client may leave; tell the app and retry.
+            // The session is full: not final, a client may leave; tell the app and try again,
+            // under a new key, since the server keeps this answer under the old one.
             409 if matches!(req.kind, ReqKind::Register { .. }) => {
                 self.error(format!("register: {}", describe(status, &body)));
+                let mut req = req;
+                req.key = Some(self.new_key());
                 self.retry_later(req, retry_after_ms, now);
             }
             408 | 429 | 500 | 502 | 503 | 504 => self.retry_later(req, retry_after_ms, now),
