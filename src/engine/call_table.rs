@@ -149,3 +149,42 @@ pub fn cut_result(mut text: String) -> String {
     text.push_str(&note(total - keep));
     text
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seen_call_ids_are_remembered_up_to_the_cap_oldest_forgotten_first() {
+        let mut seen = Seen::default();
+        assert!(seen.insert("call_0"));
+        assert!(!seen.insert("call_0"));
+        for i in 1..SEEN_MAX {
+            assert!(seen.insert(&format!("call_{i}")));
+        }
+        assert!(!seen.insert("call_0"), "still within the cap");
+        assert!(seen.insert("call_new"));
+        assert_eq!((seen.set.len(), seen.order.len()), (SEEN_MAX, SEEN_MAX));
+        assert!(seen.insert("call_0"), "the oldest went first");
+        assert!(!seen.insert(&format!("call_{}", SEEN_MAX - 1)));
+    }
+
+    #[test]
+    fn run_counts_are_kept_for_at_most_runs_max_runs() {
+        let mut calls = Calls::default();
+        assert_eq!(calls.count_call("run_a", "t"), 1);
+        assert_eq!(calls.count_call("run_a", "t"), 2);
+        assert_eq!(calls.count_call("run_a", "u"), 1);
+        for i in 0..RUNS_MAX {
+            calls.count_call(&format!("run_{i}"), "t");
+        }
+        assert_eq!(calls.runs.len(), RUNS_MAX);
+        assert_eq!(
+            calls.count_call("run_a", "t"),
+            1,
+            "run_a was the oldest, forgotten"
+        );
+        calls.forget_run("run_a");
+        assert!(!calls.runs.contains_key("run_a"));
+    }
+}
