@@ -11,6 +11,9 @@ const TS_TYPES: &'static str = r#"
 /** A JSON value, as tool arguments and schemas hold them. */
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 
+/** A JSON object: what tool arguments are. */
+export type JsonObject = { [key: string]: Json };
+
 /** A JSON Schema object describing a tool's arguments (its root is an object). */
 export type JsonSchema = { [key: string]: Json };
 
@@ -46,7 +49,7 @@ export interface ToolResult {
 export type HandlerReturn = string | undefined | void | ToolResult | Json;
 
 /** A tool the page offers to the agent. */
-export interface ToolDefinition<Args extends { [key: string]: Json } = { [key: string]: any }> {
+export interface ToolDefinition<Args extends JsonObject = JsonObject> {
   /** 1–64 of `A-Z a-z 0-9 _ -`, unique within the client. */
   name: string;
   /** At most 4,096 characters: what the tool does, for the model. */
@@ -57,7 +60,8 @@ export interface ToolDefinition<Args extends { [key: string]: Json } = { [key: s
   timeoutMs?: number;
   /** At most this many calls per run; later calls are answered `is_error`. */
   maxCallsPerRun?: number;
-  handler: (args: Args, ctx: ToolContext) => HandlerReturn | Promise<HandlerReturn>;
+  /** Answers one call. (A method, so a tool typed for its own arguments fits in `ToolDefinition[]`.) */
+  handler(args: Args, ctx: ToolContext): HandlerReturn | Promise<HandlerReturn>;
 }
 
 /** How the client is doing. */
@@ -90,7 +94,7 @@ export interface ClientOptions {
   lifetime?: Lifetime;
   /** Default "keep". */
   whenHidden?: WhenHidden;
-  tools?: ToolDefinition<any>[];
+  tools?: ToolDefinition[];
   onStatus?: (status: ClientStatus) => void;
   onCall?: (event: CallEvent) => void;
 }
@@ -190,7 +194,7 @@ impl Client {
     #[wasm_bindgen(js_name = setTools, unchecked_return_type = "Promise<void>")]
     pub fn set_tools(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "ToolDefinition<any>[]")] tools: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "ToolDefinition[]")] tools: JsValue,
     ) -> Promise {
         let tools = match options::tools(&tools, "tools") {
             Ok(t) => t,

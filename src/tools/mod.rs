@@ -104,13 +104,14 @@ export function submitFormTool(options?: FormToolOptions): PageTool;
 export function navigateTool(options?: NavigateToolOptions): PageTool;
 
 /** A tool definition made by a page tool factory. */
-export interface PageTool {
+export interface PageTool extends ToolDefinition {
   name: string;
   description: string;
-  parameters: { type: "object"; properties: Record<string, unknown>; required?: string[] };
+  parameters: JsonSchema;
   timeoutMs?: number;
   maxCallsPerRun?: number;
-  handler: (args: Record<string, unknown>, ctx: PageToolContext) => Promise<PageToolResult>;
+  /** May also be called directly (in a test, say) with a partial `ctx`. */
+  handler(args: JsonObject, ctx: PageToolContext): Promise<PageToolResult>;
 }
 "#;
 
