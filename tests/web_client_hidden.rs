@@ -1,0 +1,163 @@
+//! Browser tests of the `whenHidden` policies against a real devserver, with the page's
+//! visibility simulated (`document.hidden` overridden, then `visibilitychange`): `keep` goes on
+//! pinging, `pause` stops pinging and registers again when visible once the server let it
+//! lapse, `leave` leaves while hidden and registers again when visible.
+//! Run with `wasm-pack test --headless --chrome -- --test web_client_hidden`
+//! (`CLIENT_TOOLS_DEVSERVER` names the devserver; `scripts/test` sets it).
+#![cfg(target_arch = "wasm32")]
+
+#[path = "web_client/support.rs"]
+mod support;
+
+use js_sys::Promise;
+use support::{run, strings};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen(inline_js = r#"
+const ttl5 = { type: "ttl", data: { seconds: 5 } };
+const echo = { name: "echo", handler: (args) => `echo ${args.v}` };
+
+async function callEcho(t, c) {
+  const run = await t.a.startRun(t.base, t.s);
+  const id = await t.a.callTool(t.base, t.s, run, `client__${c.name}__echo`, { v: "back" });
+  const o = await t.a.waitCall(t.base, t.s, run, id, 5);
+  return `${o.state} ${o.text}`;
+}
+
+// Registers with `whenHidden`, records the page's fetches, hides the page, runs `body`, and
+// always shows the page again and stops recording.
+async function hidden(t, whenHidden, body) {
+  const { a } = t;
+  const fetches = a.recordFetches();
+  let shown = false;
+  try {
+    const w = a.watched(t.options({ name: `hide-${whenHidden}`, lifetime: ttl5, whenHidden, tools: [echo] }));
+    const c = await t.register(w.options);
+    const pings = () => fetches.requests.filter((r) => r.url.endsWith(`/clients/${c.id}/ping`)).length;
+    const before = { id: c.id, expiresAt: c.expiresAt.getTime(), statuses: w.statuses.length };
+    a.setHidden(true);
+    const show = () => { shown = true; a.setHidden(false); };
+    const seen = await body({ c, w, pings, before, show });
+    seen.after = w.statuses.slice(before.statuses).map((s) => s.type).filter((s) => !s.startsWith("stream"));
+    await c.leave();
+    return seen;
+  } finally {
+    if (!shown) a.setHidden(false);
+    fetches.restore();
+  }
+}
+
+export function keep(t) {
+  return hidden(t, "keep", async ({ c, pings, before, show }) => {
+    await t.a.waitFor("expiresAt to move while hidden", () => c.expiresAt.getTime() !== before.expiresAt, 3500);
+    const seen = { pings: pings(), moved: c.expiresAt.getTime() - before.expiresAt, state: c.state, sameId: c.id === before.id };
+    show();
+    seen.answer = await callEcho(t, c);
+    return seen;
+  });
+}
+
+export function pause(t) {
+  const { a } = t;
+  return hidden(t, "pause", async ({ c, w, pings, before, show }) => {
+    const expired = () => a.events(t.base, t.s).then((log) =>
+      log.some((e) => e.type === "client_expired" && e.data.client_id === before.id));
+    await a.waitFor("the server to let the hidden client lapse", expired, 7500, 200);
+    // Give a wrong re-registration (while still hidden) a moment to happen.
+    await a.sleep(500);
+    const log = await a.events(t.base, t.s);
+    const seen = {
+      pingsWhileHidden: pings(),
+      expiresAtMoved: c.expiresAt.getTime() - before.expiresAt,
+      registrationsWhileHidden: log.filter((e) => e.type === "client_registered").length,
+      statusesWhileHidden: w.statuses.slice(before.statuses).map((s) => s.type).filter((s) => !s.startsWith("stream")),
+    };
+    show();
+    await a.waitFor("the client to register again", () => w.statuses.some((s) => s.type === "reregistered"), 3000);
+    seen.newId = c.id !== before.id;
+    seen.name = c.name;
+    seen.answer = await callEcho(t, c);
+    return seen;
+  });
+}
+
+export function leave(t) {
+  const { a } = t;
+  return hidden(t, "leave", async ({ c, w, before, show }) => {
+    const left = () => a.events(t.base, t.s).then((log) =>
+      log.some((e) => e.type === "client_left" && e.data.client_id === before.id));
+    await a.waitFor("the hidden client to leave", left, 3000);
+    const seen = {
+      stateWhileHidden: c.state,
+      liveWhileHidden: (await a.clients(t.base, t.s)).length,
+      modelToolsWhileHidden: (await a.modelTools(t.base, t.s)).tools.length,
+    };
+    show();
+    await a.waitFor("the client to register again", () => c.state === "registered" && c.id && c.id !== before.id, 3000);
+    seen.live = (await a.clients(t.base, t.s)).map((x) => `${x.id === c.id ? "new" : "other"} ${x.name}`);
+    seen.answer = await callEcho(t, c);
+    return seen;
+  });
+}
+"#)]
+extern "C" {
+    fn keep(t: &JsValue) -> Promise;
+    fn pause(t: &JsValue) -> Promise;
+    fn leave(t: &JsValue) -> Promise;
+}
+
+#[wasm_bindgen_test]
+async fn when_hidden_keep_goes_on_pinging() {
+    let r = run(keep).await;
+    assert!(r["pings"].as_u64().unwrap() >= 1, "{r}");
+    let moved = r["moved"].as_f64().unwrap();
+    assert!(moved >= 1_000.0, "expiresAt moved {moved} ms: {r}");
+    assert_eq!(r["state"], "registered");
+    assert_eq!(r["sameId"], true);
+    assert_eq!(r["answer"], "succeeded echo back");
+    assert_eq!(strings(&r["after"], "after"), Vec::<String>::new(), "{r}");
+}
+
+#[wasm_bindgen_test]
+async fn when_hidden_pause_stops_pinging_and_registers_again_when_visible() {
+    let r = run(pause).await;
+    assert_eq!(r["pingsWhileHidden"], 0, "{r}");
+    assert_eq!(r["expiresAtMoved"], 0, "{r}");
+    assert_eq!(
+        r["registrationsWhileHidden"], 1,
+        "no registration while hidden: {r}"
+    );
+    assert_eq!(
+        strings(&r["statusesWhileHidden"], "statusesWhileHidden"),
+        Vec::<String>::new(),
+        "{r}"
+    );
+    assert_eq!(r["newId"], true);
+    // The lapse freed the name.
+    assert_eq!(r["name"], "hide-pause");
+    assert_eq!(r["answer"], "succeeded echo back");
+    assert_eq!(
+        strings(&r["after"], "after"),
+        ["lapsed", "reregistered"],
+        "{r}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn when_hidden_leave_leaves_and_registers_again_when_visible() {
+    let r = run(leave).await;
+    assert_eq!(r["stateWhileHidden"], "left", "{r}");
+    assert_eq!(r["liveWhileHidden"], 0);
+    assert_eq!(r["modelToolsWhileHidden"], 0);
+    // The leave freed the name, so the client gets it back.
+    assert_eq!(strings(&r["live"], "live"), ["new hide-leave"], "{r}");
+    assert_eq!(r["answer"], "succeeded echo back");
+    assert_eq!(
+        strings(&r["after"], "after"),
+        ["left", "reregistered"],
+        "{r}"
+    );
+}
