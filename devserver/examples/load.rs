@@ -1,7 +1,8 @@
 //! Load benchmark: 32 clients answer calls over loopback while the agent keeps 1,000 calls in
 //! flight. Prints calls per second and the dispatch-to-settled latency p50/p99.
 //!
-//! `cargo run --release -p devserver --example load [-- TOTAL_CALLS]` (default 20,000).
+//! `cargo run --release -p devserver --example load [-- TOTAL_CALLS [IN_FLIGHT]]` (defaults
+//! 20,000 and 1,000).
 //!
 //! Each client is a registration with its own event stream (so every event goes down 33
 //! streams, as the protocol has it) and acks and answers on kept-alive connections. The agent
@@ -21,7 +22,6 @@ use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, Semaphore};
 
 const CLIENTS: usize = 32;
-const IN_FLIGHT: usize = 1000;
 const DISPATCHERS: usize = 64;
 const ANSWER_CONNS_PER_CLIENT: usize = 4;
 
@@ -33,21 +33,26 @@ enum Seen {
 
 #[tokio::main]
 async fn main() {
-    let total: usize = match std::env::args().nth(1) {
-        None => 20_000,
-        Some(n) => match n.parse() {
-            Ok(n) if n > 0 => n,
-            _ => {
-                eprintln!("usage: load [TOTAL_CALLS], a whole number above 0; got {n:?}");
-                std::process::exit(2);
+    let arg = |i: usize, default: usize| -> usize {
+        match std::env::args().nth(i) {
+            None => default,
+            Some(n) => {
+                match n.parse() {
+                    Ok(n) if n > 0 => n,
+                    _ => {
+                        eprintln!("usage: load [TOTAL_CALLS [IN_FLIGHT]], whole numbers above 0; got {n:?}");
+                        std::process::exit(2);
+                    }
+                }
             }
-        },
+        }
     };
+    let (total, in_flight) = (arg(1, 20_000), arg(2, 1000));
     let config = devserver::Config {
         addr: SocketAddr::from(([127, 0, 0, 1], 0)),
-        max_pending_calls: IN_FLIGHT * 2,
+        max_pending_calls: in_flight * 2,
         replay_events: 10_000,
-        settled_calls: IN_FLIGHT * 4,
+        settled_calls: in_flight * 4,
         ..devserver::Config::default()
     };
     let server = devserver::start(config).await.expect("start devserver");
@@ -86,7 +91,7 @@ async fn main() {
         .to_owned();
     let seen: Arc<Mutex<HashMap<String, Seen>>> = Arc::default();
     let latencies: Arc<Mutex<Vec<Duration>>> = Arc::default();
-    let permits = Arc::new(Semaphore::new(IN_FLIGHT));
+    let permits = Arc::new(Semaphore::new(in_flight));
     let settled = Arc::new(AtomicUsize::new(0));
     let (done_tx, mut done_rx) = mpsc::channel::<()>(1);
 
@@ -157,7 +162,7 @@ async fn main() {
                     samples
                         .lock()
                         .unwrap()
-                        .push(IN_FLIGHT - permits.available_permits());
+                        .push(in_flight - permits.available_permits());
                 }
                 let body = json!({"tool": format!("client__c{}__echo", n % CLIENTS), "arguments": {"n": n}});
                 let at = Instant::now();
@@ -188,7 +193,7 @@ async fn main() {
     let pct = |p: f64| lat[((lat.len() as f64 * p) as usize).min(lat.len() - 1)];
     let samples = in_flight_samples.lock().unwrap();
     let mean_in_flight = samples.iter().sum::<usize>() as f64 / samples.len().max(1) as f64;
-    println!("{CLIENTS} clients, {total} calls, up to {IN_FLIGHT} in flight (mean {mean_in_flight:.0} at dispatch)");
+    println!("{CLIENTS} clients, {total} calls, up to {in_flight} in flight (mean {mean_in_flight:.0} at dispatch)");
     println!(
         "throughput: {:.0} calls/s over {:.2} s",
         total as f64 / elapsed.as_secs_f64(),
