@@ -187,9 +187,10 @@ impl Core {
                 self.calls.forget_run(&run_id)
             }
             // The server let the registration run out: register again without waiting for a
-            // ping to learn it.
+            // ping to learn it. Not while pings are paused (`whenHidden: pause`, hidden): a
+            // paused page registers again when visible, else it would re-register every TTL.
             StreamEvent::ClientExpired { client_id, .. }
-                if self.reg.as_ref().is_some_and(|r| r.id == client_id) =>
+                if !self.pings_paused() && self.reg.as_ref().is_some_and(|r| r.id == client_id) =>
             {
                 self.lapse(now)
             }
