@@ -43,19 +43,45 @@ impl std::error::Error for SchemaError {}
 /// Checks `value` against `schema`; the first broken rule is the error, its path rooted at
 /// `arguments`.
 pub fn validate(schema: &Value, value: &Value) -> Result<(), SchemaError> {
-    let mut path = String::from("arguments");
-    check(schema, value, &mut path)
+    check(schema, value, &Path::Root)
 }
 
-fn fail(path: &str, rule: &'static str, message: String) -> Result<(), SchemaError> {
+/// Where a value sits, as a chain up to the root; written out only for an error, so a valid
+/// call builds no path string.
+#[derive(Clone, Copy)]
+enum Path<'a> {
+    Root,
+    Key(&'a Path<'a>, &'a str),
+    Index(&'a Path<'a>, usize),
+}
+
+impl Path<'_> {
+    fn write(&self, out: &mut String) {
+        match *self {
+            Path::Root => out.push_str("arguments"),
+            Path::Key(parent, key) => {
+                parent.write(out);
+                push_key(out, key);
+            }
+            Path::Index(parent, i) => {
+                parent.write(out);
+                out.push_str(&format!("[{i}]"));
+            }
+        }
+    }
+}
+
+fn fail(path: &Path, rule: &'static str, message: String) -> Result<(), SchemaError> {
+    let mut written = String::new();
+    path.write(&mut written);
     Err(SchemaError {
-        path: path.to_owned(),
+        path: written,
         rule,
         message,
     })
 }
 
-fn check(schema: &Value, value: &Value, path: &mut String) -> Result<(), SchemaError> {
+fn check(schema: &Value, value: &Value, path: &Path) -> Result<(), SchemaError> {
     let schema = match schema {
         Value::Bool(true) => return Ok(()),
         Value::Bool(false) => return fail(path, "false", "no value is allowed here".into()),
@@ -111,15 +137,22 @@ fn is_type(value: &Value, name: &str) -> bool {
     }
 }
 
-fn check_type(schema: &Map<String, Value>, value: &Value, path: &str) -> Result<(), SchemaError> {
-    let names: Vec<&str> = match schema.get("type") {
-        Some(Value::String(name)) => vec![name.as_str()],
-        Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).collect(),
-        _ => return Ok(()),
+fn check_type(schema: &Map<String, Value>, value: &Value, path: &Path) -> Result<(), SchemaError> {
+    let fits = match schema.get("type") {
+        Some(Value::String(name)) => is_type(value, name),
+        Some(Value::Array(names)) => {
+            let mut names = names.iter().filter_map(Value::as_str).peekable();
+            names.peek().is_none() || names.any(|n| is_type(value, n))
+        }
+        _ => true,
     };
-    if names.is_empty() || names.iter().any(|n| is_type(value, n)) {
+    if fits {
         return Ok(());
     }
+    let wanted: Vec<&str> = match schema.get("type") {
+        Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).collect(),
+        other => other.and_then(Value::as_str).into_iter().collect(),
+    };
     let shown = match value {
         Value::Object(_) | Value::Array(_) => brief(value),
         _ => format!(
@@ -131,14 +164,14 @@ fn check_type(schema: &Map<String, Value>, value: &Value, path: &str) -> Result<
     fail(
         path,
         "type",
-        format!("{shown}, needs {}", names.join(" or ")),
+        format!("{shown}, needs {}", wanted.join(" or ")),
     )
 }
 
 fn check_object(
     schema: &Map<String, Value>,
     map: &Map<String, Value>,
-    path: &mut String,
+    path: &Path,
 ) -> Result<(), SchemaError> {
     if let Some(Value::Array(required)) = schema.get("required") {
         for name in required.iter().filter_map(Value::as_str) {
@@ -185,10 +218,7 @@ fn check_object(
                 _ => continue,
             },
         };
-        let len = path.len();
-        push_key(path, name);
-        check(sub, item, path)?;
-        path.truncate(len);
+        check(sub, item, &Path::Key(path, name))?;
     }
     Ok(())
 }
@@ -196,7 +226,7 @@ fn check_object(
 fn check_array(
     schema: &Map<String, Value>,
     items: &[Value],
-    path: &mut String,
+    path: &Path,
 ) -> Result<(), SchemaError> {
     let n = items.len() as u64;
     if let Some(min) = schema.get("minItems").and_then(Value::as_u64) {
@@ -218,15 +248,12 @@ fn check_array(
             Some(sub) => sub,
             None => break,
         };
-        let len = path.len();
-        path.push_str(&format!("[{i}]"));
-        check(sub, item, path)?;
-        path.truncate(len);
+        check(sub, item, &Path::Index(path, i))?;
     }
     Ok(())
 }
 
-fn check_string(schema: &Map<String, Value>, s: &str, path: &str) -> Result<(), SchemaError> {
+fn check_string(schema: &Map<String, Value>, s: &str, path: &Path) -> Result<(), SchemaError> {
     let min = schema.get("minLength").and_then(Value::as_u64);
     let max = schema.get("maxLength").and_then(Value::as_u64);
     if min.is_none() && max.is_none() {
@@ -250,7 +277,7 @@ fn check_number(
     schema: &Map<String, Value>,
     x: f64,
     value: &Value,
-    path: &str,
+    path: &Path,
 ) -> Result<(), SchemaError> {
     let bound = |k: &str| schema.get(k).filter(|v| v.is_number());
     if let Some(min) = bound("minimum") {
