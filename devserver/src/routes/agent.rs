@@ -4,7 +4,8 @@
 use crate::body::JsonBody;
 use crate::error::HttpError;
 use crate::extract::Ids;
-use crate::state::calls::{CallView, RunView};
+use crate::state::calls::CallView;
+use crate::state::runs::RunView;
 use crate::state::{Hub, Session};
 use axum::extract::{Extension, State};
 use axum::http::{StatusCode, Uri};

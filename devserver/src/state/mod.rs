@@ -6,6 +6,7 @@
 pub mod calls;
 pub mod clients;
 pub mod events;
+pub mod runs;
 
 use crate::cli::Config;
 use crate::clock::Clock;

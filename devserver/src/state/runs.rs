@@ -1,0 +1,130 @@
+//! Runs: one agent turn each. Starting one emits `run_started`; cancelling or completing it
+//! fails its pending calls with `run_gone`. Ended runs are pruned past `--max-runs`.
+
+use super::calls::CallView;
+use super::{Call, Run, RunState, Session, SessionState};
+use crate::error::HttpError;
+use crate::ids::new_id;
+use client_tools::protocol::FailReason;
+use serde::Serialize;
+use serde_json::json;
+use tokio::time::Instant;
+
+/// A run and its calls still held.
+#[derive(Serialize, Clone, Debug)]
+pub struct RunView {
+    pub id: String,
+    /// `active`, `completed` or `cancelled`.
+    pub state: &'static str,
+    pub started_at: String,
+    pub calls: Vec<CallView>,
+}
+
+impl Session {
+    /// Starts a run and emits `run_started`. Fails with 429 when `--max-runs` runs are active.
+    pub fn start_run(&self) -> Result<String, HttpError> {
+        let mut st = self.lock();
+        prune_runs(&mut st, self.config.max_runs.saturating_sub(1));
+        if st.runs.len() >= self.config.max_runs {
+            return Err(HttpError::rate_limited(
+                1,
+                format!("{} runs are active, the limit", st.runs.len()),
+            ));
+        }
+        let id = new_id("run");
+        let seq = st.next_seq();
+        st.runs.insert(
+            id.clone(),
+            Run {
+                id: id.clone(),
+                state: RunState::Active,
+                seq,
+                started: Instant::now(),
+            },
+        );
+        st.run_order.push_back(id.clone());
+        st.log.emit("run_started", json!({"run_id": id}));
+        Ok(id)
+    }
+
+    /// Ends a run: its pending calls fail with `run_gone`, then `run_cancelled` (or
+    /// `run_completed`) is emitted. Fails with 404 for an unknown run, 409 for an ended one.
+    pub fn end_run(&self, run_id: &str, cancelled: bool) -> Result<(), HttpError> {
+        let mut st = self.lock();
+        let run = active_run(&mut st, run_id)?;
+        run.state = if cancelled {
+            RunState::Cancelled
+        } else {
+            RunState::Completed
+        };
+        let mut pending: Vec<(u64, String)> = st
+            .calls
+            .values()
+            .filter(|c| c.run_id == run_id && c.outcome.is_none())
+            .map(|c| (c.seq, c.id.clone()))
+            .collect();
+        pending.sort();
+        for (_, call_id) in pending {
+            self.fail(&mut st, &call_id, FailReason::RunGone);
+        }
+        let event = if cancelled {
+            "run_cancelled"
+        } else {
+            "run_completed"
+        };
+        st.log.emit(event, json!({"run_id": run_id}));
+        Ok(())
+    }
+
+    /// Every run still held, newest last, with its calls.
+    pub fn runs(&self) -> Vec<RunView> {
+        let st = self.lock();
+        let mut runs: Vec<&Run> = st.runs.values().collect();
+        runs.sort_by_key(|r| r.seq);
+        let mut calls: Vec<&Call> = st.calls.values().collect();
+        calls.sort_by_key(|c| c.seq);
+        runs.into_iter()
+            .map(|r| RunView {
+                id: r.id.clone(),
+                state: r.state.as_str(),
+                started_at: self.clock.rfc3339(r.started),
+                calls: calls
+                    .iter()
+                    .filter(|c| c.run_id == r.id)
+                    .map(|c| self.view(c))
+                    .collect(),
+            })
+            .collect()
+    }
+}
+
+/// The active run `run_id`, or 404 (unknown) / 409 (ended).
+pub(crate) fn active_run<'a>(
+    st: &'a mut SessionState,
+    run_id: &str,
+) -> Result<&'a mut Run, HttpError> {
+    match st.runs.get_mut(run_id) {
+        None => Err(HttpError::not_found(format!(
+            "no run {run_id} in this session"
+        ))),
+        Some(run) if run.state != RunState::Active => Err(HttpError::conflict(
+            "run_ended",
+            format!("run {run_id} is {}", run.state.as_str()),
+        )),
+        Some(run) => Ok(run),
+    }
+}
+
+/// Drops the oldest ended runs until at most `keep` runs are held.
+fn prune_runs(st: &mut SessionState, keep: usize) {
+    let mut i = 0;
+    while st.runs.len() > keep && i < st.run_order.len() {
+        let id = &st.run_order[i];
+        if st.runs.get(id).is_some_and(|r| r.state != RunState::Active) {
+            let id = st.run_order.remove(i).unwrap_or_default();
+            st.runs.remove(&id);
+        } else {
+            i += 1;
+        }
+    }
+}
