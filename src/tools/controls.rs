@@ -6,9 +6,12 @@ use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, HtmlInputElement, HtmlOptionElement, HtmlSelectElement};
 
-use super::js::{get, object, proto_call, proto_set, set};
+use super::js::{get, lower, object, proto_call, proto_set, set};
 use super::labels::{clean_text, option_label};
 use super::text::{check_typed, cut_utf16, format_hint, is_hex_color};
+
+/// Most choices named in a refusal.
+const OPTIONS_NAMED: usize = 20;
 
 /// What happened to one field.
 pub(crate) enum Outcome {
@@ -84,8 +87,10 @@ pub(crate) async fn type_text(
     let mut text = as_text(value)?;
     check_typed(&text, multi_line).map_err(Outcome::Refused)?;
     let mut note = None;
+    // maxLength is -1 when the attribute is absent; an integer otherwise.
     let max = get(el, "maxLength").as_f64().unwrap_or(-1.0);
     if max >= 0.0 {
+        let max = max as u32;
         if let Some(short) = cut_utf16(&text, max as usize) {
             note = Some(format!("cut to the field's maxlength of {max}"));
             text = short;
@@ -145,11 +150,11 @@ fn choose<'a, T>(
     value: impl Fn(&T) -> String,
     label: impl Fn(&T) -> String,
 ) -> Option<&'a T> {
-    let w = clean_text(wanted).to_lowercase();
+    let w = lower(&clean_text(wanted));
     items
         .iter()
         .find(|i| value(i) == wanted)
-        .or_else(|| items.iter().find(|i| label(i).to_lowercase() == w))
+        .or_else(|| items.iter().find(|i| lower(&label(i)) == w))
 }
 
 fn wanted_list(value: &Value) -> Result<Vec<String>, Outcome> {
@@ -182,11 +187,16 @@ pub(crate) async fn checkbox(el: &HtmlInputElement, value: &Value) -> Result<Out
 }
 
 fn options_list(items: &[HtmlInputElement]) -> String {
-    items
-        .iter()
-        .map(option_label)
-        .collect::<Vec<_>>()
-        .join(", ")
+    some_of(items.iter().map(option_label))
+}
+
+/// The first few of a list of choices, for a refusal that says what the choices are.
+fn some_of(labels: impl Iterator<Item = String>) -> String {
+    let mut out: Vec<String> = labels.take(OPTIONS_NAMED + 1).collect();
+    if out.len() > OPTIONS_NAMED {
+        out[OPTIONS_NAMED] = "…".into();
+    }
+    out.join(", ")
 }
 
 pub(crate) async fn radios(group: &[HtmlInputElement], value: &Value) -> Result<Outcome, Outcome> {
@@ -258,12 +268,7 @@ pub(crate) async fn select(s: &HtmlSelectElement, value: &Value) -> Result<Outco
     let all: Vec<HtmlOptionElement> = (0..opts.length())
         .filter_map(|i| opts.get_with_index(i)?.dyn_into::<HtmlOptionElement>().ok())
         .collect();
-    let list = || {
-        all.iter()
-            .map(|o| clean_text(&o.label()))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let list = || some_of(all.iter().map(|o| clean_text(&o.label())));
     let texts = wanted_list(value)?;
     if !s.multiple() && texts.len() != 1 {
         return refuse("this select takes one choice");

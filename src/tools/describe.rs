@@ -14,6 +14,8 @@ use super::scope::{attr, container, form_ref, forms_in, root, Container};
 const VALUE_MAX: usize = 500;
 /// Most options listed for one select.
 const OPTIONS_MAX: usize = 100;
+/// Longest answer, kept under the protocol's 65,536-character result limit.
+const TEXT_MAX: usize = 60_000;
 /// Most forms described in one answer.
 const FORMS_MAX: usize = 10;
 
@@ -281,9 +283,36 @@ pub(crate) fn run(config: &Config, args: &Value) -> Result<JsValue, String> {
                 .collect()
         }
     };
+    let all_forms = forms_in(&root(config)?)?;
     let mut list = Vec::new();
-    for (i, c) in forms.iter().enumerate() {
-        list.push(describe_container(c, i)?);
+    for c in &forms {
+        // The same "form N" the agent can pass back, counted among all forms in scope.
+        let index = match c {
+            Container::Form(f) => all_forms.iter().position(|x| x == f).unwrap_or(0),
+            Container::Area(_) => 0,
+        };
+        list.push(describe_container(c, index)?);
     }
-    Ok(super::js::ok_result(&json!({ "forms": list })))
+    let mut answer = json!({ "forms": list });
+    // A result holds at most 65,536 characters: leave out trailing fields until it fits.
+    let mut size = answer.to_string().chars().count();
+    let mut left_out = 0;
+    while size > TEXT_MAX {
+        let dropped = answer["forms"].as_array_mut().and_then(|forms| {
+            forms
+                .iter_mut()
+                .rev()
+                .find_map(|f| f["fields"].as_array_mut().filter(|a| !a.is_empty()))
+                .and_then(Vec::pop)
+        });
+        let Some(dropped) = dropped else {
+            return Err("the form is too large to describe".into());
+        };
+        size -= dropped.to_string().chars().count() + 1;
+        left_out += 1;
+    }
+    if left_out > 0 {
+        answer["fieldsLeftOut"] = json!(left_out);
+    }
+    Ok(super::js::ok_result(&answer))
 }

@@ -5,7 +5,7 @@
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 
-use super::js::{get, object, proto_call, proto_get, set};
+use super::js::{get, lower, object, proto_call, proto_get, set};
 use super::labels::{clean_text, group_label, label_of};
 use super::scope::{attr, query_all, Container};
 
@@ -289,11 +289,11 @@ pub(crate) fn find<'a>(fields: &'a [Field], loc: &str) -> Result<&'a Field, Stri
     let by = |pick: &dyn Fn(&Field) -> bool| -> Vec<&'a Field> {
         fields.iter().filter(|f| pick(f)).collect()
     };
-    let wanted = clean_text(loc).to_lowercase();
+    let wanted = lower(&clean_text(loc));
     let tiers: [Vec<&Field>; 3] = [
         by(&|f| f.id == loc || f.elements().iter().any(|e| e.id() == loc)),
         by(&|f| f.name == loc),
-        by(&|f| !f.label.is_empty() && f.label.to_lowercase() == wanted),
+        by(&|f| !f.label.is_empty() && lower(&f.label) == wanted),
     ];
     for tier in tiers {
         match tier.as_slice() {

@@ -206,9 +206,21 @@ pub(crate) fn entries(o: &JsValue) -> Vec<(String, JsValue)> {
 extern "C" {
     #[wasm_bindgen(js_namespace = JSON, js_name = parse)]
     fn json_parse(text: &str) -> JsValue;
+    #[wasm_bindgen(js_namespace = Reflect, js_name = deleteProperty, catch)]
+    fn reflect_delete(target: &JsValue, key: &str) -> Result<bool, JsValue>;
 }
 
-/// A JSON value as a JS value (for the tools' parameter schemas).
-pub(crate) fn from_json(v: &serde_json::Value) -> JsValue {
-    json_parse(&v.to_string())
+/// JSON text as a JS value (the tools' parameter schemas, written as constants).
+pub(crate) fn parse_json(text: &str) -> JsValue {
+    json_parse(text)
+}
+
+/// Removes `obj[key]` from an object this module built.
+pub(crate) fn delete(obj: &JsValue, key: &str) {
+    let _ = reflect_delete(obj, key);
+}
+
+/// Lower case as the browser does it (no Unicode tables in the .wasm).
+pub(crate) fn lower(s: &str) -> String {
+    String::from(js_sys::JsString::from(s).to_lower_case())
 }

@@ -19,10 +19,9 @@ mod url;
 
 use std::rc::Rc;
 
-use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
-use js::{error_result, from_json, object, set, to_json, CallContext};
+use js::{error_result, object, set, to_json, CallContext};
 use options::Config;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -123,39 +122,23 @@ enum Kind {
     Navigate,
 }
 
-const FORM_ARG: &str = "The form: its id or name as describe_form reports it, or a CSS selector. Needed only when the page has several forms.";
+// The parameter schemas as JSON text (parsed by the browser): far smaller in the .wasm than
+// building them with `json!`. The form tools' "form" property is removed when the app pins a form.
+const DESCRIBE_SCHEMA: &str = r#"{"type":"object","properties":{"form":{"type":"string","description":"The form: its ref as describe_form reports it (id, name or \"form N\"), or a CSS selector. Leave out to describe every form in scope."}}}"#;
+const FILL_SCHEMA: &str = r##"{"type":"object","properties":{"form":{"type":"string","description":"The form: its ref as describe_form reports it, or a CSS selector. Needed only when the page has several forms."},"fields":{"type":"object","description":"Each field's label, name or id (as describe_form reports it) mapped to its value: text for text, number, date (YYYY-MM-DD), time (HH:MM) and color (#rrggbb) fields; true or false for a checkbox; an option's value or label for a radio group or a select; an array of them for a multiple select or a checkbox group.","additionalProperties":{"type":["string","number","boolean","array","object"]}}},"required":["fields"]}"##;
+const SUBMIT_SCHEMA: &str = r#"{"type":"object","properties":{"form":{"type":"string","description":"The form: its ref as describe_form reports it, or a CSS selector. Needed only when the page has several forms."},"button":{"type":"string","description":"The submit button's label, name or id; default: the form's first submit button."}}}"#;
+const NAVIGATE_SCHEMA: &str = r#"{"type":"object","properties":{"url":{"type":"string","description":"A path of this app such as /orders/42, or a full http(s) URL of this site."}},"required":["url"]}"#;
 
-fn parameters(kind: Kind, config: &Config) -> Value {
-    let mut props = serde_json::Map::new();
-    let pinned = config.form.is_some();
-    if !pinned && !matches!(kind, Kind::Navigate) {
-        props.insert(
-            "form".into(),
-            json!({ "type": "string", "description": FORM_ARG }),
-        );
-    }
-    let mut required = Vec::<&str>::new();
-    match kind {
-        Kind::Describe => {}
-        Kind::Fill => {
-            props.insert("fields".into(), json!({
-                "type": "object",
-                "description": "Each field's label, name or id (as describe_form reports it) mapped to its value: text for text, number, date (YYYY-MM-DD), time (HH:MM) and color (#rrggbb) fields; true or false for a checkbox; an option's value or label for a radio group or a select; an array of them for a multiple select or a checkbox group.",
-                "additionalProperties": { "type": ["string", "number", "boolean", "array", "object"] }
-            }));
-            required.push("fields");
-        }
-        Kind::Submit => {
-            props.insert("button".into(), json!({ "type": "string", "description": "The submit button's label, name or id; default: the form's first submit button." }));
-        }
-        Kind::Navigate => {
-            props.insert("url".into(), json!({ "type": "string", "description": "A path of this app such as /orders/42, or a full http(s) URL of this site." }));
-            required.push("url");
-        }
-    }
-    let mut schema = json!({ "type": "object", "properties": props });
-    if !required.is_empty() {
-        schema["required"] = json!(required);
+fn parameters(kind: Kind, config: &Config) -> JsValue {
+    let text = match kind {
+        Kind::Describe => DESCRIBE_SCHEMA,
+        Kind::Fill => FILL_SCHEMA,
+        Kind::Submit => SUBMIT_SCHEMA,
+        Kind::Navigate => NAVIGATE_SCHEMA,
+    };
+    let schema = js::parse_json(text);
+    if config.form.is_some() {
+        js::delete(&js::get(&schema, "properties"), "form");
     }
     schema
 }
@@ -204,7 +187,7 @@ fn make(
         .clone()
         .unwrap_or_else(|| default_description(kind).into());
     set(&tool, "description", &description.into());
-    set(&tool, "parameters", &from_json(&parameters(kind, &config)));
+    set(&tool, "parameters", &parameters(kind, &config));
     for (key, v) in [
         ("timeoutMs", &config.timeout_ms),
         ("maxCallsPerRun", &config.max_calls_per_run),

@@ -146,7 +146,7 @@ fn pick_form(
         [one] => one.clone().dyn_into::<HtmlFormElement>().map_err(|_| {
             format!(
                 "form: {loc:?} matches a <{}>, not a form",
-                one.tag_name().to_lowercase()
+                one.tag_name().to_ascii_lowercase()
             )
         }),
         many => Err(format!(

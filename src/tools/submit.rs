@@ -11,7 +11,7 @@ use web_sys::{Element, Event, HtmlFormElement};
 
 use super::describe::{button_label, button_ref, submit_buttons};
 use super::fields::{fields, Field};
-use super::js::{error_result, get, ok_result, proto_call, proto_get, CallContext};
+use super::js::{error_result, get, lower, ok_result, proto_call, proto_get, CallContext};
 use super::labels::clean_text;
 use super::options::Config;
 use super::scope::{attr, check_locator, connected, container, Container};
@@ -47,10 +47,10 @@ fn pick_submitter(form: &HtmlFormElement, asked: Option<&str>) -> Result<Option<
             .find(|b| !b.matches(":disabled").unwrap_or(false)));
     };
     check_locator("button", loc)?;
-    let wanted = clean_text(loc).to_lowercase();
+    let wanted = lower(&clean_text(loc));
     let hits: Vec<&Element> = buttons
         .iter()
-        .filter(|b| button_ref(b) == loc || button_label(b).to_lowercase() == wanted)
+        .filter(|b| button_ref(b) == loc || lower(&button_label(b)) == wanted)
         .collect();
     match hits.as_slice() {
         [] => Err(format!(

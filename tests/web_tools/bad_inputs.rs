@@ -281,3 +281,39 @@ async fn forms_with_clobbering_names_or_script_actions_are_handled_safely() {
         );
     }
 }
+
+#[wasm_bindgen_test]
+async fn huge_forms_stay_within_the_result_limit_and_refusals_stay_short() {
+    let fx = Fixture::new("<form id=\"big\"><select name=\"pick\"></select></form><form></form>");
+    fx.js(
+        "const f = root.querySelector('#big'), s = f.querySelector('select');
+         for (let i = 0; i < 1000; i++) s.add(new Option('Option number ' + i, 'v' + i));
+         for (let i = 0; i < 3000; i++) { const el = document.createElement('input');
+           el.name = 'field' + i; el.value = 'x'.repeat(60); f.appendChild(el); }",
+    );
+    let opts = with(&options("{}"), "root", &fx.root);
+    let d = call(
+        &describe_form_tool(Some(opts.clone())).unwrap(),
+        r#"{"form": "big"}"#,
+    )
+    .await;
+    assert!(!d.is_error, "{}", &d.text[..200]);
+    assert!(
+        d.text.chars().count() <= 65_536,
+        "{} characters",
+        d.text.chars().count()
+    );
+    assert!(d.json()["fieldsLeftOut"].as_u64().unwrap() > 2000);
+    let f = call(
+        &fill_form_tool(Some(opts.clone())).unwrap(),
+        r#"{"form": "big", "fields": {"pick": "nope"}}"#,
+    )
+    .await;
+    refused(&f, "Option number 19, …");
+    assert!(f.text.len() < 2000, "{}", f.text.len());
+    // Forms without id or name are named by their place, and that name picks them.
+    let tool = describe_form_tool(Some(opts)).unwrap();
+    let two = call(&tool, r#"{"form": "form 2"}"#).await;
+    assert!(!two.is_error, "{}", two.text);
+    assert_eq!(two.json()["forms"][0]["ref"], "form 2");
+}
