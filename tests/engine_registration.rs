@@ -478,3 +478,68 @@ fn set_tools_invalid_is_refused_naming_the_field() {
     assert_eq!(err.field, "tools[1].name");
     assert_eq!(h.count_sends(Method::Put, "/tools"), 0);
 }
+
+#[test]
+fn resume_after_freeze_pings_at_once() {
+    let mut h = Harness::registered(config());
+    h.input(Input::Freeze);
+    assert!(h.sends().is_empty());
+    h.now = T0 + 7_000;
+    h.input(Input::Resume);
+    h.take_send(Method::Post, "/clients/cli_1/ping");
+}
+
+#[test]
+fn set_tools_put_404_reregisters_declaring_the_new_tools() {
+    let mut h = Harness::registered(config());
+    let op = h.engine.set_tools(vec![tool("cart", None)], h.now).unwrap();
+    h.drain();
+    let put = h.take_send(Method::Put, "/tools");
+    h.answer(&put, 404, &error_json("not_found", "unknown client"));
+    assert_eq!(h.statuses().last(), Some(&&Status::Lapsed));
+    let reg = h.take_send(Method::Post, "/clients");
+    assert_eq!(body_json(&reg)["tools"][0]["name"], "cart");
+    assert!(!h.out.iter().any(|o| matches!(o, Output::OpDone { .. })));
+    h.answer(
+        &reg,
+        201,
+        &client_json("cli_2", "web", Some(h.now + 60_000)),
+    );
+    assert!(h.out.contains(&Output::OpDone { op, result: Ok(()) }));
+    assert_eq!(
+        h.count_sends(Method::Put, "/tools"),
+        0,
+        "the registration declared them"
+    );
+}
+
+#[test]
+fn set_tools_while_registering_is_declared_by_a_put_after() {
+    let mut h = Harness::new(config());
+    let reg = h.take_send(Method::Post, "/clients");
+    let op = h
+        .engine
+        .set_tools(vec![tool("later", None)], h.now)
+        .unwrap();
+    h.drain();
+    assert_eq!(h.count_sends(Method::Put, "/tools"), 0);
+    h.answer(&reg, 201, &client_json(CLIENT, "web", Some(h.now + 60_000)));
+    let put = h.take_send(Method::Put, "/clients/cli_1/tools");
+    assert_eq!(body_json(&put)["tools"][0]["name"], "later");
+    h.answer(&put, 200, "{}");
+    assert!(h.out.contains(&Output::OpDone { op, result: Ok(()) }));
+}
+
+#[test]
+fn idempotency_keys_are_new_per_request_with_the_configured_prefix() {
+    let mut h = Harness::registered(config());
+    let mut keys = Vec::new();
+    for _ in 0..3 {
+        h.fire_next();
+        let ping = h.take_send(Method::Post, "/ping");
+        keys.push(ping.header("Idempotency-Key").unwrap().to_owned());
+        h.answer(&ping, 200, "{}");
+    }
+    // pfx-1 was the register, pfx-2 … the pings.
+    assert_eq!(keys, ["pfx-2", "pfx-3", "pfx-4"]);
+}

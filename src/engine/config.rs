@@ -67,13 +67,21 @@ impl ToolDef {
 /// The defaults are PROTOCOL.md's; a server that differs can be reached by changing them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Paths {
+    /// `POST`: register (default `/v1/sessions/{session_id}/clients`).
     pub register: String,
+    /// `POST`: stay registered (`…/clients/{client_id}/ping`).
     pub ping: String,
+    /// `DELETE`: leave (`…/clients/{client_id}`).
     pub leave: String,
+    /// `PUT`: replace the tools (`…/clients/{client_id}/tools`).
     pub tools: String,
+    /// `POST`: acknowledge a call (`…/calls/{call_id}/ack`).
     pub ack: String,
+    /// `POST`: answer a call (`…/calls/{call_id}/result`).
     pub result: String,
+    /// `GET`: the calls dispatched and not settled (`…/clients/{client_id}/calls`).
     pub pending: String,
+    /// `GET`: the session's event stream (`/v1/sessions/{session_id}/stream`).
     pub stream: String,
 }
 
@@ -99,19 +107,24 @@ pub struct Config {
     /// The server's origin and any prefix, e.g. `https://agent.example.com` (no trailing `/`
     /// needed).
     pub base_url: String,
+    /// The session whose agent calls the tools.
     pub session_id: String,
     /// The session token (or an API key), sent as `Authorization: Bearer <token>`.
     pub token: String,
     /// The client name asked for; the server may append a counter (`web-2`).
     pub name: String,
+    /// `never`, or a TTL of 5 to 3600 s kept alive by pings (default 60 s).
     pub lifetime: Lifetime,
+    /// What to do while the page is hidden (default: keep pinging).
     pub when_hidden: WhenHidden,
+    /// The tools on offer at registration (at most 64).
     pub tools: Vec<ToolDef>,
     /// A per-client random prefix of every `Idempotency-Key` (the browser passes
     /// `crypto.randomUUID()`); a counter makes each key new.
     pub key_prefix: String,
     /// Seeds the backoff jitter, so a test run is repeatable.
     pub seed: u64,
+    /// The request paths (default: PROTOCOL.md's).
     pub paths: Paths,
 }
 

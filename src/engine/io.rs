@@ -42,12 +42,15 @@ impl Method {
 /// [`Input::NetworkError`], naming `id`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HttpRequest {
+    /// Hand it back in the answer.
     pub id: RequestId,
+    /// `GET`, `POST`, `PUT` or `DELETE`.
     pub method: Method,
     /// The full URL: base URL plus the path.
     pub url: String,
     /// `Authorization`, plus `Content-Type` with a body and `Idempotency-Key` on writes.
     pub headers: Vec<(&'static str, String)>,
+    /// A JSON body, if the request has one.
     pub body: Option<String>,
     /// Send with `fetch(…, {keepalive: true})`: the page is going away.
     pub keepalive: bool,
@@ -225,7 +228,9 @@ pub enum EngineErrorKind {
 /// A failure with a kind a program can match and a message a person can act on.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct EngineError {
+    /// What went wrong, for a program.
     pub kind: EngineErrorKind,
+    /// What went wrong, for a person.
     pub message: String,
 }
 
