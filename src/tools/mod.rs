@@ -31,6 +31,9 @@ export type PageAction =
   | { kind: "submit"; form: HTMLFormElement; submitter: string | null; url: string; method: string }
   | { kind: "navigate"; url: string; crossDocument: boolean };
 
+// The factories return the SDK's own `ToolDefinition` (src/client.rs): their handlers take
+// `(args, ctx: ToolContext)` and answer JSON text, or `{ isError: true, text }` when refused.
+
 /** Options every page tool takes. */
 export interface PageToolOptions {
   /** The tool's name (1 to 64 of A-Z a-z 0-9 _ -); each factory has a default. */
@@ -76,42 +79,18 @@ export interface NavigateToolOptions extends PageToolOptions {
   confirm?: (action: PageAction) => boolean | Promise<boolean>;
 }
 
-/** What a page tool's handler receives as its second argument. */
-export interface PageToolContext {
-  callId?: string;
-  runId?: string;
-  signal?: AbortSignal;
-  deadline?: Date;
-  /** Runs `fn` once the call's result has been posted. */
-  afterResult?: (fn: () => void) => void;
-}
-
-/** A page tool's result: JSON text on success, `{ isError: true, text }` when refused. */
-export type PageToolResult = string | { isError: true; text: string };
-
 /** A tool that describes a form (labels, types, constraints, options, values, validity, submit
  *  buttons), with secrets redacted. Throws if an option is malformed. */
-export function describeFormTool(options?: FormToolOptions): PageTool;
+export function describeFormTool(options?: FormToolOptions): ToolDefinition;
 /** A tool that fills a form's fields by label, name or id so the app's state follows, and reports
  *  per field what was set, changed or refused. Throws if an option is malformed. */
-export function fillFormTool(options?: FormToolOptions): PageTool;
+export function fillFormTool(options?: FormToolOptions): ToolDefinition;
 /** A tool that submits a valid form with `requestSubmit` after `confirm`, and reports whether the
  *  app handled it or a page load follows (after the result). Throws if an option is malformed. */
-export function submitFormTool(options?: FormToolOptions): PageTool;
+export function submitFormTool(options?: FormToolOptions): ToolDefinition;
 /** A tool that opens an app route (router, or History API) or, for allowed sites, loads the page
  *  after the result is posted. Throws if an option is malformed. */
-export function navigateTool(options?: NavigateToolOptions): PageTool;
-
-/** A tool definition made by a page tool factory. */
-export interface PageTool extends ToolDefinition {
-  name: string;
-  description: string;
-  parameters: JsonSchema;
-  timeoutMs?: number;
-  maxCallsPerRun?: number;
-  /** May also be called directly (in a test, say) with a partial `ctx`. */
-  handler(args: JsonObject, ctx: PageToolContext): Promise<PageToolResult>;
-}
+export function navigateTool(options?: NavigateToolOptions): ToolDefinition;
 "#;
 
 #[derive(Clone, Copy)]
