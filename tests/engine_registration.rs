@@ -543,3 +543,24 @@ fn idempotency_keys_are_new_per_request_with_the_configured_prefix() {
     // pfx-1 was the register, pfx-2 … the pings.
     assert_eq!(keys, ["pfx-2", "pfx-3", "pfx-4"]);
 }
+
+#[test]
+fn fatal_error_settles_every_open_op() {
+    let mut h = Harness::registered(config());
+    let tools_op = h.engine.set_tools(vec![tool("a", None)], h.now).unwrap();
+    let leave_op = h.engine.leave(h.now);
+    h.drain();
+    let del = h.take_send(Method::Delete, "/clients/cli_1");
+    h.answer(
+        &del,
+        403,
+        &error_json("forbidden", "another session's token"),
+    );
+    for op in [tools_op, leave_op] {
+        let result = h.out.iter().find_map(|o| match o {
+            Output::OpDone { op: o, result } if *o == op => Some(result.clone()),
+            _ => None,
+        });
+        assert!(matches!(result, Some(Err(_))), "{op:?}: {result:?}");
+    }
+}

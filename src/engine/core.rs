@@ -1,5 +1,5 @@
-//! The engine's state and its request plumbing: sending, matching answers to requests,
-//! retrying with the same `Idempotency-Key`, and stopping for good on a fatal error.
+//! The engine's state, the routing of inputs and timers to the parts that handle them, and
+//! stopping for good on a fatal error.
 
 use super::backoff::Rng;
 use super::call_table::Calls;
@@ -7,7 +7,7 @@ use super::config::{Config, ToolDef};
 use super::io::{
     ClientState, EngineError, EngineErrorKind, Input, OpId, Output, RequestId, Status,
 };
-use super::requests::Req;
+use super::requests::{Req, ReqKind};
 use super::stream::StreamState;
 use super::timers::{Timer, TimerTable};
 use std::collections::{HashMap, VecDeque};
@@ -142,13 +142,26 @@ impl Core {
             return;
         }
         self.state = ClientState::Failed;
+        // A leave on its way will never be answered now: settle its op.
+        let leave_ops: Vec<OpId> = self
+            .inflight
+            .values()
+            .chain(self.retries.iter().map(|(_, r)| r))
+            .filter_map(|r| match r.kind {
+                ReqKind::Leave { op } => op,
+                _ => None,
+            })
+            .collect();
         self.inflight.clear();
         self.retries.clear();
         self.timers = TimerTable::default();
         self.close_stream();
         self.drop_all_calls("client stopped: ".to_owned() + &message);
         let err = EngineError::new(kind, message.clone());
-        for (op, _) in std::mem::take(&mut self.tool_ops) {
+        let tool_ops = std::mem::take(&mut self.tool_ops)
+            .into_iter()
+            .map(|(op, _)| op);
+        for op in tool_ops.chain(leave_ops) {
             self.out.push_back(Output::OpDone {
                 op,
                 result: Err(err.clone()),

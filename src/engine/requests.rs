@@ -3,7 +3,9 @@
 
 use super::backoff::REQUEST_BACKOFF;
 use super::core::Core;
-use super::io::{ClientState, EngineErrorKind, HttpRequest, Method, OpId, Output, RequestId};
+use super::io::{
+    ClientState, EngineError, EngineErrorKind, HttpRequest, Method, OpId, Output, RequestId,
+};
 use crate::protocol::ErrorBody;
 
 /// What a request is for; decides what its answer does.
@@ -169,14 +171,20 @@ impl Core {
             200..=299 => self.on_final(req, Answer::Ok(body), now),
             401 | 403 => {
                 let what = describe(status, &body);
-                self.fail(
-                    EngineErrorKind::Unauthorized,
-                    format!(
-                        "{} {} refused the token: {what}",
-                        req.method.as_str(),
-                        req.url
-                    ),
+                let message = format!(
+                    "{} {} refused the token: {what}",
+                    req.method.as_str(),
+                    req.url
                 );
+                self.fail(EngineErrorKind::Unauthorized, message.clone());
+                // `fail` settles the ops of requests still on their way; this one was answered.
+                if let ReqKind::Leave { op: Some(op) } = req.kind {
+                    let err = EngineError::new(EngineErrorKind::Unauthorized, message);
+                    self.out.push_back(Output::OpDone {
+                        op,
+                        result: Err(err),
+                    });
+                }
             }
             // The session is full: not final, a client may leave; tell the app and try again,
             // under a new key, since the server keeps this answer under the old one.
