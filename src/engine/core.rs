@@ -94,7 +94,7 @@ impl Core {
             now,
         };
         core.register(now);
-        core.open_stream(now);
+        core.open_stream();
         core
     }
 
@@ -204,7 +204,7 @@ impl Core {
             self.ping(now);
         }
         if self.timers.take_expired(Timer::Reconnect, now) {
-            self.open_stream(now);
+            self.open_stream();
         }
         self.fire_retries(now);
         self.expire_calls(now);

@@ -232,7 +232,7 @@ impl Core {
         }
         self.left_by = None;
         self.register(now);
-        self.open_stream(now);
+        self.open_stream();
     }
 
     pub fn leave_by_app(&mut self, now: u64) -> OpId {

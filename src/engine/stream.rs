@@ -58,7 +58,7 @@ impl Core {
     }
 
     /// Opens a new connection, unless one is open or the client left or stopped.
-    pub fn open_stream(&mut self, _now: u64) {
+    pub fn open_stream(&mut self) {
         if matches!(self.state, ClientState::Left | ClientState::Failed)
             || self.stream.current.is_some()
         {
@@ -71,7 +71,7 @@ impl Core {
         self.stream.open = false;
         self.stream.parser_reset = true;
         let mut headers = vec![
-            ("Authorization", format!("Bearer {}", self.cfg.token)),
+            ("Authorization", self.auth.clone()),
             ("Accept", "text/event-stream".to_owned()),
         ];
         if !self.stream.last_event_id.is_empty() {
