@@ -224,6 +224,7 @@ fn conversation_with_in_process_server() {
         );
     }
     // No result was ever posted before its ack.
+    assert_eq!(p.server.not_acked_refusals, 0);
     for (i, line) in p.server.log.iter().enumerate() {
         if let Some(call) = line.strip_suffix("/result") {
             let call = call.rsplit('/').next().unwrap();
@@ -258,4 +259,54 @@ fn conversation_offline_then_back_answers_every_call() {
             .count()
             >= 2
     );
+}
+
+/// Many seeded runs with random faults: failed requests, dropped streams, reordered answers.
+/// Whatever happens, every call is answered once, each handler runs at most once, and no
+/// result goes out before its ack.
+#[test]
+fn conversation_random_faults_keep_every_invariant() {
+    for seed in 1..=40u64 {
+        let mut cfg = config();
+        cfg.seed = seed;
+        let engine = Engine::new(cfg, T0).unwrap();
+        let mut p = Pair::new(engine, FakeServer::new(), page());
+        p.seed(seed);
+        p.jitter_ms = 200;
+        p.run_until(T0 + 2_000);
+        assert_eq!(p.engine.state(), ClientState::Registered, "seed {seed}");
+        let mut calls = Vec::new();
+        for i in 0..30 {
+            match p.random(6) {
+                0 => p.drop_stream(),
+                1 => {
+                    let status = [408, 429, 500, 502, 503, 504][p.random(6) as usize];
+                    p.server.faults.push_back(status);
+                }
+                _ => {}
+            }
+            let row = format!("{i}");
+            calls.push(
+                p.server
+                    .call_tool("web", "highlight_row", json!({"row_id": row}), p.now),
+            );
+            let pause = 50 + p.random(3_000);
+            p.run_until(p.now + pause);
+        }
+        p.server.faults.clear();
+        p.run_until(p.now + 60_000);
+        for (i, call) in calls.iter().enumerate() {
+            assert_eq!(
+                succeeded(&p, call),
+                (format!("Row {i} is highlighted."), false),
+                "seed {seed}"
+            );
+            let runs = p.handlers_started.iter().filter(|c| *c == call).count();
+            assert_eq!(runs, 1, "seed {seed}: {call} ran {runs} times");
+        }
+        assert_eq!(
+            p.server.not_acked_refusals, 0,
+            "seed {seed}: a result before its ack"
+        );
+    }
 }

@@ -51,6 +51,8 @@ pub struct FakeServer {
     pub faults: VecDeque<u16>,
     pub ack_timeout_ms: u64,
     pub result_timeout_ms: u64,
+    /// Results refused `409 call_not_acked`: a client that acks first never causes one.
+    pub not_acked_refusals: u32,
 }
 
 impl FakeServer {
@@ -319,6 +321,7 @@ impl FakeServer {
                         json!({"result_deadline": format_rfc3339(result_deadline)}).to_string(),
                     ),
                     ("result", CallState::Dispatched { .. }) => {
+                        self.not_acked_refusals += 1;
                         Self::error(409, "call_not_acked", "ack first")
                     }
                     ("result", CallState::Acked { .. }) => {
@@ -380,6 +383,9 @@ pub struct Pair {
     pub outputs: Vec<(u64, Output)>,
     pub handlers_started: Vec<String>,
     pub online: bool,
+    /// Each delivery takes `latency_ms` plus up to this much more, so answers may overtake.
+    pub jitter_ms: u64,
+    rng: u64,
 }
 
 impl Pair {
@@ -397,13 +403,32 @@ impl Pair {
             outputs: Vec::new(),
             handlers_started: Vec::new(),
             online: true,
+            jitter_ms: 0,
+            rng: 0x2545_F491_4F6C_DD1D,
         }
+    }
+
+    /// A deterministic random number (xorshift), for jitter and for tests' fault choices.
+    pub fn random(&mut self, below: u64) -> u64 {
+        self.rng ^= self.rng << 13;
+        self.rng ^= self.rng >> 7;
+        self.rng ^= self.rng << 17;
+        if below == 0 {
+            0
+        } else {
+            self.rng % below
+        }
+    }
+
+    pub fn seed(&mut self, seed: u64) {
+        self.rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     }
 
     /// Carries out the engine's outputs.
     fn drain(&mut self) {
         while let Some(out) = self.engine.poll_output() {
-            let arrive = self.now + self.latency_ms;
+            let jitter = self.random(self.jitter_ms + 1);
+            let arrive = self.now + self.latency_ms + jitter;
             match &out {
                 Output::Send(req) => {
                     let input = if self.online {
