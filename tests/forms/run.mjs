@@ -1,7 +1,9 @@
 // Drives the fixture apps in headless Chromium and checks the page tools against each app's own
 // state (React state, Vue reactive state, the plain form's FormData), not only the DOM.
 //
-//   node run.mjs --dist DIR [--only SUBSTRING]
+//   node run.mjs --dist DIR [--devserver BIN] [--only SUBSTRING]
+// With --devserver, one more check registers the tools through the SDK's Client and has the
+// reference server's agent call them.
 // Prints one line per check and closes with "N passed, M failed".
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
@@ -9,8 +11,11 @@ import { readFile } from "node:fs/promises";
 import { extname, join, normalize, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { chromium } from "playwright-core";
+import { CHROMIUM, startDevserver } from "../demo-check/devserver.mjs";
 
-const { values: opts } = parseArgs({ options: { dist: { type: "string" }, only: { type: "string" } } });
+const { values: opts } = parseArgs({
+  options: { dist: { type: "string" }, devserver: { type: "string" }, only: { type: "string" } },
+});
 if (!opts.dist) {
   console.error("run.mjs: --dist DIR is required");
   process.exit(2);
@@ -214,14 +219,67 @@ check("plain: confirm can decline a submit and a navigation", "plain.html", asyn
   assert.equal(r.deferred, 0);
 });
 
+// ---------------------------------------------------------------- through the SDK and a server
+const SESSION = "forms";
+const TOKEN = "forms-token";
+let devserver = null;
+
+async function agent(method, path, body) {
+  const response = await fetch(`${devserver.url}/v1/sessions/${SESSION}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json", "Idempotency-Key": crypto.randomUUID() },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const answer = await response.json().catch(() => null);
+  if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${JSON.stringify(answer)}`);
+  return answer;
+}
+
+/** The model calls `client__forms__<tool>`; resolves to the settled call. */
+async function modelCalls(runId, tool, args) {
+  const { call_id: callId } = await agent("POST", `/runs/${runId}/calls`, { tool: `client__forms__${tool}`, arguments: args });
+  for (let i = 0; i < 6; i++) {
+    const result = await agent("GET", `/runs/${runId}/calls/${callId}?wait=5`);
+    if (result.state === "succeeded" || result.state === "failed") return result;
+  }
+  throw new Error(`${tool} did not settle in 30 s`);
+}
+
+if (opts.devserver) {
+  check("client: the agent fills and submits the plain form through the SDK and the server", "plain.html?client", async (page) => {
+    const names = (await agent("GET", "/tools")).tools?.map((t) => t.name) ?? [];
+    for (const t of ["describe_form", "fill_form", "submit_form", "navigate"]) {
+      assert.ok(names.includes(`client__forms__${t}`), `the model does not see ${t}: ${names}`);
+    }
+    const { id: runId } = await agent("POST", "/runs", {});
+    const filled = await modelCalls(runId, "fill_form", { fields: { "Your name": "Kim", Email: "kim@example.org", Topic: "Sales" } });
+    assert.deepEqual([filled.state, filled.is_error], ["succeeded", false], filled.text);
+    assert.equal(JSON.parse(filled.text).filled, 3);
+    const s = await state(page);
+    assert.deepEqual([s.who, s.email, s.topic], ["Kim", "kim@example.org", "sales"]);
+    const hidden = await modelCalls(runId, "fill_form", { fields: { submit: "hijacked" } });
+    assert.deepEqual([hidden.state, hidden.is_error], ["succeeded", true], "a refusal reaches the model as is_error");
+    assert.ok(hidden.text.includes("hidden fields are not filled"), hidden.text);
+    const script = await modelCalls(runId, "navigate", { url: "javascript:alert(1)" });
+    assert.deepEqual([script.state, script.is_error], ["succeeded", true]);
+    assert.ok(script.text.includes("javascript: scheme"), script.text);
+    const [submitted] = await Promise.all([
+      modelCalls(runId, "submit_form", {}),
+      page.waitForURL(/plain-done\.html/, { timeout: 20000 }),
+    ]);
+    assert.deepEqual([submitted.state, submitted.is_error], ["succeeded", false], JSON.stringify(submitted));
+    assert.ok(submitted.text.includes("once this result is posted"), submitted.text);
+    assert.equal(new URL(page.url()).searchParams.get("who"), "Kim");
+  });
+}
+
 // ---------------------------------------------------------------- runner
 const server = await serve();
 const base = `http://127.0.0.1:${server.address().port}`;
-const browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run"],
-});
+if (opts.devserver) {
+  devserver = await startDevserver(opts.devserver, ["--addr", "127.0.0.1:0", "--session", `${SESSION}:${TOKEN}`]);
+}
+const browser = await chromium.launch({ ...CHROMIUM, headless: true });
 let passed = 0;
 let failed = 0;
 for (const { name, page: path, fn } of checks) {
@@ -232,7 +290,11 @@ for (const { name, page: path, fn } of checks) {
   page.on("pageerror", (e) => errors.push(e.message));
   const t0 = Date.now();
   try {
-    await page.goto(`${base}/${path}`);
+    const url = new URL(`${base}/${path}`);
+    if (url.searchParams.has("client")) {
+      url.search = new URLSearchParams({ base: devserver.url, session: SESSION, token: TOKEN }).toString();
+    }
+    await page.goto(url.href);
     await page.waitForSelector("body[data-ready='1']", { timeout: 15000 });
     await fn(page);
     assert.deepEqual(errors, [], "uncaught errors in the page");
@@ -248,5 +310,6 @@ for (const { name, page: path, fn } of checks) {
 }
 await browser.close();
 server.close();
+await devserver?.stop();
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

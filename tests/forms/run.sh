@@ -15,10 +15,13 @@ cd "$root"
 wasm-pack --quiet build --dev --target web --no-pack --out-dir "$here/.sdk" --out-name client_tools . \
   || fail "wasm-pack build failed"
 
+cargo build --quiet -p devserver || fail "the devserver does not build"
+target_dir=$(cargo metadata --format-version 1 --no-deps | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).target_directory))')
+
 cd "$here"
 if [ ! -d node_modules ]; then
   npm ci --no-audit --no-fund --loglevel=error || fail "npm ci failed"
 fi
 rm -rf dist
 npx vite build --logLevel warn || fail "vite build failed"
-node run.mjs --dist dist
+node run.mjs --dist dist --devserver "$target_dir/debug/devserver"

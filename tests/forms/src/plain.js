@@ -1,6 +1,6 @@
 // Plain HTML fixture: no framework; a popstate listener plays the router, and the tools are
 // scoped to <main>.
-import { describeFormTool, fillFormTool, navigateTool, submitFormTool } from "client-tools";
+import { Client, describeFormTool, fillFormTool, navigateTool, submitFormTool } from "client-tools";
 import { expose, ready } from "./harness.js";
 
 const route = document.getElementById("route");
@@ -11,12 +11,23 @@ render();
 await ready;
 const root = document.getElementById("app");
 const form = document.getElementById("contact");
-expose(
-  {
-    describe: describeFormTool({ root }),
-    fill: fillFormTool({ root }),
-    submit: submitFormTool({ root, confirm: (a) => window.confirmAnswer?.(a) ?? true }),
-    navigate: navigateTool({ confirm: (a) => window.confirmAnswer?.(a) ?? true }),
-  },
-  () => Object.fromEntries(new FormData(form)),
-);
+const tools = {
+  describe: describeFormTool({ root }),
+  fill: fillFormTool({ root }),
+  submit: submitFormTool({ root, confirm: (a) => window.confirmAnswer?.(a) ?? true }),
+  navigate: navigateTool({ confirm: (a) => window.confirmAnswer?.(a) ?? true }),
+};
+// With ?base=…&session=…&token=…, the page also registers the tools with a server through the
+// SDK's Client, so the agent's calls arrive the real way.
+const query = new URLSearchParams(location.search);
+if (query.get("base")) {
+  const client = await Client.register({
+    baseUrl: query.get("base"),
+    sessionId: query.get("session"),
+    token: query.get("token"),
+    name: "forms",
+    tools: Object.values(tools),
+  });
+  document.body.dataset.client = client.name;
+}
+expose(tools, () => Object.fromEntries(new FormData(form)));
