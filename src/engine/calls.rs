@@ -111,10 +111,11 @@ impl Core {
                 ));
             }
         }
-        let Value::Object(arguments) = arguments else {
-            unreachable!("built as an object above")
-        };
-        Ok((arguments, timeout))
+        match arguments {
+            Value::Object(map) => Ok((map, timeout)),
+            // Built as an object above; answered as an error rather than trusted blindly.
+            _ => Err(format!("Invalid arguments for {tool:?}: not a JSON object")),
+        }
     }
 
     /// A dispatched call whose data could not be read: answered `is_error` when its
