@@ -6,7 +6,7 @@
 //!
 //! Each client is a registration with its own event stream (so every event goes down 33
 //! streams, as the protocol has it) and acks and answers on kept-alive connections. The agent
-//! dispatches on 64 connections under a 1,000-permit semaphore and learns of each settle from
+//! dispatches on 128 connections under a 1,000-permit semaphore and learns of each settle from
 //! its own stream; latency runs from just before the dispatching `POST` to that event.
 
 #[path = "../tests/common/http.rs"]
@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, Semaphore};
 
 const CLIENTS: usize = 32;
-const DISPATCHERS: usize = 64;
+const DISPATCHERS: usize = 128;
 const ANSWER_CONNS_PER_CLIENT: usize = 4;
 
 /// When a call was dispatched, or when it settled if the settle was seen first.

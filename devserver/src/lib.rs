@@ -22,6 +22,7 @@ pub mod statics;
 pub mod stream;
 pub mod timers;
 
+use axum::serve::ListenerExt;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use tokio::net::TcpListener;
@@ -65,6 +66,10 @@ pub async fn start(config: Config) -> std::io::Result<Server> {
     let addr = listener.local_addr()?;
     let hub = Hub::new(config);
     let app = routes::router(hub.clone());
+    // Stream events are small writes: without NODELAY, Nagle holds one back until an ACK.
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     let task = tokio::spawn(async move {
         if let Err(e) = axum::serve(listener, app).await {
             eprintln!("devserver: stopped: {e}");
