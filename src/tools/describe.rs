@@ -8,7 +8,7 @@ use super::fields::{fields, Control, Field};
 use super::js::{get, proto_get};
 use super::labels::{clean_text, label_of, option_label};
 use super::options::Config;
-use super::scope::{attr, container, form_ref, forms_in, root, Container};
+use super::scope::{attr, container, contains, form_ref, forms_in, root, Container};
 
 /// Longest current value shown; a longer one is cut (the model sees `valueTruncated`).
 const VALUE_MAX: usize = 500;
@@ -200,11 +200,12 @@ pub(crate) fn button_label(b: &Element) -> String {
 }
 
 /// The submit buttons of a form: `<button>` of type submit and `<input type=submit|image>`.
-pub(crate) fn submit_buttons(form: &HtmlFormElement) -> Vec<Element> {
+pub(crate) fn submit_buttons(form: &HtmlFormElement, root: &Element) -> Vec<Element> {
     let elements = proto_get("HTMLFormElement", "elements", form);
     js_sys::Array::from(&elements)
         .iter()
         .filter_map(|e| e.dyn_into::<Element>().ok())
+        .filter(|e| contains(root, e))
         .filter(|e| {
             if let Some(b) = e.dyn_ref::<HtmlButtonElement>() {
                 b.type_() == "submit"
@@ -228,7 +229,7 @@ pub(crate) fn button_ref(b: &Element) -> String {
     button_label(b)
 }
 
-fn describe_container(c: &Container, index: usize) -> Result<Value, String> {
+fn describe_container(c: &Container, root: &Element, index: usize) -> Result<Value, String> {
     let mut o = Map::new();
     if let Container::Form(form) = c {
         o.insert("ref".into(), form_ref(form, index).into());
@@ -241,10 +242,10 @@ fn describe_container(c: &Container, index: usize) -> Result<Value, String> {
             .unwrap_or_default();
         o.insert("action".into(), action.into());
     }
-    let list: Vec<Value> = fields(c)?.iter().map(describe_field).collect();
+    let list: Vec<Value> = fields(c, root)?.iter().map(describe_field).collect();
     o.insert("fields".into(), Value::Array(list));
     if let Container::Form(form) = c {
-        let buttons: Vec<Value> = submit_buttons(form)
+        let buttons: Vec<Value> = submit_buttons(form, root)
             .iter()
             .map(|b| {
                 let mut m = Map::new();
@@ -283,7 +284,8 @@ pub(crate) fn run(config: &Config, args: &Value) -> Result<JsValue, String> {
                 .collect()
         }
     };
-    let all_forms = forms_in(&root(config)?)?;
+    let root = root(config)?;
+    let all_forms = forms_in(&root)?;
     let mut list = Vec::new();
     for c in &forms {
         // The same "form N" the agent can pass back, counted among all forms in scope.
@@ -291,7 +293,7 @@ pub(crate) fn run(config: &Config, args: &Value) -> Result<JsValue, String> {
             Container::Form(f) => all_forms.iter().position(|x| x == f).unwrap_or(0),
             Container::Area(_) => 0,
         };
-        list.push(describe_container(c, index)?);
+        list.push(describe_container(c, &root, index)?);
     }
     let mut answer = json!({ "forms": list });
     // A result holds at most 65,536 characters: leave out trailing fields until it fits.

@@ -7,7 +7,7 @@ use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement, HtmlTex
 
 use super::js::{get, lower, object, proto_call, proto_get, set};
 use super::labels::{clean_text, group_label, label_of};
-use super::scope::{attr, query_all, Container};
+use super::scope::{attr, contains, query_all, Container};
 
 /// One field as the agent addresses it.
 pub(crate) enum Control {
@@ -187,8 +187,9 @@ pub(crate) fn seen(el: &Element, opacity: bool) -> bool {
     rect.width() > 0.0 && rect.height() > 0.0
 }
 
-/// The controls of a container, grouped into fields, in document order.
-pub(crate) fn fields(container: &Container) -> Result<Vec<Field>, String> {
+/// The controls of a container inside `root`, grouped into fields, in document order. (A
+/// form's `elements` include controls tied to it by `form=` from anywhere in the page.)
+pub(crate) fn fields(container: &Container, root: &Element) -> Result<Vec<Field>, String> {
     let controls: Vec<Element> = match container {
         Container::Form(f) => {
             let elements = proto_get("HTMLFormElement", "elements", f);
@@ -201,6 +202,9 @@ pub(crate) fn fields(container: &Container) -> Result<Vec<Field>, String> {
     };
     let mut out: Vec<Field> = Vec::new();
     for el in controls {
+        if !contains(root, &el) {
+            continue;
+        }
         let name = attr(&el, "name").unwrap_or_default();
         let id = attr(&el, "id").unwrap_or_default();
         let control = if let Some(i) = el.dyn_ref::<HtmlInputElement>() {

@@ -11,11 +11,19 @@ use super::controls::{
 use super::fields::{fields, find, Control, Field};
 use super::js::{entries, error_result, get, ok_result, to_json};
 use super::options::Config;
-use super::scope::container;
+use super::scope::{container, root};
 use super::text::{format_hint, single_line};
 
 /// Most fields one call may fill.
 const FIELDS_MAX: usize = 100;
+
+/// Why a value for a URL field is refused: a scheme that runs code when the app links to it.
+fn url_scheme_refused(value: &Value) -> Option<String> {
+    let scheme = super::url::script_scheme(value.as_str()?)?;
+    Some(format!(
+        "the value is a {scheme} URL, which is not put into URL fields"
+    ))
+}
 
 /// Why a field is off-limits, if it is.
 fn gate(config: &Config, f: &Field) -> Result<(), Outcome> {
@@ -55,6 +63,11 @@ async fn apply(config: &Config, f: &Field, value: &Value) -> Outcome {
         return o;
     }
     let kind = f.kind();
+    if kind == "url" {
+        if let Some(why) = url_scheme_refused(value) {
+            return Outcome::Refused(why);
+        }
+    }
     let done = match &f.control {
         Control::Input(i) if kind == "checkbox" => checkbox(i, value).await,
         Control::Input(i) if kind == "file" => files(i, value).await,
@@ -142,7 +155,7 @@ pub(crate) async fn run(config: &Config, args: &JsValue) -> Result<JsValue, Stri
         ));
     }
     let c = container(config, asked.as_deref(), false)?;
-    let all = fields(&c)?;
+    let all = fields(&c, &root(config)?)?;
     let mut lines = Vec::new();
     let (mut set_count, mut refused_count) = (0, 0);
     for (loc, value) in &wanted {

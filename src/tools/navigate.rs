@@ -11,11 +11,11 @@ use super::url::{check_target, Target};
 
 /// Changes the route in place: `history.pushState`, then a `popstate` event so routers that
 /// listen for it (and the app's own listener) render the new screen.
-fn push_state(path: &str) -> Result<(), String> {
+fn push_state(href: &str) -> Result<(), String> {
     let win = web_sys::window().ok_or("no window")?;
     let history = win.history().map_err(|e| super::js::error_text(&e))?;
     history
-        .push_state_with_url(&JsValue::NULL, "", Some(path))
+        .push_state_with_url(&JsValue::NULL, "", Some(href))
         .map_err(|e| super::js::error_text(&e))?;
     let init = web_sys::PopStateEventInit::new();
     init.set_state(&JsValue::NULL);
@@ -50,6 +50,13 @@ pub(crate) async fn run(
     };
     let href = url.href();
     let path = format!("{}{}{}", url.pathname(), url.search(), url.hash());
+    if path.starts_with("//") {
+        // `/..//evil.example` normalises to the path `//evil.example`, which a router handing it
+        // on to `location` would read as another site.
+        return Ok(error_result(
+            "Not navigating: the path starts with //, which could be read as another site.",
+        ));
+    }
     let in_place = same_origin && !config.document_mode;
     if let Some(confirm) = &config.confirm {
         let action = object();
@@ -97,7 +104,7 @@ pub(crate) async fn run(
         }
         "router"
     } else {
-        push_state(&path)?;
+        push_state(&href)?;
         "history"
     };
     Ok(ok_result(

@@ -14,7 +14,7 @@ use super::fields::{fields, Field};
 use super::js::{error_result, get, lower, ok_result, proto_call, proto_get, CallContext};
 use super::labels::clean_text;
 use super::options::Config;
-use super::scope::{attr, check_locator, connected, container, Container};
+use super::scope::{attr, check_locator, connected, container, root, Container};
 use super::url::{check_target, Target};
 
 /// The invalid fields of a form, each with the browser's message.
@@ -39,8 +39,12 @@ fn invalid_fields(all: &[Field]) -> Vec<Value> {
 }
 
 /// The submitter the agent named, or the form's first enabled submit button.
-fn pick_submitter(form: &HtmlFormElement, asked: Option<&str>) -> Result<Option<Element>, String> {
-    let buttons = submit_buttons(form);
+fn pick_submitter(
+    form: &HtmlFormElement,
+    root: &Element,
+    asked: Option<&str>,
+) -> Result<Option<Element>, String> {
+    let buttons = submit_buttons(form, root);
     let Some(loc) = asked else {
         return Ok(buttons
             .into_iter()
@@ -211,7 +215,8 @@ pub(crate) async fn run(
     let Container::Form(form) = container(config, asked_form.as_deref(), true)? else {
         return Err("there is no form in scope".into());
     };
-    let submitter = pick_submitter(&form, asked_button.as_deref())?;
+    let scope_root = root(config)?;
+    let submitter = pick_submitter(&form, &scope_root, asked_button.as_deref())?;
     let (action, method) = destination(&form, submitter.as_ref());
     let dialog = method == "dialog";
     if !dialog {
@@ -219,7 +224,7 @@ pub(crate) async fn run(
             return Err(format!("the form was not submitted: its action {why}"));
         }
     }
-    let all = fields(&Container::Form(form.clone()))?;
+    let all = fields(&Container::Form(form.clone()), &scope_root)?;
     let invalid = invalid_fields(&all);
     if !invalid.is_empty() {
         let body =

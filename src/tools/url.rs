@@ -77,6 +77,17 @@ pub(crate) fn check_target(input: &str, allow: &[String]) -> Target {
     }
 }
 
+/// The scheme of a value that would run code or smuggle content if the app used it as a link
+/// (`javascript:`, `data:`, …), as the browser's parser reads it; `None` for anything else.
+pub(crate) fn script_scheme(value: &str) -> Option<String> {
+    let scheme = web_sys::Url::new(value).ok()?.protocol();
+    matches!(
+        scheme.as_str(),
+        "javascript:" | "data:" | "vbscript:" | "blob:" | "file:"
+    )
+    .then_some(scheme)
+}
+
 #[cfg(test)]
 mod tests {
     use super::precheck;

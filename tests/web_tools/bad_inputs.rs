@@ -67,6 +67,8 @@ fn url_table() -> Vec<(String, Expect)> {
         ("http://127.0.0.1.nip.io/", Refused("another site")),
         ("http://[::1]/", Refused("another site")),
         ("/%2F%2Fevil.example", SamePath("/%2F%2Fevil.example")),
+        ("/..//evil.example", Refused("starts with //")),
+        ("/./%2e%2e//evil.example/", Refused("starts with //")),
         ("", Refused("is empty")),
     ];
     let mut rows: Vec<(String, Expect)> =
@@ -119,9 +121,9 @@ async fn dangerous_urls_are_refused_or_stay_inside_the_app() {
     );
 }
 
-const FORMS: &str = r#"<form id="outside"><input name="o"></form>
+const FORMS: &str = r#"<form id="outside"><input name="o"></form><input name="tied" form="f">
 <section id="scope"><form id="f" name="main"><label>Title <input name="title" maxlength="10"></label><label>When <input name="when" type="date"></label>
-<label>Body <textarea name="body"></textarea></label><select name="one"><option>A</option><option>B</option></select>
+<label>Body <textarea name="body"></textarea></label><label>Site <input type="url" name="site"></label><select name="one"><option>A</option><option>B</option></select>
 <label><input type="checkbox" name="ok"> OK</label><div>filler</div><button>Save</button></form></section>"#;
 
 #[wasm_bindgen_test]
@@ -131,7 +133,7 @@ async fn hostile_selectors_are_refused_and_never_reach_outside_the_root() {
     let tool = describe_form_tool(Some(with(&options("{}"), "root", &scope))).unwrap();
     let huge = "form".repeat(2000);
     let rows: Vec<(&str, Expect)> = vec![
-        ("*", Refused("matches 14 elements, not one form")),
+        ("*", Refused("matches 16 elements, not one form")),
         ("[[", Refused("nor a valid CSS selector")),
         ("form:has(", Refused("nor a valid CSS selector")),
         (&huge, Refused("at most 200")),
@@ -186,6 +188,23 @@ async fn hostile_values_are_refused_or_cut_with_a_reason() {
         (serde_json::json!({ "one": ["A", "B"] }), "one choice"),
         (serde_json::json!({ "*": "x" }), "no field"),
         (serde_json::json!({ "o": "x" }), "no field"),
+        (serde_json::json!({ "tied": "x" }), "no field"),
+        (
+            serde_json::json!({ "Site": "javascript:alert(1)" }),
+            "javascript: URL",
+        ),
+        (
+            serde_json::json!({ "Site": " JavaScript:alert(1)" }),
+            "javascript: URL",
+        ),
+        (
+            serde_json::json!({ "Site": "java\tscript:alert(1)" }),
+            "javascript: URL",
+        ),
+        (
+            serde_json::json!({ "Site": "data:text/html,<script>alert(1)</script>" }),
+            "data: URL",
+        ),
         (serde_json::json!({ huge_name: "x" }), "at most 200"),
     ];
     for (fields, why) in rows {
@@ -202,6 +221,8 @@ async fn hostile_values_are_refused_or_cut_with_a_reason() {
         "at most 100",
     );
     // Over maxlength: cut, as typing would be, and said so.
+    let site = call(&tool, r#"{"fields": {"Site": "https://ok.example/page"}}"#).await;
+    assert!(!site.is_error, "an http(s) URL is fine: {}", site.text);
     let a = call(&tool, r#"{"fields": {"Title": "0123456789ABCDEF"}}"#).await;
     assert!(!a.is_error, "{}", a.text);
     assert_eq!(a.json()["fields"][0]["value"], "0123456789");
