@@ -185,9 +185,9 @@ where
 fn apply(config: &mut Config, name: &str, value: &str) -> Result<(), CliError> {
     match name {
         "--addr" => config.addr = parse_addr(value)?,
-        "--ack-timeout-ms" => config.ack_timeout_ms = positive(name, value)?,
-        "--result-timeout-ms" => config.result_timeout_ms = positive(name, value)?,
-        "--heartbeat-ms" => config.heartbeat_ms = positive(name, value)?,
+        "--ack-timeout-ms" => config.ack_timeout_ms = millis(name, value)?,
+        "--result-timeout-ms" => config.result_timeout_ms = millis(name, value)?,
+        "--heartbeat-ms" => config.heartbeat_ms = millis(name, value)?,
         "--max-clients" => config.max_clients = positive(name, value)? as usize,
         "--replay-events" => config.replay_events = positive(name, value)? as usize,
         "--session" => {
@@ -206,7 +206,7 @@ fn apply(config: &mut Config, name: &str, value: &str) -> Result<(), CliError> {
         "--pkg" => config.pkg = Some(directory(name, value)?),
         "--ttl-min-seconds" => config.ttl_min_seconds = seconds(name, value)?,
         "--ttl-max-seconds" => config.ttl_max_seconds = seconds(name, value)?,
-        "--idempotency-ttl-ms" => config.idempotency_ttl_ms = positive(name, value)?,
+        "--idempotency-ttl-ms" => config.idempotency_ttl_ms = millis(name, value)?,
         "--idempotency-records" => config.idempotency_records = positive(name, value)? as usize,
         "--settled-calls" => config.settled_calls = positive(name, value)? as usize,
         "--max-pending-calls" => config.max_pending_calls = positive(name, value)? as usize,
@@ -244,6 +244,19 @@ fn positive(name: &str, value: &str) -> Result<u64, CliError> {
             "{name} {value:?}: expected a whole number above 0"
         ))),
     }
+}
+
+/// The longest duration an option takes: 30 days, far from where `Instant + Duration` overflows.
+const MILLIS_MAX: u64 = 30 * 24 * 3600 * 1000;
+
+fn millis(name: &str, value: &str) -> Result<u64, CliError> {
+    let ms = positive(name, value)?;
+    if ms > MILLIS_MAX {
+        return Err(CliError(format!(
+            "{name} {value:?}: at most {MILLIS_MAX} (30 days)"
+        )));
+    }
+    Ok(ms)
 }
 
 fn seconds(name: &str, value: &str) -> Result<u32, CliError> {
@@ -344,6 +357,7 @@ mod tests {
         assert!(e(&["--bogus"]).contains("unknown option --bogus"));
         assert!(e(&["--ack-timeout-ms"]).contains("--ack-timeout-ms needs a value"));
         assert!(e(&["--ack-timeout-ms", "0"]).contains("above 0"));
+        assert!(e(&["--heartbeat-ms", "18446744073709551615"]).contains("30 days"));
         assert!(e(&["--max-clients", "-1"]).contains("--max-clients"));
         assert!(e(&["--addr", "nowhere"]).contains("--addr"));
         assert!(e(&["--session", "nocolon"]).contains("ID:TOKEN"));
