@@ -118,6 +118,26 @@ export async function pingsExtend(t) {
   }
 }
 
+export async function neverLifetime(t) {
+  const { a } = t;
+  const fetches = a.recordFetches();
+  try {
+    const w = a.watched(t.options({ name: "forever", lifetime: { type: "never" } }));
+    const c = await t.register(w.options);
+    // A 5 s TTL would have pinged by now; `never` must not.
+    await a.sleep(2000);
+    const server = (await a.clients(t.base, t.s)).find((x) => x.id === c.id);
+    const seen = {
+      expiresAt: c.expiresAt, statusExpiresAt: w.statuses[0].expiresAt, server,
+      pings: fetches.requests.filter((r) => r.url.includes("/ping")).length,
+    };
+    await c.leave();
+    return seen;
+  } finally {
+    fetches.restore();
+  }
+}
+
 // The server lets the registration run out for real: every ping fails with a retryable 503
 // until the TTL passes and the server emits `client_expired`.
 export async function lapseExpired(t) {
@@ -170,6 +190,8 @@ extern "C" {
     fn bad_options(t: &JsValue) -> Promise;
     #[wasm_bindgen(js_name = pingsExtend)]
     fn pings_extend(t: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = neverLifetime)]
+    fn never_lifetime(t: &JsValue) -> Promise;
     #[wasm_bindgen(js_name = lapseExpired)]
     fn lapse_expired(t: &JsValue) -> Promise;
     #[wasm_bindgen(js_name = lapse404)]
@@ -262,6 +284,19 @@ async fn pings_extend_expires_at() {
     );
     assert_eq!(num("serverExpiresAt"), num("after"), "{r}");
     assert_eq!(strings(&r["pings"], "pings"), ["POST"], "{r}");
+}
+
+#[wasm_bindgen_test]
+async fn a_never_lifetime_has_no_expiry_and_does_not_ping() {
+    let r = run(never_lifetime).await;
+    assert_eq!(r["expiresAt"], serde_json::Value::Null, "{r}");
+    assert_eq!(r["statusExpiresAt"], serde_json::Value::Null, "{r}");
+    assert_eq!(r["server"]["expires_at"], serde_json::Value::Null, "{r}");
+    assert_eq!(
+        r["server"]["lifetime"],
+        serde_json::json!({"type": "never"})
+    );
+    assert_eq!(r["pings"], 0, "{r}");
 }
 
 #[wasm_bindgen_test]
