@@ -149,3 +149,26 @@ async fn concurrent_requests_with_one_key_run_once() {
         1
     );
 }
+
+#[tokio::test]
+async fn a_key_out_of_range_is_400_naming_the_header() {
+    let server = start(|_| {}).await;
+    let s = Session::create(&server).await;
+    let long = "k".repeat(256);
+    for key in ["", long.as_str()] {
+        let a = s
+            .send(
+                "POST",
+                "/clients",
+                &[("idempotency-key", key)],
+                Some(json!({"name": "web"})),
+            )
+            .await;
+        assert_eq!(a.status, 400, "{key:?}");
+        assert_eq!(a.json()["error"]["param"], "Idempotency-Key");
+    }
+    assert!(s.get("/clients").await.json()["clients"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+}
