@@ -102,8 +102,39 @@ export function leave(t) {
     return seen;
   });
 }
+
+// The page goes into the back-forward cache and comes back: `pagehide` leaves with a
+// keepalive DELETE, a persisted `pageshow` registers again.
+export async function pageHide(t) {
+  const { a } = t;
+  const fetches = a.recordFetches();
+  try {
+    const w = a.watched(t.options({ name: "bfcache", tools: [echo] }));
+    const c = await t.register(w.options);
+    const first = c.id;
+    window.dispatchEvent(new PageTransitionEvent("pagehide", { persisted: true }));
+    const left = () => a.events(t.base, t.s).then((log) =>
+      log.some((e) => e.type === "client_left" && e.data.client_id === first));
+    await a.waitFor("the page hide to leave", left, 3000);
+    const seen = {
+      stateWhileHidden: c.state,
+      deletes: fetches.requests.filter((r) => r.method === "DELETE")
+        .map((r) => `${r.url.endsWith(`/clients/${first}`)} ${r.keepalive}`),
+    };
+    window.dispatchEvent(new PageTransitionEvent("pageshow", { persisted: true }));
+    await a.waitFor("the client to register again", () => c.state === "registered" && c.id !== first, 3000);
+    seen.answer = await callEcho(t, c);
+    seen.statuses = w.statuses.map((s) => s.type).filter((s) => !s.startsWith("stream"));
+    await c.leave();
+    return seen;
+  } finally {
+    fetches.restore();
+  }
+}
 "#)]
 extern "C" {
+    #[wasm_bindgen(js_name = pageHide)]
+    fn page_hide(t: &JsValue) -> Promise;
     fn keep(t: &JsValue) -> Promise;
     fn pause(t: &JsValue) -> Promise;
     fn leave(t: &JsValue) -> Promise;
@@ -158,6 +189,19 @@ async fn when_hidden_leave_leaves_and_registers_again_when_visible() {
     assert_eq!(
         strings(&r["after"], "after"),
         ["left", "reregistered"],
+        "{r}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_page_hide_leaves_with_keepalive_and_a_back_forward_show_registers_again() {
+    let r = run(page_hide).await;
+    assert_eq!(r["stateWhileHidden"], "left", "{r}");
+    assert_eq!(strings(&r["deletes"], "deletes"), ["true true"], "{r}");
+    assert_eq!(r["answer"], "succeeded echo back");
+    assert_eq!(
+        strings(&r["statuses"], "statuses"),
+        ["registered", "left", "reregistered"],
         "{r}"
     );
 }
