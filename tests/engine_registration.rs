@@ -564,3 +564,42 @@ fn fatal_error_settles_every_open_op() {
         assert!(matches!(result, Some(Err(_))), "{op:?}: {result:?}");
     }
 }
+
+#[test]
+fn hidden_pause_lapse_waits_for_visible_to_register() {
+    let mut c = config();
+    c.when_hidden = WhenHidden::Pause;
+    let mut h = Harness::registered(c.clone());
+    h.input(Input::VisibilityChanged { hidden: true });
+    // The server lets the paused client expire: nothing happens while hidden.
+    h.now = T0 + 61_000;
+    let data = json!({"type": "client_expired", "client_id": CLIENT, "name": "web"});
+    let s = h.stream_id();
+    h.bytes(s, &sse(5, "client_expired", &data));
+    h.advance_to(T0 + 300_000);
+    assert!(h.out.is_empty(), "{:?}", h.out);
+    // Visible: the lapse is told and the client registers again.
+    h.input(Input::VisibilityChanged { hidden: false });
+    assert_eq!(h.statuses(), [&Status::Lapsed]);
+    h.take_send(Method::Post, "/clients");
+
+    // A ping on its way when the page hid, answered 404: lapsed, but no register until visible.
+    let mut h = Harness::registered(c);
+    h.advance_to(T0 + 20_000);
+    let ping = h.take_send(Method::Post, "/ping");
+    h.input(Input::VisibilityChanged { hidden: true });
+    h.answer(&ping, 404, &error_json("not_found", "unknown client"));
+    assert_eq!(h.statuses(), [&Status::Lapsed]);
+    assert_eq!(h.engine.state(), ClientState::Registering);
+    h.advance_to(T0 + 300_000);
+    assert_eq!(h.count_sends(Method::Post, "/clients"), 0);
+    h.input(Input::VisibilityChanged { hidden: false });
+    h.take_send(Method::Post, "/clients");
+
+    // With `keep`, a lapse while hidden registers again at once.
+    let mut h = Harness::registered(config());
+    h.input(Input::VisibilityChanged { hidden: true });
+    h.bytes(s, &sse(5, "client_expired", &data));
+    assert_eq!(h.statuses(), [&Status::Lapsed]);
+    h.take_send(Method::Post, "/clients");
+}

@@ -49,6 +49,8 @@ pub(super) struct Core {
     pub registered_once: bool,
     pub left_by: Option<LeftBy>,
     pub hidden: bool,
+    /// Lapsed while hidden with `whenHidden: pause`: register again once visible.
+    pub register_when_visible: bool,
     pub out: VecDeque<Output>,
     pub next_request: u64,
     pub next_key: u64,
@@ -82,6 +84,7 @@ impl Core {
             registered_once: false,
             left_by: None,
             hidden: false,
+            register_when_visible: false,
             out: VecDeque::new(),
             next_request: 0,
             next_key: 0,

@@ -255,7 +255,8 @@ impl std::error::Error for EngineError {}
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum ClientState {
-    /// A register request is on its way (first time or again).
+    /// A register request is on its way (first time or again), or, after a lapse while the
+    /// page was hidden with `whenHidden: pause`, will be once the page is visible.
     Registering,
     /// Registered: id, name and expiry are known.
     Registered,

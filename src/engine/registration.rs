@@ -180,6 +180,12 @@ impl Core {
         });
         self.timers.stop(Timer::Ping);
         self.out.push_back(Output::Status(Status::Lapsed));
+        if self.pings_paused() {
+            // `pause` lets a hidden page lapse; it registers again once visible, not before.
+            self.state = ClientState::Registering;
+            self.register_when_visible = true;
+            return;
+        }
         self.register(now);
     }
 
@@ -204,6 +210,9 @@ impl Core {
 
     /// Visible again (or resumed): ping at once, or register again if the TTL ran out.
     fn on_visible(&mut self, now: u64) {
+        if std::mem::take(&mut self.register_when_visible) {
+            return self.register(now);
+        }
         if self.state != ClientState::Registered {
             return;
         }
