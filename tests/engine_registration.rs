@@ -603,3 +603,20 @@ fn hidden_pause_lapse_waits_for_visible_to_register() {
     assert_eq!(h.statuses(), [&Status::Lapsed]);
     h.take_send(Method::Post, "/clients");
 }
+
+#[test]
+fn leave_while_lapsed_and_hidden_stays_left_when_visible() {
+    let mut c = config();
+    c.when_hidden = WhenHidden::Pause;
+    let mut h = Harness::registered(c);
+    h.advance_to(T0 + 20_000);
+    let ping = h.take_send(Method::Post, "/ping");
+    h.input(Input::VisibilityChanged { hidden: true });
+    h.answer(&ping, 404, &error_json("not_found", "unknown client"));
+    let op = h.engine.leave(h.now);
+    h.drain();
+    assert!(h.out.contains(&Output::OpDone { op, result: Ok(()) }));
+    h.input(Input::VisibilityChanged { hidden: false });
+    assert_eq!(h.engine.state(), ClientState::Left);
+    assert_eq!(h.count_sends(Method::Post, "/clients"), 0);
+}

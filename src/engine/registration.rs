@@ -210,7 +210,8 @@ impl Core {
 
     /// Visible again (or resumed): ping at once, or register again if the TTL ran out.
     fn on_visible(&mut self, now: u64) {
-        if std::mem::take(&mut self.register_when_visible) {
+        if std::mem::take(&mut self.register_when_visible) && self.state == ClientState::Registering
+        {
             return self.register(now);
         }
         if self.state != ClientState::Registered {
@@ -274,6 +275,7 @@ impl Core {
         }
         self.state = ClientState::Left;
         self.left_by = Some(by);
+        self.register_when_visible = false;
         self.timers.stop(Timer::Ping);
         self.forget_requests(|k| {
             matches!(
