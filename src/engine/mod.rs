@@ -69,6 +69,7 @@ mod registration;
 mod requests;
 mod stream;
 mod timers;
+mod tools;
 
 pub use call_table::cut_result;
 pub use config::{validate_tools, Config, Paths, ToolDef, WhenHidden, DEFAULT_TOOL_TIMEOUT_MS};
