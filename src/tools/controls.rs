@@ -22,6 +22,24 @@ pub(crate) enum Outcome {
     Refused(String),
 }
 
+pub(crate) use Outcome::{Changed, Set};
+
+/// A control after its first write: toggles still to click, one per tick (Vue's v-model reads
+/// a checkbox array from the last render, so two clicks in one tick would lose the first),
+/// then a read-back of what the page kept once it had a tick to react. Synchronous steps
+/// with a boxed read-back keep the async part of fill (and the .wasm) small.
+pub(crate) struct Step {
+    pub clicks: Vec<Element>,
+    pub read: Box<dyn FnOnce() -> Outcome>,
+}
+
+fn step(clicks: Vec<Element>, read: impl FnOnce() -> Outcome + 'static) -> Result<Step, Outcome> {
+    Ok(Step {
+        clicks,
+        read: Box::new(read),
+    })
+}
+
 pub(crate) fn refuse<T>(why: impl Into<String>) -> Result<T, Outcome> {
     Err(Outcome::Refused(why.into()))
 }
@@ -71,19 +89,13 @@ fn put_value(class: &str, el: &Element, text: &str) -> Result<(), Outcome> {
     Ok(())
 }
 
-/// Lets the app react before the value is read back: React flushes during the event, Vue on
-/// its next tick, others in a timer; a macrotask covers all of them.
-async fn settle() {
-    gloo_timers::future::TimeoutFuture::new(0).await;
-}
-
 /// Free text in an `<input>` or `<textarea>`, cut to `maxlength` as typing would be.
-pub(crate) async fn type_text(
+pub(crate) fn type_text(
     class: &str,
     el: &Element,
     value: &Value,
     multi_line: bool,
-) -> Result<Outcome, Outcome> {
+) -> Result<Step, Outcome> {
     let mut text = as_text(value)?;
     check_typed(&text, multi_line).map_err(Outcome::Refused)?;
     let mut note = None;
@@ -97,24 +109,24 @@ pub(crate) async fn type_text(
         }
     }
     put_value(class, el, &text)?;
-    settle().await;
-    let now = value_of(el);
-    Ok(match note {
-        _ if now != text => Changed(now.into(), "the page changed the value".into()),
-        Some(n) => Changed(now.into(), n),
-        None => Set(now.into()),
+    let el = el.clone();
+    step(Vec::new(), move || {
+        let now = value_of(&el);
+        match note {
+            _ if now != text => Changed(now.into(), "the page changed the value".into()),
+            Some(n) => Changed(now.into(), n),
+            None => Set(now.into()),
+        }
     })
 }
 
-pub(crate) use Outcome::{Changed, Set};
-
 /// Date, time, number, range and color inputs: the browser's own parser checks the value; a
 /// value it rejects is put back and refused.
-pub(crate) async fn type_checked(
+pub(crate) fn type_checked(
     el: &HtmlInputElement,
     kind: &str,
     value: &Value,
-) -> Result<Outcome, Outcome> {
+) -> Result<Step, Outcome> {
     let text = as_text(value)?;
     let hint = format_hint(kind).unwrap_or("a valid value");
     check_typed(&text, false).map_err(Outcome::Refused)?;
@@ -131,15 +143,17 @@ pub(crate) async fn type_checked(
         ));
     }
     put_value("HTMLInputElement", el, &el.value())?;
-    settle().await;
-    let now = el.value();
-    Ok(if now.eq_ignore_ascii_case(&text) {
-        Set(now.into())
-    } else {
-        Changed(
-            now.into(),
-            "the page changed the value (min, max or step)".into(),
-        )
+    let el = el.clone();
+    step(Vec::new(), move || {
+        let now = el.value();
+        if now.eq_ignore_ascii_case(&text) {
+            Set(now.into())
+        } else {
+            Changed(
+                now.into(),
+                "the page changed the value (min, max or step)".into(),
+            )
+        }
     })
 }
 
@@ -164,25 +178,30 @@ fn wanted_list(value: &Value) -> Result<Vec<String>, Outcome> {
     }
 }
 
-fn click(el: &Element) {
+/// Clicks as a person does (`HTMLElement.prototype.click`): the app sees click, input, change.
+pub(crate) fn click(el: &Element) {
     let _ = proto_call("HTMLElement", "click", el, &[]);
 }
 
-pub(crate) async fn checkbox(el: &HtmlInputElement, value: &Value) -> Result<Outcome, Outcome> {
+pub(crate) fn checkbox(el: &HtmlInputElement, value: &Value) -> Result<Step, Outcome> {
     let want = match value {
         Value::Bool(b) => *b,
         Value::String(s) if s == "true" || s == "false" => s == "true",
         _ => return refuse("a checkbox takes true or false"),
     };
-    if el.checked() != want {
-        click(el);
-        settle().await;
-    }
-    let now = el.checked();
-    Ok(if now == want {
-        Set(now.into())
+    let clicks = if el.checked() != want {
+        vec![el.clone().into()]
     } else {
-        Changed(now.into(), "the page did not let the box change".into())
+        Vec::new()
+    };
+    let el = el.clone();
+    step(clicks, move || {
+        let now = el.checked();
+        if now == want {
+            Set(now.into())
+        } else {
+            Changed(now.into(), "the page did not let the box change".into())
+        }
     })
 }
 
@@ -199,7 +218,7 @@ fn some_of(labels: impl Iterator<Item = String>) -> String {
     out.join(", ")
 }
 
-pub(crate) async fn radios(group: &[HtmlInputElement], value: &Value) -> Result<Outcome, Outcome> {
+pub(crate) fn radios(group: &[HtmlInputElement], value: &Value) -> Result<Step, Outcome> {
     let text = as_text(value)?;
     let Some(pick) = choose(group, &text, |i| i.value(), option_label) else {
         return refuse(format!("{text:?} is not one of: {}", options_list(group)));
@@ -207,22 +226,22 @@ pub(crate) async fn radios(group: &[HtmlInputElement], value: &Value) -> Result<
     if pick.disabled() {
         return refuse(format!("the choice {text:?} is disabled"));
     }
-    if !pick.checked() {
-        click(pick);
-        settle().await;
-    }
-    let label = option_label(pick);
-    Ok(if pick.checked() {
-        Set(label.into())
+    let clicks = if pick.checked() {
+        Vec::new()
     } else {
-        Changed(Value::Null, "the page did not let the choice change".into())
+        vec![pick.clone().into()]
+    };
+    let pick = pick.clone();
+    step(clicks, move || {
+        if pick.checked() {
+            Set(option_label(&pick).into())
+        } else {
+            Changed(Value::Null, "the page did not let the choice change".into())
+        }
     })
 }
 
-pub(crate) async fn checkboxes(
-    group: &[HtmlInputElement],
-    value: &Value,
-) -> Result<Outcome, Outcome> {
+pub(crate) fn checkboxes(group: &[HtmlInputElement], value: &Value) -> Result<Step, Outcome> {
     let mut want = Vec::new();
     for text in wanted_list(value)? {
         match choose(group, &text, |i| i.value(), option_label) {
@@ -232,38 +251,31 @@ pub(crate) async fn checkboxes(
     }
     let change: Vec<&HtmlInputElement> = group
         .iter()
-        .filter(|i| want.iter().any(|w| w == *i) != i.checked())
+        .filter(|i| want.contains(i) != i.checked())
         .collect();
     if let Some(locked) = change.iter().find(|i| i.disabled()) {
         return refuse(format!("the choice {:?} is disabled", option_label(locked)));
     }
-    for i in &change {
-        // One click per tick, as a person makes them: Vue's v-model reads its array from the
-        // last render, so two clicks in one tick would lose the first.
-        click(i);
-        settle().await;
-    }
-    let now: Vec<Value> = group
-        .iter()
-        .filter(|i| i.checked())
-        .map(|i| option_label(i).into())
-        .collect();
-    Ok(
-        if group
+    let clicks = change.iter().map(|i| (*i).clone().into()).collect();
+    let group = group.to_vec();
+    step(clicks, move || {
+        let now: Vec<Value> = group
             .iter()
-            .all(|i| want.iter().any(|w| w == i) == i.checked())
-        {
+            .filter(|i| i.checked())
+            .map(|i| option_label(i).into())
+            .collect();
+        if group.iter().all(|i| want.contains(i) == i.checked()) {
             Set(Value::Array(now))
         } else {
             Changed(
                 Value::Array(now),
                 "the page did not let every box change".into(),
             )
-        },
-    )
+        }
+    })
 }
 
-pub(crate) async fn select(s: &HtmlSelectElement, value: &Value) -> Result<Outcome, Outcome> {
+pub(crate) fn select(s: &HtmlSelectElement, value: &Value) -> Result<Step, Outcome> {
     let opts = s.options();
     let all: Vec<HtmlOptionElement> = (0..opts.length())
         .filter_map(|i| opts.get_with_index(i)?.dyn_into::<HtmlOptionElement>().ok())
@@ -296,26 +308,28 @@ pub(crate) async fn select(s: &HtmlSelectElement, value: &Value) -> Result<Outco
     }
     fire_input_change(s);
     blur(s);
-    settle().await;
-    let now: Vec<Value> = all
-        .iter()
-        .filter(|o| o.selected())
-        .map(|o| o.value().into())
-        .collect();
-    let same = all.iter().all(|o| picks.contains(o) == o.selected());
-    let now = if s.multiple() {
-        Value::Array(now)
-    } else {
-        now.into_iter().next().unwrap_or(Value::Null)
-    };
-    Ok(if same {
-        Set(now)
-    } else {
-        Changed(now, "the page changed the selection".into())
+    let multiple = s.multiple();
+    step(Vec::new(), move || {
+        let now: Vec<Value> = all
+            .iter()
+            .filter(|o| o.selected())
+            .map(|o| o.value().into())
+            .collect();
+        let same = all.iter().all(|o| picks.contains(o) == o.selected());
+        let now = if multiple {
+            Value::Array(now)
+        } else {
+            now.into_iter().next().unwrap_or(Value::Null)
+        };
+        if same {
+            Set(now)
+        } else {
+            Changed(now, "the page changed the selection".into())
+        }
     })
 }
 
-pub(crate) async fn editable(el: &web_sys::HtmlElement, value: &Value) -> Result<Outcome, Outcome> {
+pub(crate) fn editable(el: &web_sys::HtmlElement, value: &Value) -> Result<Step, Outcome> {
     let text = as_text(value)?;
     check_typed(&text, true).map_err(Outcome::Refused)?;
     focus(el);
@@ -330,17 +344,19 @@ pub(crate) async fn editable(el: &web_sys::HtmlElement, value: &Value) -> Result
         let _ = el.dispatch_event(&ev);
     }
     blur(el);
-    settle().await;
-    let now = el.text_content().unwrap_or_default();
-    Ok(if now == text {
-        Set(now.into())
-    } else {
-        Changed(now.into(), "the page changed the text".into())
+    let el = el.clone();
+    step(Vec::new(), move || {
+        let now = el.text_content().unwrap_or_default();
+        if now == text {
+            Set(now.into())
+        } else {
+            Changed(now.into(), "the page changed the text".into())
+        }
     })
 }
 
 /// Files the agent writes itself: `{ name, text, type? }` (or several for `multiple`).
-pub(crate) async fn files(el: &HtmlInputElement, value: &Value) -> Result<Outcome, Outcome> {
+pub(crate) fn files(el: &HtmlInputElement, value: &Value) -> Result<Step, Outcome> {
     let specs = match value {
         Value::Array(v) => v.clone(),
         one => vec![one.clone()],
@@ -385,6 +401,5 @@ pub(crate) async fn files(el: &HtmlInputElement, value: &Value) -> Result<Outcom
     let list: JsValue = dt.files().map(Into::into).unwrap_or(JsValue::NULL);
     proto_set("HTMLInputElement", "files", el, &list).map_err(Outcome::Refused)?;
     fire_input_change(el);
-    settle().await;
-    Ok(Set(Value::Array(names)))
+    step(Vec::new(), move || Set(Value::Array(names)))
 }

@@ -5,7 +5,7 @@ use serde_json::{json, Map, Value};
 use wasm_bindgen::JsValue;
 
 use super::controls::{
-    checkbox, checkboxes, editable, files, radios, refuse, select, type_checked, type_text,
+    checkbox, checkboxes, click, editable, files, radios, refuse, select, type_checked, type_text,
     Changed, Outcome, Set,
 };
 use super::fields::{fields, find, Control, Field};
@@ -16,6 +16,12 @@ use super::text::{format_hint, single_line};
 
 /// Most fields one call may fill.
 const FIELDS_MAX: usize = 100;
+
+/// Lets the app react before the value is read back: React flushes during the event, Vue on
+/// its next tick, others in a timer; a macrotask covers all of them.
+async fn settle() {
+    gloo_timers::future::TimeoutFuture::new(0).await;
+}
 
 /// Why a value for a URL field is refused: a scheme that runs code when the app links to it.
 fn url_scheme_refused(value: &Value) -> Option<String> {
@@ -68,21 +74,32 @@ async fn apply(config: &Config, f: &Field, value: &Value) -> Outcome {
             return Outcome::Refused(why);
         }
     }
-    let done = match &f.control {
-        Control::Input(i) if kind == "checkbox" => checkbox(i, value).await,
-        Control::Input(i) if kind == "file" => files(i, value).await,
-        Control::Input(i) if format_hint(&kind).is_some() => type_checked(i, &kind, value).await,
+    let started = match &f.control {
+        Control::Input(i) if kind == "checkbox" => checkbox(i, value),
+        Control::Input(i) if kind == "file" => files(i, value),
+        Control::Input(i) if format_hint(&kind).is_some() => type_checked(i, &kind, value),
         Control::Input(i) if single_line(&kind) || kind == "hidden" => {
-            type_text("HTMLInputElement", i, value, false).await
+            type_text("HTMLInputElement", i, value, false)
         }
         Control::Input(_) => refuse(format!("fields of type {kind} are not filled")),
-        Control::TextArea(t) => type_text("HTMLTextAreaElement", t, value, true).await,
-        Control::Select(s) => select(s, value).await,
-        Control::Editable(e) => editable(e, value).await,
-        Control::Radios(g) => radios(g, value).await,
-        Control::Checkboxes(g) => checkboxes(g, value).await,
+        Control::TextArea(t) => type_text("HTMLTextAreaElement", t, value, true),
+        Control::Select(s) => select(s, value),
+        Control::Editable(e) => editable(e, value),
+        Control::Radios(g) => radios(g, value),
+        Control::Checkboxes(g) => checkboxes(g, value),
     };
-    done.unwrap_or_else(|o| o)
+    let step = match started {
+        Ok(step) => step,
+        Err(refused) => return refused,
+    };
+    for el in &step.clicks {
+        click(el);
+        settle().await;
+    }
+    if step.clicks.is_empty() {
+        settle().await;
+    }
+    (step.read)()
 }
 
 /// One line of the report; a secret's value never goes back to the model.
