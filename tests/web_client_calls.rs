@@ -178,6 +178,7 @@ export async function cancelledRun(t) {
   const u = await setUp(t, "cancel", [{ name: "wait", handler: waiter(seen) }]);
   const id = await u.call("wait", {});
   await a.waitFor("the handler to start", () => seen.started, 3000);
+  await a.waitFor("the ack", () => u.w.calls.some((e) => e.type === "acked"), 3000);
   await a.cancelRun(t.base, t.s, u.run);
   const outcome = await u.wait(id);
   await a.waitFor("the handler's abort", () => seen.aborted, 3000);
@@ -224,6 +225,8 @@ export async function leaveOwed(t) {
   const u = await setUp(t, "leaver", [{ name: "wait", handler: waiter(seen) }]);
   const id = await u.call("wait", {});
   await a.waitFor("the handler to start", () => seen.started, 3000);
+  // An acked call with its handler running: the client owes its result.
+  await a.waitFor("the ack", () => u.w.calls.some((e) => e.type === "acked"), 3000);
   await u.client.leave();
   const outcome = await u.wait(id);
   await a.waitFor("the handler's abort", () => seen.aborted, 3000);
