@@ -72,8 +72,13 @@ fn optional_count(obj: &JsValue, key: &str, field: &str) -> Result<Option<u64>, 
     }
     match v.as_f64() {
         Some(n) if n.fract() == 0.0 && (1.0..=9.0e15).contains(&n) => Ok(Some(n as u64)),
-        Some(n) => Err(format!(
-            "{field}: must be a whole number of at least 1, got {n}"
+        // The browser writes the number: Rust's float formatting would cost ~14 KB of wasm.
+        Some(_) => Err(format!(
+            "{field}: must be a whole number of at least 1, got {}",
+            js_sys::Number::from(v.clone())
+                .to_string(10)
+                .map(String::from)
+                .unwrap_or_default()
         )),
         None => Err(format!("{field}: must be a number, got {}", describe(&v))),
     }
