@@ -76,7 +76,7 @@ fn optional_count(obj: &JsValue, key: &str, field: &str) -> Result<Option<u64>, 
         Some(_) => Err(format!(
             "{field}: must be a whole number of at least 1, got {}",
             js_sys::Number::from(v.clone())
-                .to_string(10)
+                .to_string_with_radix(10)
                 .map(String::from)
                 .unwrap_or_default()
         )),
