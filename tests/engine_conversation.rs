@@ -5,11 +5,12 @@
 mod engine_support;
 
 use client_tools::engine::{ClientState, Engine, Output, Status};
-use engine_support::fake_server::{CallState, FakeClient, FakeServer, Pair};
+use engine_support::fake_server::{CallState, FakeClient, FakeServer};
+use engine_support::pair::{Page, Pair};
 use engine_support::*;
 use serde_json::json;
 
-fn page() -> fake_server::Page {
+fn page() -> Page {
     Box::new(|tool, args| match tool {
         "highlight_row" => (
             50,
@@ -23,8 +24,6 @@ fn page() -> fake_server::Page {
         _ => (5, Some(Err(format!("{tool} failed")))),
     })
 }
-
-use engine_support::fake_server;
 
 fn succeeded(pair: &Pair, call_id: &str) -> (String, bool) {
     match pair.settled(call_id) {

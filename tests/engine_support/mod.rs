@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod fake_server;
+pub mod pair;
 
 use client_tools::engine::{
     CallEvent, Config, Engine, HttpRequest, Input, Method, Output, Status, StreamId, ToolDef,
