@@ -26,10 +26,11 @@ use options::Config;
 
 #[wasm_bindgen(typescript_custom_section)]
 const PAGE_TOOL_TYPES: &'static str = r#"
-/** What a page tool hands to `confirm` before it acts. */
+/** What a page tool hands to `confirm` before it acts; `summary` is one line for a person,
+ *  e.g. `submit a form with "Pay" to https://shop.example/pay (POST)`. */
 export type PageAction =
-  | { kind: "submit"; form: HTMLFormElement; submitter: string | null; url: string; method: string }
-  | { kind: "navigate"; url: string; crossDocument: boolean };
+  | { kind: "submit"; summary: string; form: HTMLFormElement; submitter: string | null; url: string; method: string }
+  | { kind: "navigate"; summary: string; url: string; crossDocument: boolean };
 
 // The factories return the SDK's own `ToolDefinition` (src/client.rs): their handlers take
 // `(args, ctx: ToolContext)` and answer JSON text, or `{ isError: true, text }` when refused.

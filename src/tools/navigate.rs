@@ -63,6 +63,8 @@ pub(crate) async fn run(
         set(&action, "kind", &"navigate".into());
         set(&action, "url", &href.clone().into());
         set(&action, "crossDocument", &JsValue::from_bool(!in_place));
+        let verb = if in_place { "open" } else { "load the page" };
+        set(&action, "summary", &format!("{verb} {href}").into());
         match call_hook(confirm, &action).await {
             Ok(v) if v.is_truthy() => {}
             Ok(_) => {

@@ -242,6 +242,12 @@ pub(crate) async fn run(
             button.clone().map(JsValue::from).unwrap_or(JsValue::NULL),
         );
         put("url", action.clone().into());
+        let by = button
+            .as_deref()
+            .map(|b| format!(" with \"{b}\""))
+            .unwrap_or_default();
+        let summary = format!("submit a form{by} to {action} ({})", method.to_uppercase());
+        put("summary", summary.into());
         put("method", method.clone().into());
         match super::js::call_hook(confirm, &action_obj).await {
             Ok(v) if v.is_truthy() => {}

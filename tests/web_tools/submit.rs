@@ -71,7 +71,7 @@ async fn confirm_can_decline_and_sees_the_action() {
         Fixture::new(r#"<form id="order" action="/pay" method="post"><button>Pay</button></form>"#);
     listen(&fx, true);
     fx.js("root.asked = null;");
-    let confirm = js_fn("a", "document.querySelector('form#order').parentNode.asked = a.kind + ' ' + a.method + ' ' + a.submitter + ' ' + a.url.endsWith('/pay') + ' ' + (a.form.id); return Promise.resolve(false);");
+    let confirm = js_fn("a", "document.querySelector('form#order').parentNode.asked = a.kind + ' ' + a.method + ' ' + a.submitter + ' ' + a.url.endsWith('/pay') + ' ' + (a.form.id) + ' | ' + a.summary.replace(/https?:[^ ]*pay/, 'URL'); return Promise.resolve(false);");
     let tool = submit_form_tool(Some(with(
         &with(&options("{}"), "root", &fx.root),
         "confirm",
@@ -83,7 +83,7 @@ async fn confirm_can_decline_and_sees_the_action() {
     assert_eq!(submits(&fx), 0.0);
     assert_eq!(
         fx.js("return root.asked").as_string().unwrap(),
-        "submit post Pay true order"
+        "submit post Pay true order | submit a form with \"Pay\" to URL (POST)"
     );
 
     let throws = js_fn("a", "throw new Error('no human around')");
