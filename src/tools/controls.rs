@@ -65,7 +65,7 @@ fn fire_input_change(el: &Element) {
     }
 }
 
-fn focus(el: &Element) {
+pub(crate) fn focus(el: &Element) {
     let opts = object();
     set(&opts, "preventScroll", &JsValue::TRUE);
     // Focus and blur let apps that validate "on blur" react as they do to a person.

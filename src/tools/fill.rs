@@ -5,14 +5,17 @@ use serde_json::{json, Map, Value};
 use wasm_bindgen::JsValue;
 
 use super::controls::{
-    checkbox, checkboxes, click, editable, files, radios, refuse, select, type_checked, type_text,
-    Changed, Outcome, Set,
+    checkbox, checkboxes, click, editable, files, focus, radios, refuse, select, type_checked,
+    type_text, Changed, Outcome, Set,
 };
 use super::fields::{fields, find, Control, Field};
-use super::js::{entries, error_result, get, ok_result, to_json};
+use super::js::{document, entries, error_result, get, ok_result, to_json, CallContext};
 use super::options::Config;
-use super::scope::{container, root};
+use super::scope::{connected, container, root};
 use super::text::{format_hint, single_line};
+
+/// Why the fields after a cancellation were left alone.
+const CANCELLED: &str = "the call was cancelled or timed out before this field";
 
 /// Most fields one call may fill.
 const FIELDS_MAX: usize = 100;
@@ -146,7 +149,11 @@ fn report(loc: &str, f: Option<&Field>, outcome: Outcome) -> (Value, bool) {
 
 /// Runs fill: `args.fields` maps a field's label, name or id to its value, filled in order.
 /// Any refused field makes the result an error that still lists what was set.
-pub(crate) async fn run(config: &Config, args: &JsValue) -> Result<JsValue, String> {
+pub(crate) async fn run(
+    config: &Config,
+    args: &JsValue,
+    ctx: &CallContext,
+) -> Result<JsValue, String> {
     let asked = get(args, "form");
     let asked = match (asked.is_undefined() || asked.is_null(), asked.as_string()) {
         (true, _) => None,
@@ -173,10 +180,14 @@ pub(crate) async fn run(config: &Config, args: &JsValue) -> Result<JsValue, Stri
     }
     let c = container(config, asked.as_deref(), false)?;
     let all = fields(&c, &root(config)?)?;
+    // Filling moves focus from field to field; the user's own focus (say, a chat box) returns after.
+    let had_focus = document()?.active_element();
     let mut lines = Vec::new();
     let (mut set_count, mut refused_count) = (0, 0);
     for (loc, value) in &wanted {
         let (line, refused) = match find(&all, loc) {
+            // A cancelled or timed-out call stops changing the page.
+            _ if ctx.aborted() => report(loc, None, Outcome::Refused(CANCELLED.into())),
             Ok(f) => report(loc, Some(f), apply(config, f, &to_json(value)).await),
             Err(why) => report(loc, None, Outcome::Refused(why)),
         };
@@ -186,6 +197,9 @@ pub(crate) async fn run(config: &Config, args: &JsValue) -> Result<JsValue, Stri
             set_count += 1;
         }
         lines.push(line);
+    }
+    if let Some(el) = had_focus.filter(connected) {
+        focus(&el);
     }
     let body = json!({ "filled": set_count, "refused": refused_count, "fields": lines });
     Ok(if refused_count > 0 {

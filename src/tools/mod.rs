@@ -146,7 +146,7 @@ async fn dispatch(
     }
     match kind {
         Kind::Describe => describe::run(config, &to_json(&args)),
-        Kind::Fill => fill::run(config, &args).await,
+        Kind::Fill => fill::run(config, &args, &ctx).await,
         Kind::Submit => submit::run(config, &to_json(&args), &ctx).await,
         Kind::Navigate => navigate::run(config, &to_json(&args), &ctx).await,
     }

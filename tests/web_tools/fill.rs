@@ -277,3 +277,27 @@ async fn opt_ins_allow_secrets_hidden_and_files_but_never_echo_secrets() {
     .await;
     refused(&bad, "not a plain file name");
 }
+
+#[wasm_bindgen_test]
+async fn the_users_focus_comes_back_and_a_cancelled_call_changes_nothing() {
+    let fx = Fixture::new(r#"<input id="chat"><form><label>Name <input name="n"></label></form>"#);
+    let chat: web_sys::HtmlElement = fx.el("#chat").unchecked_into();
+    chat.focus().unwrap();
+    let tool = fill_form_tool(Some(with(&options("{}"), "root", &fx.el("form")))).unwrap();
+    let a = call(&tool, r#"{"fields": {"Name": "Ada"}}"#).await;
+    assert!(!a.is_error, "{}", a.text);
+    let active = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .active_element()
+        .unwrap();
+    assert_eq!(
+        active.id(),
+        "chat",
+        "focus returned to where the user had it"
+    );
+    let cancelled = call_with(&tool, r#"{"fields": {"Name": "Bob"}}"#, true).await;
+    refused(&cancelled, "cancelled or timed out");
+    assert_eq!(input(&fx, "[name=n]").value(), "Ada");
+}
