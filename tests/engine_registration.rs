@@ -277,3 +277,28 @@ fn idempotency_keys_are_new_per_request_with_the_configured_prefix() {
     // pfx-1 was the register, pfx-2 … the pings.
     assert_eq!(keys, ["pfx-2", "pfx-3", "pfx-4"]);
 }
+
+#[test]
+fn register_answer_that_is_not_a_client_is_tried_again() {
+    let mut h = Harness::new(config());
+    let reg = h.take_send(Method::Post, "/clients");
+    // A captive portal answering for the server.
+    h.answer(&reg, 200, "<html>Sign in to the Wi-Fi</html>");
+    assert!(
+        matches!(h.statuses().last(), Some(Status::Error { fatal: false, message })
+        if message.starts_with("register: the answer is not a client object"))
+    );
+    assert_eq!(h.engine.state(), ClientState::Registering);
+    h.fire_next();
+    let again = h.take_send(Method::Post, "/clients");
+    assert_eq!(
+        again.header("Idempotency-Key"),
+        reg.header("Idempotency-Key")
+    );
+    h.answer(
+        &again,
+        201,
+        &client_json(CLIENT, "web", Some(h.now + 60_000)),
+    );
+    assert_eq!(h.engine.state(), ClientState::Registered);
+}

@@ -221,8 +221,6 @@ pub enum EngineErrorKind {
     Rejected,
     /// The client is not registered (it left, or the engine stopped).
     NotRegistered,
-    /// The answer could not be read.
-    BadAnswer,
 }
 
 /// A failure with a kind a program can match and a message a person can act on.

@@ -3,7 +3,7 @@
 use super::config::WhenHidden;
 use super::core::{Core, LeftBy, Registration};
 use super::io::{ClientState, EngineError, EngineErrorKind, Method, OpId, Output, Status};
-use super::requests::{Answer, ReqKind};
+use super::requests::{Answer, Req, ReqKind};
 use super::timers::Timer;
 use crate::protocol::{ClientInfo, Lifetime, PingAnswer, RegisterRequest};
 
@@ -38,21 +38,18 @@ impl Core {
         self.send_new(kind, Method::Post, url, Some(body), false, now);
     }
 
-    pub(super) fn on_register_answer(
-        &mut self,
-        version: u64,
-        answer: Answer,
-        sent_at: u64,
-        now: u64,
-    ) {
+    pub(super) fn on_register_answer(&mut self, req: Req, answer: Answer, now: u64) {
+        let (ReqKind::Register { version }, sent_at) = (&req.kind, req.sent_at) else {
+            return;
+        };
+        let version = *version;
         let info = match answer {
             Answer::Ok(body) => match serde_json::from_str::<ClientInfo>(&body) {
                 Ok(info) => info,
+                // A proxy or captive portal may answer for the server: tell, and try again.
                 Err(e) => {
-                    return self.fail(
-                        EngineErrorKind::BadAnswer,
-                        format!("register: the answer is not a client object ({e})"),
-                    )
+                    self.error(format!("register: the answer is not a client object ({e})"));
+                    return self.retry_later(req, None, now);
                 }
             },
             Answer::Refused {

@@ -8,6 +8,9 @@ use super::io::{
 };
 use crate::protocol::ErrorBody;
 
+/// The most of a `Retry-After` the engine waits: 5 minutes.
+pub(crate) const RETRY_AFTER_MAX_MS: u64 = 300_000;
+
 /// What a request is for; decides what its answer does.
 #[derive(Clone, Debug)]
 pub(super) enum ReqKind {
@@ -221,17 +224,17 @@ impl Core {
     }
 
     /// Schedules a retry of `req` with backoff (at least `Retry-After`), the same key.
-    fn retry_later(&mut self, mut req: Req, retry_after_ms: Option<u64>, now: u64) {
+    pub(super) fn retry_later(&mut self, mut req: Req, retry_after_ms: Option<u64>, now: u64) {
         req.attempt = req.attempt.saturating_add(1);
-        let delay = REQUEST_BACKOFF.delay(req.attempt, retry_after_ms.unwrap_or(0), &mut self.rng);
+        // `Retry-After` is honoured up to a limit, so a bad header cannot stall the client.
+        let floor = retry_after_ms.unwrap_or(0).min(RETRY_AFTER_MAX_MS);
+        let delay = REQUEST_BACKOFF.delay(req.attempt, floor, &mut self.rng);
         self.retries.push((now.saturating_add(delay), req));
     }
 
     fn on_final(&mut self, req: Req, answer: Answer, now: u64) {
         match req.kind {
-            ReqKind::Register { version } => {
-                self.on_register_answer(version, answer, req.sent_at, now)
-            }
+            ReqKind::Register { .. } => self.on_register_answer(req, answer, now),
             ReqKind::Ping { client_id } => {
                 self.on_ping_answer(&client_id, answer, req.sent_at, now)
             }

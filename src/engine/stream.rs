@@ -12,6 +12,8 @@ use serde_json::Value;
 
 /// A connection open this long without trouble counts as healthy: the backoff starts over.
 pub(crate) const HEALTHY_AFTER_MS: u64 = 5_000;
+/// The most of a server's `retry:` the engine honours as its reconnect floor.
+pub(crate) const RETRY_FLOOR_MAX_MS: u64 = 60_000;
 
 #[derive(Debug, Default)]
 pub(crate) struct StreamState {
@@ -162,7 +164,8 @@ impl Core {
                     Err(err) => self.on_unreadable_event(&event.data, &err.to_string(), now),
                 }
             }
-            Item::Retry(ms) => self.stream.retry_floor_ms = u64::from(ms),
+            // A floor of days would leave the page deaf: a minute is the most honoured.
+            Item::Retry(ms) => self.stream.retry_floor_ms = u64::from(ms).min(RETRY_FLOOR_MAX_MS),
             Item::Comment => {}
             Item::Oversized { bytes } => {
                 self.error(format!(
