@@ -302,3 +302,17 @@ fn register_answer_that_is_not_a_client_is_tried_again() {
     );
     assert_eq!(h.engine.state(), ClientState::Registered);
 }
+
+#[test]
+fn retry_after_is_honoured_up_to_five_minutes() {
+    let mut h = Harness::registered(config());
+    h.advance_to(T0 + 20_000);
+    let ping = h.take_send(Method::Post, "/ping");
+    h.input(Input::Answer {
+        request: ping.id,
+        status: 503,
+        body: String::new(),
+        retry_after_ms: Some(86_400_000),
+    });
+    assert_eq!(h.engine.poll_timeout(), Some(T0 + 20_000 + 300_000));
+}

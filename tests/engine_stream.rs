@@ -286,3 +286,18 @@ fn stream_client_expired_event_reregisters_at_once() {
     assert_eq!(h.statuses().last(), Some(&&Status::Lapsed));
     h.take_send(Method::Post, "/clients");
 }
+
+#[test]
+fn stream_retry_field_floor_is_capped_at_a_minute() {
+    let mut h = Harness::registered(config());
+    let s = h.stream_id();
+    h.bytes(s, "retry: 4000000000\n\n");
+    h.input(Input::StreamClosed {
+        stream: s,
+        error: None,
+    });
+    let [(1, delay)] = reconnecting(&h)[..] else {
+        panic!()
+    };
+    assert_eq!(delay, 60_000);
+}
