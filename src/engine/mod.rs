@@ -42,20 +42,26 @@
 //! - **Ping** a TTL lifetime of N s every N/3 s, each with a new `Idempotency-Key`; a 404 means
 //!   the registration lapsed: [`Status::Lapsed`], register again with the current tools,
 //!   [`Status::Reregistered`]. A `never` lifetime does not ping.
-//! - **Visibility** per [`WhenHidden`]; a page hide leaves with a keepalive `DELETE`; a
+//! - **Visibility** per [`WhenHidden`]: `keep` pings on (and at once when visible), `pause`
+//!   stops pinging while hidden and registers again only once visible if it lapsed meanwhile,
+//!   `leave` leaves while hidden. A page hide leaves with a keepalive `DELETE`; a
 //!   back-forward-cache show registers again.
 //! - **Stream**: open it, parse it with [`crate::sse::Parser`], reconnect with `Last-Event-ID`
-//!   after exponential backoff with full jitter (`retry:` is the floor; reset only after a
-//!   healthy connection); read the pending calls after a (re)connect or a `stream_reset`.
-//!   401/403 are fatal.
+//!   after exponential backoff with full jitter, 1 s doubling to 30 s (`retry:` is the floor,
+//!   honoured up to 60 s; reset only after a connection proved healthy: an event, or 5 s
+//!   open); read the pending calls after every (re)connect, a `stream_reset` or an oversized
+//!   event. 401/403 are fatal.
 //! - **Calls** of this client only, each `call_id` at most once: ack at once, run the handler
 //!   ([`Output::RunHandler`] comes right away), post the result after the ack succeeded.
 //!   Unknown tools, arguments failing the tool's JSON Schema ([`crate::schema`]), calls past
 //!   `max_calls_per_run` and unreadable dispatches are answered `is_error` without running a
 //!   handler. A local deadline per tool answers "timed out after N ms" and aborts the handler.
 //!   `client_tool_failed` aborts the handler and posts nothing.
-//! - **Requests** are retried on network errors, 408, 429 (`Retry-After`), 500, 502, 503, 504
-//!   with backoff and the same key; a `409 call_settled` drops a result quietly.
+//! - **Requests** are retried on network errors, 408, 429 (`Retry-After`, honoured up to
+//!   5 min), 500, 502, 503, 504 with backoff (0.5 s doubling to 30 s, full jitter) and the
+//!   same key; a `409 call_settled` drops a result quietly. Any other refusal is final for
+//!   that request: [`Status::Error`] tells the app; a refused register stops the engine,
+//!   except `409 client_limit_reached`, tried again under a new key.
 //! - **Tools** replaced by [`Engine::set_tools`] (a `PUT`); results wait while it is pending.
 //! - **Leave** with [`Engine::leave`] (a `DELETE`); running handlers are aborted.
 
