@@ -93,13 +93,13 @@ impl Core {
         url
     }
 
-    /// Builds and sends a new request, with a new `Idempotency-Key` on writes.
     /// A new `Idempotency-Key`: the per-client prefix and a counter.
     fn new_key(&mut self) -> String {
         self.next_key += 1;
         format!("{}-{}", self.cfg.key_prefix, self.next_key)
     }
 
+    /// Builds and sends a new request, with a new `Idempotency-Key` on writes.
     pub fn send_new(
         &mut self,
         kind: ReqKind,
