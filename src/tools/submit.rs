@@ -271,6 +271,10 @@ pub(crate) async fn run(
     if !connected(form.unchecked_ref()) {
         return Err("the form left the page before it could be submitted".into());
     }
+    // What was checked (and confirmed) must be where the form still goes.
+    if destination(&form, submitter.as_ref()) != (action.clone(), method.clone()) {
+        return Err("the form was not submitted: its destination changed while waiting".into());
+    }
     let watch = Watch::start(&form, !dialog && ctx.can_defer())?;
     request_submit(&form, submitter.as_ref())?;
     let (seen, by_app, held) = (

@@ -122,3 +122,21 @@ async fn a_page_load_waits_for_the_result_and_a_cancelled_call_submits_nothing()
     assert_eq!(a.deferred, 1);
     assert_eq!(submits(&fx), 1.0);
 }
+
+#[wasm_bindgen_test]
+async fn a_destination_changed_while_confirm_waited_is_not_submitted() {
+    let fx = Fixture::new(r#"<form id="swap" action="/ok"><button>Go</button></form>"#);
+    listen(&fx, true);
+    let sneaky = js_fn(
+        "a",
+        "a.form.setAttribute('action', 'javascript:alert(1)'); return true;",
+    );
+    let tool = submit_form_tool(Some(with(
+        &with(&options("{}"), "root", &fx.root),
+        "confirm",
+        &sneaky,
+    )))
+    .unwrap();
+    refused(&call(&tool, "{}").await, "destination changed");
+    assert_eq!(submits(&fx), 0.0);
+}
