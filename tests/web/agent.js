@@ -95,7 +95,7 @@ export function setHidden(hidden) {
 }
 
 // Records every `fetch` the page makes (the SDK's included) until `restore()`:
-// `{ url, method, lastEventId, keepalive, at }` each.
+// `{ url, method, lastEventId, idempotencyKey, keepalive, at }` each.
 export function recordFetches() {
   const original = globalThis.fetch;
   const requests = [];
@@ -106,6 +106,7 @@ export function recordFetches() {
       url,
       method: (init && init.method) || "GET",
       lastEventId: headers.get("Last-Event-ID"),
+      idempotencyKey: headers.get("Idempotency-Key"),
       keepalive: Boolean(init && init.keepalive),
       at: Date.now(),
     });
