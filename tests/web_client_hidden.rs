@@ -84,6 +84,24 @@ export function pause(t) {
   });
 }
 
+// Hidden for less than the TTL: no ping while hidden, one at once when visible again.
+export function pauseShort(t) {
+  const { a } = t;
+  return hidden(t, "pause", async ({ c, pings, before, show }) => {
+    // A 5 s TTL pings every 1.67 s: a keep client would have pinged by now.
+    await a.sleep(2200);
+    const seen = { pingsWhileHidden: pings(), movedWhileHidden: c.expiresAt.getTime() - before.expiresAt };
+    const shownAt = Date.now();
+    show();
+    await a.waitFor("a ping once visible", () => c.expiresAt.getTime() !== before.expiresAt, 1500);
+    seen.pingAfterShowMs = Date.now() - shownAt;
+    seen.pings = pings();
+    seen.moved = c.expiresAt.getTime() - before.expiresAt;
+    seen.sameId = c.id === before.id;
+    return seen;
+  });
+}
+
 export function leave(t) {
   const { a } = t;
   return hidden(t, "leave", async ({ c, w, before, show }) => {
@@ -137,6 +155,8 @@ extern "C" {
     fn page_hide(t: &JsValue) -> Promise;
     fn keep(t: &JsValue) -> Promise;
     fn pause(t: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = pauseShort)]
+    fn pause_short(t: &JsValue) -> Promise;
     fn leave(t: &JsValue) -> Promise;
 }
 
@@ -175,6 +195,22 @@ async fn when_hidden_pause_stops_pinging_and_registers_again_when_visible() {
         ["lapsed", "reregistered"],
         "{r}"
     );
+}
+
+#[wasm_bindgen_test]
+async fn when_hidden_pause_pings_at_once_when_visible_before_the_ttl_ran_out() {
+    let r = run(pause_short).await;
+    assert_eq!(r["pingsWhileHidden"], 0, "{r}");
+    assert_eq!(r["movedWhileHidden"], 0, "{r}");
+    let after = r["pingAfterShowMs"].as_f64().unwrap();
+    assert!(
+        after < 1_000.0,
+        "the ping came {after} ms after the page showed: {r}"
+    );
+    assert_eq!(r["pings"], 1, "{r}");
+    assert!(r["moved"].as_f64().unwrap() >= 2_000.0, "{r}");
+    assert_eq!(r["sameId"], true, "no new registration: {r}");
+    assert_eq!(strings(&r["after"], "after"), Vec::<String>::new(), "{r}");
 }
 
 #[wasm_bindgen_test]
