@@ -21,9 +21,9 @@ const CANCELLED: &str = "the call was cancelled or timed out before this field";
 const FIELDS_MAX: usize = 100;
 
 /// Lets the app react before the value is read back: React flushes during the event, Vue on
-/// its next tick, others in a timer; a macrotask covers all of them.
+/// its next tick, others in a later task; waiting for the next task covers all of them.
 async fn settle() {
-    gloo_timers::future::TimeoutFuture::new(0).await;
+    super::js::next_task().await;
 }
 
 /// Why a value for a URL field is refused: a scheme that runs code when the app links to it.

@@ -224,3 +224,20 @@ pub(crate) fn delete(obj: &JsValue, key: &str) {
 pub(crate) fn lower(s: &str) -> String {
     String::from(js_sys::JsString::from(s).to_lower_case())
 }
+
+/// Resolves in the next task, after the app's microtask and same-task work, like
+/// `setTimeout(0)`, but through a `MessageChannel`, which background tabs do not throttle
+/// (their timers may wait a second or more).
+pub(crate) async fn next_task() {
+    let promise = Promise::new(&mut |resolve: Function, _reject: Function| {
+        if let Ok(channel) = web_sys::MessageChannel::new() {
+            channel.port1().set_onmessage(Some(&resolve));
+            if channel.port2().post_message(&JsValue::NULL).is_ok() {
+                return;
+            }
+        }
+        // Without a channel, resolving at once still lets microtasks (Vue's flush) run first.
+        let _ = reflect_apply(&resolve, &JsValue::UNDEFINED, &Array::new());
+    });
+    let _ = js_sys::futures::JsFuture::from(promise).await;
+}

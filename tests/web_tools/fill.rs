@@ -301,3 +301,23 @@ async fn the_users_focus_comes_back_and_a_cancelled_call_changes_nothing() {
     refused(&cancelled, "cancelled or timed out");
     assert_eq!(input(&fx, "[name=n]").value(), "Ada");
 }
+
+#[wasm_bindgen_test]
+async fn filling_does_not_wait_on_timers_that_a_background_tab_throttles() {
+    let fx = Fixture::new(
+        r#"<form><input name="a"><input name="b"><input name="c"><label><input type="checkbox" name="d"> D</label></form>"#,
+    );
+    // As in a hidden tab: every timer fires seconds late.
+    fx.js("root.realTimeout = window.setTimeout; window.setTimeout = (f, ms, ...rest) => root.realTimeout(f, Math.max(ms || 0, 2000), ...rest); root.t0 = performance.now();");
+    let a = call(
+        &fill(&fx, "{}"),
+        r#"{"fields": {"a": "1", "b": "2", "c": "3", "d": true}}"#,
+    )
+    .await;
+    let ms = fx
+        .js("window.setTimeout = root.realTimeout; return performance.now() - root.t0;")
+        .as_f64()
+        .unwrap();
+    assert!(!a.is_error, "{}", a.text);
+    assert!(ms < 1000.0, "four fields took {ms} ms");
+}
