@@ -105,13 +105,21 @@ export async function pingsExtend(t) {
     }, 4000);
     const movedAt = Date.now();
     const server = (await a.clients(t.base, t.s)).find((x) => x.id === c.id);
+    // A second ping must carry a new Idempotency-Key, else the server answers it from
+    // memory and expiresAt stays put.
+    const again = await a.waitFor("a second ping to move expiresAt", () => {
+      const e = c.expiresAt.getTime();
+      return e !== after && e;
+    }, 4000);
     const pings = fetches.requests.filter((r) => r.url.endsWith(`/clients/${c.id}/ping`));
     await c.leave();
     return {
-      before, after, serverExpiresAt: Date.parse(server.expires_at),
+      before, after, again, serverExpiresAt: Date.parse(server.expires_at),
       firstExpiresInMs: before - registeredAt,
       pingAfterMs: movedAt - registeredAt,
       pings: pings.map((p) => p.method),
+      keys: new Set(pings.map((p) => p.idempotencyKey)).size,
+      allKeyed: pings.every((p) => p.idempotencyKey),
     };
   } finally {
     fetches.restore();
@@ -275,7 +283,7 @@ async fn bad_options_reject_register_with_an_error_naming_the_option() {
 }
 
 #[wasm_bindgen_test]
-async fn pings_extend_expires_at() {
+async fn pings_extend_expires_at_each_with_a_new_key() {
     let r = run(pings_extend).await;
     let num = |k: &str| r[k].as_f64().unwrap_or_else(|| panic!("{k}: {r}"));
     assert!(
@@ -290,7 +298,14 @@ async fn pings_extend_expires_at() {
         "expiresAt moved {moved} ms: {r}"
     );
     assert_eq!(num("serverExpiresAt"), num("after"), "{r}");
-    assert_eq!(strings(&r["pings"], "pings"), ["POST"], "{r}");
+    let moved_again = num("again") - num("after");
+    assert!(
+        (1_000.0..=3_000.0).contains(&moved_again),
+        "the second ping moved expiresAt {moved_again} ms: {r}"
+    );
+    assert_eq!(strings(&r["pings"], "pings"), ["POST", "POST"], "{r}");
+    assert_eq!(r["allKeyed"], true, "{r}");
+    assert_eq!(r["keys"], 2, "each ping has a new Idempotency-Key: {r}");
 }
 
 #[wasm_bindgen_test]
