@@ -246,7 +246,10 @@ pub(crate) async fn run(
             .as_deref()
             .map(|b| format!(" with \"{b}\""))
             .unwrap_or_default();
-        let summary = format!("submit a form{by} to {action} ({})", method.to_ascii_uppercase());
+        let summary = format!(
+            "submit a form{by} to {action} ({})",
+            method.to_ascii_uppercase()
+        );
         put("summary", summary.into());
         put("method", method.clone().into());
         match super::js::call_hook(confirm, &action_obj).await {
