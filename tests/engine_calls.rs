@@ -232,6 +232,15 @@ fn call_local_deadline_never_later_than_server_result_deadline() {
     );
     let at = h.engine.poll_timeout().unwrap();
     assert!(at < h.now + 10_000 && at >= h.now + 5_000, "{}", at - h.now);
+    // The shell is told, so the handler's `ctx.deadline` shows the real deadline.
+    assert!(
+        h.out.iter().any(
+            |o| matches!(o, Output::HandlerDeadline { call_id, deadline_ms }
+            if call_id == "call_1" && *deadline_ms == at)
+        ),
+        "{:?}",
+        h.out
+    );
     h.fire_next();
     let (text, is_error) = result_text(&mut h, "call_1");
     assert!(is_error && text.starts_with("timed out after "), "{text}");

@@ -115,7 +115,10 @@ export async function serverDeadline(t) {
   const seen = {};
   const u = await setUp(t, "late", [{
     name: "never", handler: (args, ctx) => new Promise(() => {
-      ctx.signal.addEventListener("abort", () => { seen.abortedAfterMs = Date.now() - started; });
+      ctx.signal.addEventListener("abort", () => {
+        seen.abortedAfterMs = Date.now() - started;
+        seen.deadlineAfterMs = ctx.deadline.getTime() - started;
+      });
     }),
   }]);
   const run = await u.newRun();
@@ -282,6 +285,9 @@ async fn a_handler_slower_than_the_server_deadline_is_answered_before_it() {
     assert!((3_500..=4_200).contains(&ms), "{text}");
     let aborted = r["abortedAfterMs"].as_f64().unwrap();
     assert!((3_500.0..=5_000.0).contains(&aborted), "{r}");
+    // `ctx.deadline` moved to the real deadline once the ack told it (not the 30 s default).
+    let deadline = r["deadlineAfterMs"].as_f64().unwrap();
+    assert!((3_500.0..=4_500.0).contains(&deadline), "{r}");
 }
 
 #[wasm_bindgen_test]

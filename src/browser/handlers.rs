@@ -16,7 +16,7 @@ pub(crate) fn context(
     call_id: &str,
     run_id: &str,
     signal: Option<&AbortSignal>,
-    deadline_ms: u64,
+    deadline: &Date,
     after_result: Option<&Function>,
 ) -> Object {
     let ctx = Object::new();
@@ -28,10 +28,7 @@ pub(crate) fn context(
     if let Some(signal) = signal {
         set("signal", signal);
     }
-    set(
-        "deadline",
-        &Date::new(&JsValue::from_f64(deadline_ms as f64)),
-    );
+    set("deadline", deadline);
     if let Some(f) = after_result {
         set(
             "afterResult",

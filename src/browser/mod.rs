@@ -61,6 +61,8 @@ impl Waiter {
 #[derive(Default)]
 struct CallSlot {
     abort: Option<AbortController>,
+    /// `ctx.deadline`, moved when the engine brings the deadline forward.
+    deadline: Option<js_sys::Date>,
     /// `ctx.afterResult` callbacks, run once the handler's result was posted.
     after_result: Vec<Function>,
 }
@@ -222,6 +224,19 @@ impl Shared {
                 arguments,
                 deadline_ms,
             } => self.run_handler(call_id, run_id, tool, arguments, deadline_ms),
+            Output::HandlerDeadline {
+                call_id,
+                deadline_ms,
+            } => {
+                if let Some(d) = self
+                    .calls
+                    .borrow()
+                    .get(&call_id)
+                    .and_then(|s| s.deadline.as_ref())
+                {
+                    d.set_time(deadline_ms as f64);
+                }
+            }
             Output::AbortHandler { call_id, reason } => {
                 let slot = self.calls.borrow_mut().remove(&call_id);
                 if let Some(abort) = slot.and_then(|s| s.abort) {
@@ -365,15 +380,17 @@ impl Shared {
         };
         let abort = AbortController::new().ok();
         let signal = abort.as_ref().map(|a| a.signal());
+        let deadline = js_sys::Date::new(&JsValue::from_f64(deadline_ms as f64));
         self.calls.borrow_mut().insert(
             call_id.clone(),
             CallSlot {
                 abort,
+                deadline: Some(deadline.clone()),
                 after_result: Vec::new(),
             },
         );
         let after: &Function = self.after_result.as_ref().unchecked_ref();
-        let ctx = handlers::context(&call_id, &run_id, signal.as_ref(), deadline_ms, Some(after));
+        let ctx = handlers::context(&call_id, &run_id, signal.as_ref(), &deadline, Some(after));
         let shared = self.clone();
         spawn_local(async move {
             let outcome = handlers::call(&handler, &arguments, &ctx).await;

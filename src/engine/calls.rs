@@ -173,7 +173,14 @@ impl Core {
                     .ok()
                     .and_then(|a| parse_rfc3339(&a.result_deadline));
                 if let (true, Some(server)) = (call.running, deadline) {
-                    call.deadline = call.deadline.min(server.saturating_sub(RESULT_MARGIN_MS));
+                    let earlier = server.saturating_sub(RESULT_MARGIN_MS);
+                    if earlier < call.deadline {
+                        call.deadline = earlier;
+                        self.out.push_back(Output::HandlerDeadline {
+                            call_id: call_id.to_owned(),
+                            deadline_ms: earlier,
+                        });
+                    }
                 }
                 let event = CallEvent::Acked {
                     call_id: call_id.to_owned(),

@@ -124,9 +124,13 @@ pub enum Output {
         tool: String,
         arguments: Map<String, Value>,
         /// The engine answers "timed out" at this time (ms since the epoch) if the handler
-        /// has not finished; it may come earlier once the server's result deadline is known.
+        /// has not finished; it may come earlier once the server's result deadline is known
+        /// ([`Output::HandlerDeadline`]).
         deadline_ms: u64,
     },
+    /// A running handler's deadline came earlier (the ack told the server's result deadline):
+    /// the engine now answers "timed out" at `deadline_ms`.
+    HandlerDeadline { call_id: String, deadline_ms: u64 },
     /// Signal the handler's `AbortSignal`: its answer is no longer wanted.
     AbortHandler { call_id: String, reason: String },
     /// Tell the app how the client is doing.

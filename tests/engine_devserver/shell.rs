@@ -165,7 +165,10 @@ impl Shell {
                 }
                 // The test's handlers cannot be interrupted; the engine ignores their late answers.
                 Output::AbortHandler { .. } => {}
-                Output::Status(_) | Output::Call(_) | Output::OpDone { .. } => {}
+                Output::HandlerDeadline { .. }
+                | Output::Status(_)
+                | Output::Call(_)
+                | Output::OpDone { .. } => {}
             }
             self.log.push(out);
         }
