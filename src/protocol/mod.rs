@@ -5,6 +5,7 @@
 //! unknown event type parses as [`StreamEvent::Unknown`], so a newer server never breaks an
 //! older client. Validation of every limit lives in [`validate`]; times in [`time`].
 
+mod events;
 pub mod time;
 pub mod validate;
 
@@ -194,9 +195,12 @@ impl FailReason {
     }
 }
 
-/// One event of the session's stream, parsed from its JSON `data` (whose `"type"` names it).
-/// Types this version does not know are [`StreamEvent::Unknown`] and are to be ignored.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// One event of the session's stream, parsed from its JSON `data` (whose `"type"` names it)
+/// by [`StreamEvent::parse`]. Types this version does not know are [`StreamEvent::Unknown`]
+/// and are to be ignored. It serializes as the server writes it: `{"type": …, fields…}`.
+// No derived Deserialize: serde's internally tagged enums buffer every field through a
+// generic `Content` tree, which costs the shipped wasm far more than `parse`'s two steps.
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum StreamEvent {
     ClientToolDispatched(ToolDispatched),
@@ -261,7 +265,7 @@ impl StreamEvent {
     pub fn parse(sse_event_type: &str, data: &str) -> Result<StreamEvent, ParseEventError> {
         let trimmed = data.trim_start();
         if trimmed.starts_with('{') {
-            return serde_json::from_str(data).map_err(|e| ParseEventError {
+            return events::parse_json(data).map_err(|e| ParseEventError {
                 event_type: sse_event_type.to_owned(),
                 message: e.to_string(),
             });
