@@ -41,7 +41,10 @@ pub mod limits {
 }
 
 /// How long a registration lives: until it leaves, or `seconds` after its last ping.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// On the wire: `{"type": "never"}` or `{"type": "ttl", "data": {"seconds": N}}`.
+// Deserialize is written out (below): serde's adjacently tagged derive buffers through a
+// generic `Content` tree, several kilobytes of wasm per deserializer it meets.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "type", content = "data", rename_all = "snake_case")]
 pub enum Lifetime {
     /// Ends only when the client leaves; never pings.
@@ -53,6 +56,36 @@ pub enum Lifetime {
 impl Default for Lifetime {
     fn default() -> Self {
         Lifetime::Ttl { seconds: 60 }
+    }
+}
+
+impl<'de> Deserialize<'de> for Lifetime {
+    /// Reads `{"type", "data"}` in any field order; an unknown type, a `ttl` without `data`,
+    /// or `never` with data is an error, as the adjacently tagged derive made them.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::{Error, Unexpected};
+        #[derive(Deserialize)]
+        struct Ttl {
+            seconds: u32,
+        }
+        #[derive(Deserialize)]
+        struct Repr {
+            #[serde(rename = "type")]
+            kind: String,
+            #[serde(default)]
+            data: Option<Ttl>,
+        }
+        let repr = Repr::deserialize(d)?;
+        match (repr.kind.as_str(), repr.data) {
+            ("never", None) => Ok(Lifetime::Never),
+            ("never", Some(_)) => Err(D::Error::invalid_type(
+                Unexpected::Map,
+                &"no data for lifetime `never`",
+            )),
+            ("ttl", Some(Ttl { seconds })) => Ok(Lifetime::Ttl { seconds }),
+            ("ttl", None) => Err(D::Error::missing_field("data")),
+            (other, _) => Err(D::Error::unknown_variant(other, &["never", "ttl"])),
+        }
     }
 }
 
