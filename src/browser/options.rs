@@ -5,6 +5,7 @@
 use crate::engine::{Config, ToolDef, WhenHidden};
 use crate::protocol::{Lifetime, ToolSpec};
 use js_sys::{Array, Function, Reflect};
+use serde_json::error::Category;
 use wasm_bindgen::{JsCast, JsValue};
 
 /// A tool as the app gave it: what the engine declares, and the JS function that answers.
@@ -84,15 +85,20 @@ fn optional_count(obj: &JsValue, key: &str, field: &str) -> Result<Option<u64>, 
     }
 }
 
-/// A JS value as JSON text, for serde: `JSON.stringify`, with its failure named.
-fn to_json(v: &JsValue, field: &str) -> Result<serde_json::Value, String> {
+/// A JS value as JSON text: `JSON.stringify`, with its failure named.
+fn json_text(v: &JsValue, field: &str) -> Result<String, String> {
     let text = js_sys::JSON::stringify(v).map_err(|e| {
         format!(
             "{field}: cannot be written as JSON ({})",
             super::net::error_text(&e)
         )
     })?;
-    let text = String::from(text);
+    Ok(String::from(text))
+}
+
+/// A JS value as JSON, for serde: `JSON.stringify`, then parsed, with its failure named.
+fn to_json(v: &JsValue, field: &str) -> Result<serde_json::Value, String> {
+    let text = json_text(v, field)?;
     serde_json::from_str(&text).map_err(|e| format!("{field}: not JSON ({e})"))
 }
 
@@ -173,10 +179,12 @@ pub(crate) fn register(v: &JsValue, key_prefix: String, seed: u64) -> Result<Opt
     let mut config = Config::new(base_url, session_id, token, name, key_prefix, seed);
     match prop(v, "lifetime") {
         l if l.is_undefined() || l.is_null() => {}
-        l => config.lifetime = serde_json::from_value::<Lifetime>(to_json(&l, "lifetime")?)
-            .map_err(|_| {
-                "lifetime: must be { type: \"never\" } or { type: \"ttl\", data: { seconds: N } }"
-                    .to_owned()
+        // Read from the text, not via a `Value`: that would link serde_json's Value deserializer.
+        l => config.lifetime = serde_json::from_str::<Lifetime>(&json_text(&l, "lifetime")?)
+            .map_err(|e| match e.classify() {
+                Category::Syntax | Category::Eof => format!("lifetime: not JSON ({e})"),
+                _ => "lifetime: must be { type: \"never\" } or { type: \"ttl\", data: { seconds: N } }"
+                    .to_owned(),
             })?,
     }
     match prop(v, "whenHidden") {
