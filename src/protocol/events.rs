@@ -2,7 +2,8 @@
 //! has. Each step is a plain struct, so serde reads straight from the text; the result is the
 //! same as an internally tagged enum gives, with much less code in the shipped wasm.
 
-use super::{FailReason, StreamEvent, ToolDispatched};
+use super::{FailReason, StreamEvent};
+use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
 /// The first step: only the `"type"` (every other field is skipped).
@@ -32,7 +33,8 @@ struct Succeeded {
 struct Failed {
     client_id: String,
     call_id: String,
-    reason: FailReason,
+    /// Read as text and matched here: FailReason's derived Deserialize is more wasm than this.
+    reason: String,
 }
 
 /// `client_registered`, `client_tools_replaced`, `client_left`, `client_expired`.
@@ -50,18 +52,15 @@ struct RunRef {
 }
 
 /// Parses a JSON object whose `"type"` names the event. A type this version does not know is
-/// [`StreamEvent::Unknown`]; a known type whose fields do not fit is serde's error (e.g.
+/// [`StreamEvent::Unknown`]; a known type whose fields do not fit is serde's message (e.g.
 /// "missing field `call_id`").
-pub(super) fn parse_json(data: &str) -> Result<StreamEvent, serde_json::Error> {
-    use serde_json::from_str;
-    let Tag { kind } = from_str(data)?;
+pub(super) fn parse_json(data: &str) -> Result<StreamEvent, String> {
+    let Tag { kind } = serde_json::from_str(data).map_err(|e| e.to_string())?;
     let client = |c: ClientRef| (c.client_id, c.name);
     Ok(match kind.as_str() {
-        "client_tool_dispatched" => {
-            StreamEvent::ClientToolDispatched(from_str::<ToolDispatched>(data)?)
-        }
+        "client_tool_dispatched" => StreamEvent::ClientToolDispatched(fields(data)?),
         "client_tool_acked" => {
-            let a: Acked = from_str(data)?;
+            let a: Acked = fields(data)?;
             StreamEvent::ClientToolAcked {
                 client_id: a.client_id,
                 call_id: a.call_id,
@@ -69,7 +68,7 @@ pub(super) fn parse_json(data: &str) -> Result<StreamEvent, serde_json::Error> {
             }
         }
         "client_tool_succeeded" => {
-            let s: Succeeded = from_str(data)?;
+            let s: Succeeded = fields(data)?;
             StreamEvent::ClientToolSucceeded {
                 client_id: s.client_id,
                 call_id: s.call_id,
@@ -77,39 +76,66 @@ pub(super) fn parse_json(data: &str) -> Result<StreamEvent, serde_json::Error> {
             }
         }
         "client_tool_failed" => {
-            let f: Failed = from_str(data)?;
+            let f: Failed = fields(data)?;
             StreamEvent::ClientToolFailed {
                 client_id: f.client_id,
                 call_id: f.call_id,
-                reason: f.reason,
+                reason: fail_reason(&f.reason),
             }
         }
         "client_registered" => {
-            let (client_id, name) = client(from_str(data)?);
+            let (client_id, name) = client(fields(data)?);
             StreamEvent::ClientRegistered { client_id, name }
         }
         "client_tools_replaced" => {
-            let (client_id, name) = client(from_str(data)?);
+            let (client_id, name) = client(fields(data)?);
             StreamEvent::ClientToolsReplaced { client_id, name }
         }
         "client_left" => {
-            let (client_id, name) = client(from_str(data)?);
+            let (client_id, name) = client(fields(data)?);
             StreamEvent::ClientLeft { client_id, name }
         }
         "client_expired" => {
-            let (client_id, name) = client(from_str(data)?);
+            let (client_id, name) = client(fields(data)?);
             StreamEvent::ClientExpired { client_id, name }
         }
         "run_started" => StreamEvent::RunStarted {
-            run_id: from_str::<RunRef>(data)?.run_id,
+            run_id: fields::<RunRef>(data)?.run_id,
         },
         "run_completed" => StreamEvent::RunCompleted {
-            run_id: from_str::<RunRef>(data)?.run_id,
+            run_id: fields::<RunRef>(data)?.run_id,
         },
         "run_cancelled" => StreamEvent::RunCancelled {
-            run_id: from_str::<RunRef>(data)?.run_id,
+            run_id: fields::<RunRef>(data)?.run_id,
         },
         "stream_reset" => StreamEvent::StreamReset,
         _ => StreamEvent::Unknown,
     })
+}
+
+/// The second step. The text is known to be JSON by now, so an error is about a field.
+fn fields<T: DeserializeOwned>(data: &str) -> Result<T, String> {
+    serde_json::from_str(data).map_err(without_position)
+}
+
+/// A field's error without its position, as the enum's buffered read gave it. Not generic, so
+/// the wasm holds it once for every event type.
+fn without_position(e: serde_json::Error) -> String {
+    let text = e.to_string();
+    let position = format!(" at line {} column {}", e.line(), e.column());
+    match text.strip_suffix(&position) {
+        Some(bare) if e.line() != 0 => bare.to_owned(),
+        _ => text,
+    }
+}
+
+/// The reason a wire spelling names; [`FailReason::Other`] for one this version does not know.
+fn fail_reason(wire: &str) -> FailReason {
+    match wire {
+        "client_gone" => FailReason::ClientGone,
+        "ack_timeout" => FailReason::AckTimeout,
+        "result_timeout" => FailReason::ResultTimeout,
+        "run_gone" => FailReason::RunGone,
+        _ => FailReason::Other,
+    }
 }

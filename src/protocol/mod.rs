@@ -69,6 +69,7 @@ impl<'de> Deserialize<'de> for Lifetime {
             seconds: u32,
         }
         #[derive(Deserialize)]
+        #[serde(expecting = "adjacently tagged enum Lifetime")]
         struct Repr {
             #[serde(rename = "type")]
             kind: String,
@@ -80,7 +81,7 @@ impl<'de> Deserialize<'de> for Lifetime {
             ("never", None) => Ok(Lifetime::Never),
             ("never", Some(_)) => Err(D::Error::invalid_type(
                 Unexpected::Map,
-                &"no data for lifetime `never`",
+                &"unit variant Lifetime::Never",
             )),
             ("ttl", Some(Ttl { seconds })) => Ok(Lifetime::Ttl { seconds }),
             ("ttl", None) => Err(D::Error::missing_field("data")),
@@ -298,9 +299,9 @@ impl StreamEvent {
     pub fn parse(sse_event_type: &str, data: &str) -> Result<StreamEvent, ParseEventError> {
         let trimmed = data.trim_start();
         if trimmed.starts_with('{') {
-            return events::parse_json(data).map_err(|e| ParseEventError {
+            return events::parse_json(data).map_err(|message| ParseEventError {
                 event_type: sse_event_type.to_owned(),
-                message: e.to_string(),
+                message,
             });
         }
         Ok(match sse_event_type {
