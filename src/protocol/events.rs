@@ -139,3 +139,75 @@ fn fail_reason(wire: &str) -> FailReason {
         _ => FailReason::Other,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::Lifetime;
+    use super::*;
+
+    fn error(data: &str) -> String {
+        StreamEvent::parse("x", data).unwrap_err().message
+    }
+
+    #[test]
+    fn field_errors_read_as_the_tagged_enum_gave_them() {
+        let acked = r#"{"type":"client_tool_acked","client_id":"c"}"#;
+        assert_eq!(error(acked), "missing field `call_id`");
+        let tool = r#"{"type":"client_tool_dispatched","client_id":"c","call_id":"k","tool":5}"#;
+        assert_eq!(error(tool), "invalid type: integer `5`, expected a string");
+        // Not JSON at all, or no type: the position helps, and is kept.
+        let cut = r#"{"type":"client_tool_acked","client_id":"c",}"#;
+        assert_eq!(error(cut), "trailing comma at line 1 column 45");
+        assert_eq!(
+            error(r#"{"run_id":"r"}"#),
+            "missing field `type` at line 1 column 14"
+        );
+    }
+
+    #[test]
+    fn reasons_are_matched_by_their_wire_spelling() {
+        for reason in [
+            FailReason::ClientGone,
+            FailReason::AckTimeout,
+            FailReason::ResultTimeout,
+            FailReason::RunGone,
+        ] {
+            assert_eq!(fail_reason(reason.as_str()), reason);
+        }
+        assert_eq!(fail_reason("server_exploded"), FailReason::Other);
+        let numeric = r#"{"type":"client_tool_failed","client_id":"c","call_id":"k","reason":7}"#;
+        assert_eq!(
+            error(numeric),
+            "invalid type: integer `7`, expected a string"
+        );
+    }
+
+    #[test]
+    fn lifetime_reads_every_field_order_and_refuses_what_does_not_fit() {
+        let read = |text: &str| serde_json::from_str::<Lifetime>(text);
+        let ttl = Lifetime::Ttl { seconds: 5 };
+        assert_eq!(read(r#"{"data":{"seconds":5},"type":"ttl"}"#).unwrap(), ttl);
+        assert_eq!(read(r#"["ttl",{"seconds":5}]"#).unwrap(), ttl);
+        assert_eq!(
+            read(r#"{"type":"never","data":null}"#).unwrap(),
+            Lifetime::Never
+        );
+        let never_with_data = read(r#"{"type":"never","data":{"seconds":5}}"#).unwrap_err();
+        assert_eq!(
+            never_with_data.to_string(),
+            "invalid type: map, expected unit variant Lifetime::Never"
+        );
+        assert_eq!(
+            read(r#"{"type":"ttl"}"#).unwrap_err().to_string(),
+            "missing field `data`"
+        );
+        assert_eq!(
+            read(r#"{"type":"forever"}"#).unwrap_err().to_string(),
+            "unknown variant `forever`, expected `never` or `ttl`"
+        );
+        assert!(read("5")
+            .unwrap_err()
+            .to_string()
+            .starts_with("invalid type: integer `5`, expected adjacently tagged enum Lifetime"));
+    }
+}
