@@ -3,26 +3,15 @@
 
 mod common;
 
-use common::{start, Session, SOON};
+use common::{call_path, start, Session, SOON};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
-
-async fn web_client(s: &Session) -> String {
-    let c = s
-        .register("web", json!({"type": "never"}), &["highlight_row"])
-        .await;
-    c["id"].as_str().unwrap().to_owned()
-}
-
-fn call_path(client: &str, call: &str, what: &str) -> String {
-    format!("/clients/{client}/calls/{call}/{what}")
-}
 
 #[tokio::test]
 async fn a_call_goes_dispatched_acked_answered_and_the_agent_reads_it() {
     let server = start(|_| {}).await;
     let s = Session::create(&server).await;
-    let client = web_client(&s).await;
+    let client = s.web_client().await;
     let mut stream = s.stream(None).await;
     let run = s.run().await;
     let call = s
@@ -130,7 +119,7 @@ async fn a_call_goes_dispatched_acked_answered_and_the_agent_reads_it() {
 async fn is_error_results_still_succeed_and_text_is_limited_to_65536_chars() {
     let server = start(|_| {}).await;
     let s = Session::create(&server).await;
-    let client = web_client(&s).await;
+    let client = s.web_client().await;
     let run = s.run().await;
     let call = s.call(&run, "client__web__highlight_row", json!({})).await;
     let unacked = s
@@ -191,7 +180,7 @@ async fn is_error_results_still_succeed_and_text_is_limited_to_65536_chars() {
 async fn another_clients_call_is_404_and_stays_untouched() {
     let server = start(|_| {}).await;
     let s = Session::create(&server).await;
-    let owner = web_client(&s).await;
+    let owner = s.web_client().await;
     let other = s.register("other", json!({"type": "never"}), &[]).await["id"]
         .as_str()
         .unwrap()
@@ -233,7 +222,7 @@ async fn another_clients_call_is_404_and_stays_untouched() {
 async fn the_model_calling_a_tool_is_checked() {
     let server = start(|_| {}).await;
     let s = Session::create(&server).await;
-    web_client(&s).await;
+    s.web_client().await;
     let run = s.run().await;
     let cases = [
         (json!({"tool": "client__web__nope"}), 404, "tool"),
@@ -301,7 +290,7 @@ async fn the_model_calling_a_tool_is_checked() {
 async fn calls_already_dispatched_stay_answerable_after_their_tool_is_replaced() {
     let server = start(|_| {}).await;
     let s = Session::create(&server).await;
-    let client = web_client(&s).await;
+    let client = s.web_client().await;
     let run = s.run().await;
     let call = s.call(&run, "client__web__highlight_row", json!({})).await;
     let a = s
@@ -336,7 +325,7 @@ async fn calls_already_dispatched_stay_answerable_after_their_tool_is_replaced()
 async fn settled_calls_are_pruned_past_the_bound() {
     let server = start(|c| c.settled_calls = 3).await;
     let s = Session::create(&server).await;
-    let client = web_client(&s).await;
+    let client = s.web_client().await;
     let run = s.run().await;
     let mut calls = Vec::new();
     for _ in 0..5 {
@@ -382,7 +371,7 @@ async fn pending_calls_runs_and_sessions_are_capped() {
         (429, "rate_limited")
     );
     assert!(again.header("retry-after").is_some());
-    let client = web_client(&s).await;
+    let client = s.web_client().await;
     let run = s.run().await;
     let first = s.call(&run, "client__web__highlight_row", json!({})).await;
     s.call(&run, "client__web__highlight_row", json!({})).await;

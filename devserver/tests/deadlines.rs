@@ -3,26 +3,15 @@
 
 mod common;
 
-use common::{start, Session};
+use common::{call_path, start, Session};
 use serde_json::json;
 use std::time::{Duration, Instant};
-
-async fn web_client(s: &Session) -> String {
-    let c = s
-        .register("web", json!({"type": "never"}), &["highlight_row"])
-        .await;
-    c["id"].as_str().unwrap().to_owned()
-}
-
-fn call_path(client: &str, call: &str, what: &str) -> String {
-    format!("/clients/{client}/calls/{call}/{what}")
-}
 
 #[tokio::test]
 async fn an_unacked_call_fails_with_ack_timeout_on_time() {
     let server = start(|c| c.ack_timeout_ms = 300).await;
     let s = Session::create(&server).await;
-    let client = web_client(&s).await;
+    let client = s.web_client().await;
     let run = s.run().await;
     let started = Instant::now();
     let call = s.call(&run, "client__web__highlight_row", json!({})).await;
@@ -53,7 +42,7 @@ async fn an_acked_call_fails_with_result_timeout_and_a_late_result_is_refused() 
     })
     .await;
     let s = Session::create(&server).await;
-    let client = web_client(&s).await;
+    let client = s.web_client().await;
     let run = s.run().await;
     let call = s.call(&run, "client__web__highlight_row", json!({})).await;
     tokio::time::sleep(Duration::from_millis(200)).await;
@@ -103,7 +92,7 @@ async fn an_acked_call_fails_with_result_timeout_and_a_late_result_is_refused() 
 async fn leaving_fails_owed_calls_with_client_gone() {
     let server = start(|_| {}).await;
     let s = Session::create(&server).await;
-    let client = web_client(&s).await;
+    let client = s.web_client().await;
     let run = s.run().await;
     let a = s.call(&run, "client__web__highlight_row", json!({})).await;
     let b = s.call(&run, "client__web__highlight_row", json!({})).await;
@@ -151,7 +140,7 @@ async fn a_lapsed_client_fails_owed_calls_with_client_gone() {
 async fn cancelling_a_run_fails_its_calls_with_run_gone() {
     let server = start(|_| {}).await;
     let s = Session::create(&server).await;
-    let client = web_client(&s).await;
+    let client = s.web_client().await;
     let run = s.run().await;
     let other = s.run().await;
     let call = s.call(&run, "client__web__highlight_row", json!({})).await;

@@ -3,18 +3,9 @@
 
 mod common;
 
-use common::{start, Session, Sse, SOON};
+use common::{assert_error, start, Session, Sse, SOON};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
-
-fn assert_error(a: &common::Answer, status: u16, kind: &str) {
-    assert_eq!(a.status, status, "{:?}", String::from_utf8_lossy(&a.body));
-    let v = a.json();
-    assert_eq!(v["error"]["type"], kind);
-    assert!(!v["error"]["message"].as_str().unwrap().is_empty());
-    assert!(v["error"].as_object().unwrap().contains_key("param"));
-    assert_eq!(a.header("content-type"), Some("application/json"));
-}
 
 #[tokio::test]
 async fn injected_failures_hit_matching_paths_count_times_and_are_not_remembered() {

@@ -160,3 +160,36 @@ impl Session {
             .collect()
     }
 }
+
+/// Asserts an error answer: its status, its `type`, a message, a `param` key, JSON.
+pub fn assert_error(a: &Answer, status: u16, kind: &str) {
+    assert_eq!(a.status, status, "{:?}", String::from_utf8_lossy(&a.body));
+    let v = a.json();
+    assert_eq!(v["error"]["type"], kind);
+    assert!(!v["error"]["message"].as_str().unwrap().is_empty());
+    assert!(v["error"].as_object().unwrap().contains_key("param"));
+    assert_eq!(a.header("content-type"), Some("application/json"));
+}
+
+/// The path of a call's `ack` or `result` under the session.
+pub fn call_path(client: &str, call: &str, what: &str) -> String {
+    format!("/clients/{client}/calls/{call}/{what}")
+}
+
+impl Session {
+    /// Registers `web` for good (`never`) with `highlight_row`; returns its id.
+    pub async fn web_client(&self) -> String {
+        let c = self
+            .register("web", json!({"type": "never"}), &["highlight_row"])
+            .await;
+        c["id"].as_str().unwrap().to_owned()
+    }
+
+    /// How many live clients the session holds.
+    pub async fn client_count(&self) -> usize {
+        self.get("/clients").await.json()["clients"]
+            .as_array()
+            .unwrap()
+            .len()
+    }
+}
