@@ -265,11 +265,10 @@ impl Core {
     }
 
     fn on_pending_call(&mut self, value: Value, now: u64) {
-        use serde::Deserialize;
-        match crate::protocol::ToolDispatched::deserialize(&value) {
+        match crate::protocol::ToolDispatched::from_json_value(&value) {
             Ok(call) => self.on_dispatched(call, now),
             Err(e) => {
-                if !self.answer_unreadable_call(&value, &e.to_string(), now) {
+                if !self.answer_unreadable_call(&value, &e, now) {
                     self.error(format!("ignored an unreadable pending call: {e}"));
                 }
             }

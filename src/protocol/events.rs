@@ -2,7 +2,7 @@
 //! has. Each step is a plain struct, so serde reads straight from the text; the result is the
 //! same as an internally tagged enum gives, with much less code in the shipped wasm.
 
-use super::{FailReason, StreamEvent};
+use super::{FailReason, StreamEvent, ToolDispatched};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
@@ -113,6 +113,15 @@ pub(super) fn parse_json(data: &str) -> Result<StreamEvent, String> {
     })
 }
 
+impl ToolDispatched {
+    /// A dispatched call read from a JSON value (an entry of the pending calls). An error names
+    /// the field, as serde's reader of a `&Value` would, e.g. "missing field `tool`".
+    pub(crate) fn from_json_value(value: &serde_json::Value) -> Result<ToolDispatched, String> {
+        // Through the text: a deserializer of `&Value` would be one more in the wasm.
+        fields(&value.to_string())
+    }
+}
+
 /// The second step. The text is known to be JSON by now, so an error is about a field.
 fn fields<T: DeserializeOwned>(data: &str) -> Result<T, String> {
     serde_json::from_str(data).map_err(without_position)
@@ -162,6 +171,24 @@ mod tests {
             error(r#"{"run_id":"r"}"#),
             "missing field `type` at line 1 column 14"
         );
+    }
+
+    #[test]
+    fn a_pending_call_reads_as_from_a_value() {
+        use serde_json::json;
+        let cases = [
+            json!({"client_id": "c", "call_id": "k", "tool": "t", "arguments": {"a": 1.5}}),
+            json!({"client_id": "c", "call_id": "k"}),
+            json!({"client_id": "c", "call_id": "k", "tool": 5}),
+            json!({"client_id": "c", "call_id": "k", "tool": "t", "ack_deadline": 2.5}),
+            json!({"client_id": "c", "call_id": ["k"], "tool": "t"}),
+            json!("not an object"),
+            json!(null),
+        ];
+        for value in cases {
+            let direct = ToolDispatched::deserialize(&value).map_err(|e| e.to_string());
+            assert_eq!(ToolDispatched::from_json_value(&value), direct, "{value}");
+        }
     }
 
     #[test]
