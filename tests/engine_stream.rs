@@ -82,17 +82,11 @@ fn stream_backoff_grows_until_a_healthy_connection() {
     let mut h = Harness::registered(config());
     for _ in 0..6 {
         let s = h.stream_id();
-        h.input(Input::StreamClosed {
-            stream: s,
-            error: None,
-        });
+        h.stream_closed(s);
         reconnect(&mut h);
         // Fails at once (server down): not healthy.
         let s = h.stream_id();
-        h.input(Input::StreamOpened {
-            stream: s,
-            status: 502,
-        });
+        h.stream_opened(s, 502);
         reconnect(&mut h);
     }
     let attempts: Vec<u32> = reconnecting(&h).iter().map(|a| a.0).collect();
@@ -106,10 +100,7 @@ fn stream_backoff_grows_until_a_healthy_connection() {
     }
     // An event proves the connection healthy: the next drop starts over at attempt 1.
     let s = h.stream_id();
-    h.input(Input::StreamOpened {
-        stream: s,
-        status: 200,
-    });
+    h.stream_opened(s, 200);
     h.bytes(
         s,
         &sse(
@@ -119,10 +110,7 @@ fn stream_backoff_grows_until_a_healthy_connection() {
         ),
     );
     h.out.clear();
-    h.input(Input::StreamClosed {
-        stream: s,
-        error: None,
-    });
+    h.stream_closed(s);
     assert_eq!(reconnecting(&h)[0].0, 1);
 }
 
@@ -131,38 +119,23 @@ fn stream_backoff_resets_after_open_for_some_seconds() {
     let mut h = Harness::registered(config());
     for _ in 0..3 {
         let s = h.stream_id();
-        h.input(Input::StreamClosed {
-            stream: s,
-            error: None,
-        });
+        h.stream_closed(s);
         reconnect(&mut h);
     }
     let s = h.stream_id();
-    h.input(Input::StreamOpened {
-        stream: s,
-        status: 200,
-    });
+    h.stream_opened(s, 200);
     // Open 4 s with only keep-alives: not yet healthy.
     h.now += 4_000;
     h.bytes(s, ": keep-alive\n\n");
     h.out.clear();
-    h.input(Input::StreamClosed {
-        stream: s,
-        error: None,
-    });
+    h.stream_closed(s);
     assert_eq!(reconnecting(&h)[0].0, 4);
     reconnect(&mut h);
     let s = h.stream_id();
-    h.input(Input::StreamOpened {
-        stream: s,
-        status: 200,
-    });
+    h.stream_opened(s, 200);
     h.now += 5_000;
     h.out.clear();
-    h.input(Input::StreamClosed {
-        stream: s,
-        error: None,
-    });
+    h.stream_closed(s);
     assert_eq!(reconnecting(&h)[0].0, 1);
 }
 
@@ -171,10 +144,7 @@ fn stream_retry_field_is_the_floor() {
     let mut h = Harness::registered(config());
     let s = h.stream_id();
     h.bytes(s, "retry: 7000\n\n");
-    h.input(Input::StreamClosed {
-        stream: s,
-        error: None,
-    });
+    h.stream_closed(s);
     let [(1, delay)] = reconnecting(&h)[..] else {
         panic!()
     };
@@ -185,10 +155,7 @@ fn stream_retry_field_is_the_floor() {
 fn stream_401_is_fatal() {
     let mut h = Harness::new(config());
     let s = h.stream_id();
-    h.input(Input::StreamOpened {
-        stream: s,
-        status: 401,
-    });
+    h.stream_opened(s, 401);
     assert_eq!(h.engine.state(), ClientState::Failed);
     assert!(matches!(
         h.statuses().last(),
@@ -201,16 +168,10 @@ fn stream_401_is_fatal() {
 fn stream_reconnect_reads_pending_calls_so_none_is_missed() {
     let mut h = Harness::registered(config());
     let s = h.stream_id();
-    h.input(Input::StreamClosed {
-        stream: s,
-        error: None,
-    });
+    h.stream_closed(s);
     reconnect(&mut h);
     let s = h.stream_id();
-    h.input(Input::StreamOpened {
-        stream: s,
-        status: 200,
-    });
+    h.stream_opened(s, 200);
     let pending = h.take_send(Method::Get, "/clients/cli_1/calls");
     assert!(pending.header("Idempotency-Key").is_none());
     let calls = json!({"calls": [
@@ -241,10 +202,7 @@ fn stream_reset_reads_pending_calls() {
 fn stream_bytes_of_an_old_connection_are_ignored() {
     let mut h = Harness::registered(config());
     let old = h.stream_id();
-    h.input(Input::StreamClosed {
-        stream: old,
-        error: None,
-    });
+    h.stream_closed(old);
     h.bytes(
         old,
         &dispatched_sse(1, CLIENT, "run_1", "call_1", "noop", json!({})),
@@ -292,10 +250,7 @@ fn stream_retry_field_floor_is_capped_at_a_minute() {
     let mut h = Harness::registered(config());
     let s = h.stream_id();
     h.bytes(s, "retry: 4000000000\n\n");
-    h.input(Input::StreamClosed {
-        stream: s,
-        error: None,
-    });
+    h.stream_closed(s);
     let [(1, delay)] = reconnecting(&h)[..] else {
         panic!()
     };

@@ -167,6 +167,19 @@ impl Harness {
             .count()
     }
 
+    /// The response headers of stream connection `stream` arrive with `status`.
+    pub fn stream_opened(&mut self, stream: StreamId, status: u16) -> Vec<Output> {
+        self.input(Input::StreamOpened { stream, status })
+    }
+
+    /// Stream connection `stream` ends cleanly.
+    pub fn stream_closed(&mut self, stream: StreamId) -> Vec<Output> {
+        self.input(Input::StreamClosed {
+            stream,
+            error: None,
+        })
+    }
+
     /// The id of the latest `OpenStream`.
     pub fn stream_id(&self) -> StreamId {
         self.stream.expect("a stream was opened")
