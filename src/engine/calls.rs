@@ -195,20 +195,36 @@ impl Core {
                 kind,
                 message,
             } => {
-                let reason = if kind.is_empty() {
-                    format!("ack refused ({status}): {message}")
-                } else {
-                    kind
-                };
                 // `call_settled` and `not_found` are the server saying the call is over.
-                if !matches!(reason.as_str(), "call_settled" | "not_found") {
-                    self.error(format!(
-                        "ack of call {call_id} refused ({status}): {message}"
-                    ));
-                }
-                self.end_call(call_id, &reason);
+                let over = ["call_settled", "not_found"];
+                self.call_refused("ack", call_id, status, kind, &message, &over);
             }
         }
+    }
+
+    /// The server refused a call's `what` (`ack` or `result`) for good: the call ends with the
+    /// error's type as its reason, and the app hears of it unless that type is one of `over`
+    /// (the server saying the call is over anyway).
+    fn call_refused(
+        &mut self,
+        what: &str,
+        call_id: &str,
+        status: u16,
+        kind: String,
+        message: &str,
+        over: &[&str],
+    ) {
+        if !over.contains(&kind.as_str()) {
+            self.error(format!(
+                "{what} of call {call_id} refused ({status}): {message}"
+            ));
+        }
+        let reason = if kind.is_empty() {
+            format!("{what} refused ({status}): {message}")
+        } else {
+            kind
+        };
+        self.end_call(call_id, &reason);
     }
 
     /// Posts the call's result if it is known, acked, and no tool list is pending.
@@ -271,19 +287,7 @@ impl Core {
                 status,
                 kind,
                 message,
-            } => {
-                let reason = if kind.is_empty() {
-                    format!("result refused ({status}): {message}")
-                } else {
-                    kind
-                };
-                if reason != "not_found" {
-                    self.error(format!(
-                        "result of call {call_id} refused ({status}): {message}"
-                    ));
-                }
-                self.end_call(call_id, &reason);
-            }
+            } => self.call_refused("result", call_id, status, kind, &message, &["not_found"]),
         }
     }
 
