@@ -95,6 +95,9 @@ export interface ClientOptions {
   /** Default "keep". */
   whenHidden?: WhenHidden;
   tools?: ToolDefinition[];
+  /** How long `Client.register` waits for the first registration, retrying network errors and
+   * 5xx meanwhile, before it rejects and the client stops (default 30000). */
+  registerTimeoutMs?: number;
   onStatus?: (status: ClientStatus) => void;
   onCall?: (event: CallEvent) => void;
 }
@@ -129,8 +132,9 @@ fn rejected(message: &str) -> Promise {
 #[wasm_bindgen]
 impl Client {
     /// Registers on the session and starts answering calls. Resolves once the server took
-    /// the registration; rejects with an `Error` naming the option that is wrong, or with the
-    /// server's refusal (a bad token, a full session).
+    /// the registration; rejects with an `Error` naming the option that is wrong, with the
+    /// server's refusal (a bad token, a full session), or when `registerTimeoutMs` (30 s) pass
+    /// without a registration (the server unreachable, or answering 5xx).
     #[wasm_bindgen(unchecked_return_type = "Promise<Client>")]
     pub fn register(
         #[wasm_bindgen(unchecked_param_type = "ClientOptions")] options: JsValue,
@@ -144,9 +148,10 @@ impl Client {
             Ok(e) => e,
             Err(e) => return rejected(&e.to_string()),
         };
+        let register_timeout_ms = opts.register_timeout_ms;
         let shared = Shared::new(engine, opts.handlers, opts.on_status, opts.on_call);
         let (registered, waiter) = Waiter::new();
-        shared.wait_registered(waiter);
+        shared.wait_registered(waiter, register_timeout_ms);
         shared.drain();
         let client = Client { shared };
         wasm_bindgen_futures::future_to_promise(async move {

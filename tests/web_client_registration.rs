@@ -71,6 +71,7 @@ export async function badOptions(t) {
     ["tools[0].maxCallsPerRun", { ...good(), tools: [tool({ maxCallsPerRun: 1.5 })] }],
     ["onStatus", { ...good(), onStatus: "log" }],
     ["onCall", { ...good(), onCall: 1 }],
+    ["registerTimeoutMs", { ...good(), registerTimeoutMs: -5 }],
   ];
   const results = [];
   for (const [option, options] of cases) {
@@ -90,6 +91,26 @@ export async function badOptions(t) {
     refused = { isError: e instanceof Error, message: String(e && e.message) };
   }
   return { results, refused, live: (await a.clients(t.base, t.s)).length };
+}
+
+// A server that answers every register 503: after registerTimeoutMs the promise rejects
+// saying why, and nothing goes on registering in the background.
+export async function registerTimesOut(t) {
+  const { a } = t;
+  await a.faults(t.base, t.s, { fail_requests: { path_contains: "/clients", status: 503, count: 1000 } });
+  const started = Date.now();
+  let seen;
+  try {
+    const c = await t.register(t.options({ name: "late", registerTimeoutMs: 1500 }));
+    seen = { resolved: true, name: c.name };
+  } catch (e) {
+    seen = { isError: e instanceof Error, message: String(e && e.message) };
+  }
+  seen.tookMs = Date.now() - started;
+  await a.clearFaults(t.base, t.s);
+  await a.sleep(2500);
+  seen.live = (await a.clients(t.base, t.s)).length;
+  return seen;
 }
 
 export async function pingsExtend(t) {
@@ -197,6 +218,8 @@ extern "C" {
     fn names_counted(t: &JsValue) -> Promise;
     #[wasm_bindgen(js_name = badOptions)]
     fn bad_options(t: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = registerTimesOut)]
+    fn register_times_out(t: &JsValue) -> Promise;
     #[wasm_bindgen(js_name = pingsExtend)]
     fn pings_extend(t: &JsValue) -> Promise;
     #[wasm_bindgen(js_name = neverLifetime)]
@@ -257,7 +280,7 @@ async fn registers_and_a_second_client_of_the_same_name_gets_a_counter() {
 async fn bad_options_reject_register_with_an_error_naming_the_option() {
     let r = run(bad_options).await;
     let results = r["results"].as_array().unwrap();
-    assert_eq!(results.len(), 27, "{r}");
+    assert_eq!(results.len(), 28, "{r}");
     for case in results {
         let option = case["option"].as_str().unwrap();
         assert_eq!(
@@ -280,6 +303,20 @@ async fn bad_options_reject_register_with_an_error_naming_the_option() {
     let message = refused["message"].as_str().unwrap();
     assert!(message.contains("401"), "{message}");
     assert_eq!(r["live"], 0, "no bad option may register: {r}");
+}
+
+#[wasm_bindgen_test]
+async fn register_rejects_after_register_timeout_and_stops_registering() {
+    let r = run(register_times_out).await;
+    assert_eq!(r["isError"], true, "{r}");
+    let message = r["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("not registered within 1500 ms: ") && message.contains("503"),
+        "{message}"
+    );
+    let took = r["tookMs"].as_f64().unwrap();
+    assert!((1_400.0..=3_000.0).contains(&took), "{r}");
+    assert_eq!(r["live"], 0, "a retry registered after the timeout: {r}");
 }
 
 #[wasm_bindgen_test]

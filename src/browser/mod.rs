@@ -78,6 +78,10 @@ pub(crate) struct Shared {
     ops: RefCell<HashMap<OpId, Waiter>>,
     /// Settled by the first registration (or a fatal error): `Client.register`'s promise.
     registered: RefCell<Option<Waiter>>,
+    /// Rejects `Client.register`'s promise if the first registration takes too long.
+    register_timeout: RefCell<Option<Timeout>>,
+    /// The latest failed request or engine error, for a message that says why.
+    last_error: RefCell<Option<String>>,
     timer: RefCell<Option<(u64, Timeout)>>,
     listeners: RefCell<Vec<Listener>>,
     draining: Cell<bool>,
@@ -114,6 +118,8 @@ impl Shared {
                 streams: RefCell::default(),
                 ops: RefCell::default(),
                 registered: RefCell::default(),
+                register_timeout: RefCell::default(),
+                last_error: RefCell::default(),
                 timer: RefCell::default(),
                 listeners: RefCell::default(),
                 draining: Cell::new(false),
@@ -126,8 +132,24 @@ impl Shared {
     }
 
     /// Sets the promise `Client.register` waits on.
-    pub(crate) fn wait_registered(&self, waiter: Waiter) {
+    /// `timeout_ms` after now, if still unregistered, the promise rejects with the latest
+    /// error and the client stops (it leaves, so nothing is left registering in the background).
+    pub(crate) fn wait_registered(self: &Rc<Self>, waiter: Waiter, timeout_ms: u32) {
         *self.registered.borrow_mut() = Some(waiter);
+        let weak = Rc::downgrade(self);
+        let timeout = Timeout::new(timeout_ms, move || {
+            let Some(shared) = weak.upgrade() else { return };
+            let Some(waiter) = shared.registered.borrow_mut().take() else {
+                return;
+            };
+            let why = shared.last_error.borrow_mut().take();
+            let why = why.map_or_else(String::new, |e| format!(": {e}"));
+            waiter.reject(&format!("not registered within {timeout_ms} ms{why}"));
+            shared.note_app_left();
+            shared.engine.borrow_mut().leave(now());
+            shared.drain();
+        });
+        *self.register_timeout.borrow_mut() = Some(timeout);
     }
 
     /// Feeds one input and carries out what follows.
@@ -192,17 +214,26 @@ impl Shared {
             Output::Send(req) => {
                 let shared = self.clone();
                 spawn_local(async move {
+                    let what = || format!("{} {}", req.method.as_str(), req.url);
                     let input = match net::send(&req).await {
-                        Ok(a) => Input::Answer {
-                            request: req.id,
-                            status: a.status,
-                            body: a.body,
-                            retry_after_ms: a.retry_after_ms,
-                        },
-                        Err(message) => Input::NetworkError {
-                            request: req.id,
-                            message,
-                        },
+                        Ok(a) => {
+                            if a.status >= 400 {
+                                shared.note_error(format!("{} answered {}", what(), a.status));
+                            }
+                            Input::Answer {
+                                request: req.id,
+                                status: a.status,
+                                body: a.body,
+                                retry_after_ms: a.retry_after_ms,
+                            }
+                        }
+                        Err(message) => {
+                            shared.note_error(format!("{} failed: {message}", what()));
+                            Input::NetworkError {
+                                request: req.id,
+                                message,
+                            }
+                        }
                     };
                     shared.feed(input);
                 });
@@ -275,6 +306,7 @@ impl Shared {
     fn on_status(self: &Rc<Self>, status: Status) {
         match &status {
             Status::Registered { .. } | Status::Reregistered { .. } => {
+                self.register_timeout.borrow_mut().take();
                 let waiter = self.registered.borrow_mut().take();
                 if let Some(w) = waiter {
                     w.resolve(&JsValue::UNDEFINED);
@@ -284,12 +316,14 @@ impl Shared {
                 message,
                 fatal: true,
             } => {
+                self.register_timeout.borrow_mut().take();
                 let waiter = self.registered.borrow_mut().take();
                 if let Some(w) = waiter {
                     w.reject(message);
                 }
                 self.stop();
             }
+            Status::Error { message, .. } => self.note_error(message.clone()),
             Status::Left if self.app_left.get() => self.stop(),
             _ => {}
         }
@@ -300,6 +334,11 @@ impl Shared {
     /// itself once the engine has nothing left to do: see `arm_timer`.)
     fn stop(&self) {
         self.listeners.borrow_mut().clear();
+    }
+
+    /// Keeps the latest failure, to say why if `Client.register` times out.
+    fn note_error(&self, message: String) {
+        *self.last_error.borrow_mut() = Some(message);
     }
 
     /// Marks that the app itself left: the client is done for good.
