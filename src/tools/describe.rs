@@ -229,6 +229,19 @@ pub(crate) fn button_ref(b: &Element) -> String {
     button_label(b)
 }
 
+/// A form's action without its query and fragment: an action that defaults to the page's URL
+/// carries whatever the URL does (tokens, personal data), which the model need not read.
+fn without_query(action: &str) -> String {
+    match web_sys::Url::new(action) {
+        Ok(url) => {
+            url.set_search("");
+            url.set_hash("");
+            url.href()
+        }
+        Err(_) => String::new(),
+    }
+}
+
 fn describe_container(c: &Container, root: &Element, index: usize) -> Result<Value, String> {
     let mut o = Map::new();
     if let Container::Form(form) = c {
@@ -240,7 +253,7 @@ fn describe_container(c: &Container, root: &Element, index: usize) -> Result<Val
         let action = proto_get("HTMLFormElement", "action", form)
             .as_string()
             .unwrap_or_default();
-        o.insert("action".into(), action.into());
+        o.insert("action".into(), without_query(&action).into());
     }
     let list: Vec<Value> = fields(c, root)?.iter().map(describe_field).collect();
     o.insert("fields".into(), Value::Array(list));
