@@ -14,6 +14,15 @@ use support::{run, strings};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
 
+/// The devserver's event log of a call whose handler replaced the tools: the new list is
+/// declared before the call is answered.
+const TOOLS_BEFORE_ANSWER: [&str; 4] = [
+    "client_tool_dispatched",
+    "client_tool_acked",
+    "client_tools_replaced",
+    "client_tool_succeeded",
+];
+
 wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen(inline_js = r#"
@@ -359,15 +368,7 @@ async fn a_call_of_a_tool_the_page_dropped_is_answered_unknown() {
     );
     assert_eq!(r["oldRuns"], 0, "the dropped handler must not run");
     // The answer waited for the new tool list to land.
-    assert_eq!(
-        strings(&r["log"], "log"),
-        [
-            "client_tool_dispatched",
-            "client_tool_acked",
-            "client_tools_replaced",
-            "client_tool_succeeded"
-        ]
-    );
+    assert_eq!(strings(&r["log"], "log"), TOOLS_BEFORE_ANSWER);
     assert_eq!(
         strings(&r["model"], "model"),
         ["client__unknown__fresh", "client__unknown__kept"]
@@ -436,15 +437,7 @@ async fn set_tools_lands_before_the_result_of_the_call_that_asked_for_it() {
         (text.as_str(), is_error),
         ("Opened the orders page.", false)
     );
-    assert_eq!(
-        strings(&r["log"], "log"),
-        [
-            "client_tool_dispatched",
-            "client_tool_acked",
-            "client_tools_replaced",
-            "client_tool_succeeded"
-        ]
-    );
+    assert_eq!(strings(&r["log"], "log"), TOOLS_BEFORE_ANSWER);
     assert_eq!(
         strings(&r["model"], "model"),
         ["client__nav__filter_orders"]
