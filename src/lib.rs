@@ -1,14 +1,12 @@
 //! client-tools: give an AI agent tools that only your web page can run.
 //!
-//! The crate is a pure, clock-free core ([`protocol`], [`sse`], [`engine`]) under a thin
-//! browser shell compiled to WebAssembly. The core builds and tests natively.
+//! The wasm SDK: a thin browser shell ([`Client`], the page [`tools`]) over the pure, clock-free
+//! core in the `client-tools-core` crate, re-exported here as [`protocol`], [`sse`], [`schema`]
+//! and [`engine`].
 
 mod browser;
 mod client;
-pub mod engine;
-pub mod protocol;
-pub mod schema;
-pub mod sse;
 pub mod tools;
 
 pub use client::Client;
+pub use client_tools_core::{engine, protocol, schema, sse};

@@ -5,8 +5,8 @@ use crate::error::HttpError;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
-use client_tools::protocol::limits::BODY_MAX_BYTES;
-use client_tools::protocol::validate::json_type_name;
+use client_tools_core::protocol::limits::BODY_MAX_BYTES;
+use client_tools_core::protocol::validate::json_type_name;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -88,7 +88,7 @@ fn field_of(path: &str, message: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use client_tools::protocol::RegisterRequest;
+    use client_tools_core::protocol::RegisterRequest;
 
     fn param_of(body: &str) -> Option<String> {
         parse::<RegisterRequest>(body.as_bytes()).unwrap_err().param

@@ -2,7 +2,7 @@
 //! sleeping, mapped to wall-clock milliseconds through a single anchor, so an `expires_at`
 //! on the wire and the timer that enforces it are the same moment.
 
-use client_tools::protocol::time::format_rfc3339;
+use client_tools_core::protocol::time::format_rfc3339;
 use std::time::{SystemTime, UNIX_EPOCH};
 use tokio::time::Instant;
 

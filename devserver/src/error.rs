@@ -3,7 +3,7 @@
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use client_tools::protocol::{ApiError, ErrorBody, ValidationError};
+use client_tools_core::protocol::{ApiError, ErrorBody, ValidationError};
 
 /// An error answer: a status, a snake_case type, a message a person can act on, and the field
 /// at fault (`tools[3].name`) when there is one.

@@ -29,7 +29,8 @@ async fn a_call_goes_dispatched_acked_answered_and_the_agent_reads_it() {
     assert_eq!(d["tool"], "highlight_row");
     assert_eq!(d["arguments"], json!({"row_id": "42"}));
     assert!(
-        client_tools::protocol::time::parse_rfc3339(d["ack_deadline"].as_str().unwrap()).is_some()
+        client_tools_core::protocol::time::parse_rfc3339(d["ack_deadline"].as_str().unwrap())
+            .is_some()
     );
     // The pending list holds the same payload.
     let pending = s.get(&format!("/clients/{client}/calls")).await.json();

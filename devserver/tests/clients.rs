@@ -32,8 +32,9 @@ async fn register_answers_the_client_object() {
     );
     assert_eq!(v["tools"][0]["name"], "highlight_row");
     assert_eq!(v["tools"][0]["description"], "");
-    let expires = client_tools::protocol::time::parse_rfc3339(v["expires_at"].as_str().unwrap())
-        .expect("RFC 3339");
+    let expires =
+        client_tools_core::protocol::time::parse_rfc3339(v["expires_at"].as_str().unwrap())
+            .expect("RFC 3339");
     let now = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .unwrap()
@@ -173,7 +174,8 @@ async fn a_ttl_client_lapses_within_100ms_of_expires_at_and_frees_its_name() {
         .await;
     let id = c["id"].as_str().unwrap().to_owned();
     let expires =
-        client_tools::protocol::time::parse_rfc3339(c["expires_at"].as_str().unwrap()).unwrap();
+        client_tools_core::protocol::time::parse_rfc3339(c["expires_at"].as_str().unwrap())
+            .unwrap();
     let (data, skipped) = stream.until("client_expired", SOON).await;
     let now = SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -219,9 +221,10 @@ async fn a_ping_extends_the_ttl_from_now() {
             )
             .await;
         assert_eq!(a.status, 200, "still live after {} ms of pings", 600);
-        let at =
-            client_tools::protocol::time::parse_rfc3339(a.json()["expires_at"].as_str().unwrap())
-                .unwrap();
+        let at = client_tools_core::protocol::time::parse_rfc3339(
+            a.json()["expires_at"].as_str().unwrap(),
+        )
+        .unwrap();
         let now = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .unwrap()

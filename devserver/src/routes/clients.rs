@@ -8,7 +8,7 @@ use crate::state::Session;
 use axum::extract::Extension;
 use axum::http::StatusCode;
 use axum::Json;
-use client_tools::protocol::{
+use client_tools_core::protocol::{
     AckAnswer, CallResult, ClientInfo, PendingCalls, PingAnswer, RegisterRequest,
     ReplaceToolsRequest,
 };

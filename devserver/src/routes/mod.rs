@@ -16,7 +16,7 @@ use axum::middleware::{from_fn, from_fn_with_state, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, put};
 use axum::Router;
-use client_tools::protocol::limits::BODY_MAX_BYTES;
+use client_tools_core::protocol::limits::BODY_MAX_BYTES;
 use std::sync::Arc;
 
 /// The whole application for a hub.

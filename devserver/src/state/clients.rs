@@ -5,9 +5,9 @@
 use super::{Client, Session, SessionState};
 use crate::error::HttpError;
 use crate::ids::new_id;
-use client_tools::protocol::limits::CLIENT_NAME_MAX;
-use client_tools::protocol::validate::{self, ErrorKind, ValidationError};
-use client_tools::protocol::{ClientInfo, FailReason, Lifetime, RegisterRequest, ToolSpec};
+use client_tools_core::protocol::limits::CLIENT_NAME_MAX;
+use client_tools_core::protocol::validate::{self, ErrorKind, ValidationError};
+use client_tools_core::protocol::{ClientInfo, FailReason, Lifetime, RegisterRequest, ToolSpec};
 use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::Duration;

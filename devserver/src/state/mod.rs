@@ -14,7 +14,7 @@ use crate::error::HttpError;
 use crate::faults::Faults;
 use crate::idempotency::IdempotencyStore;
 use crate::ids::new_id;
-use client_tools::protocol::{ClientInfo, Lifetime, ToolSpec};
+use client_tools_core::protocol::{ClientInfo, Lifetime, ToolSpec};
 use events::EventLog;
 use serde_json::{Map, Value};
 use std::collections::{HashMap, VecDeque};
@@ -206,7 +206,7 @@ pub struct Run {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
     Succeeded { text: String, is_error: bool },
-    Failed(client_tools::protocol::FailReason),
+    Failed(client_tools_core::protocol::FailReason),
 }
 
 /// One invocation of a client's tool.

@@ -5,7 +5,7 @@ use super::calls::CallView;
 use super::{Call, Run, RunState, Session, SessionState};
 use crate::error::HttpError;
 use crate::ids::new_id;
-use client_tools::protocol::FailReason;
+use client_tools_core::protocol::FailReason;
 use serde::Serialize;
 use serde_json::json;
 use tokio::time::Instant;

@@ -4,11 +4,11 @@
 pub mod fake_server;
 pub mod pair;
 
-use client_tools::engine::{
+use client_tools_core::engine::{
     CallEvent, Config, Engine, HttpRequest, Input, Method, Output, Status, StreamId, ToolDef,
 };
-use client_tools::protocol::time::format_rfc3339;
-use client_tools::protocol::{Lifetime, ToolSpec};
+use client_tools_core::protocol::time::format_rfc3339;
+use client_tools_core::protocol::{Lifetime, ToolSpec};
 use serde_json::{json, Value};
 
 /// 2026-11-29T12:00:00Z: virtual time starts here.

@@ -10,7 +10,7 @@
 //! searched only in its new bytes, and lines that lie whole in one chunk are read in place.
 //!
 //! ```
-//! use client_tools::sse::{Item, Parser};
+//! use client_tools_core::sse::{Item, Parser};
 //! let mut parser = Parser::new();
 //! let mut items = Vec::new();
 //! parser.feed(b"id: 7\nevent: ping\ndata: {\"a\":1}\n\n: keep-alive\n", &mut |i| items.push(i));

@@ -3,7 +3,7 @@
 
 use super::fake_server::{CallState, FakeServer};
 use super::T0;
-use client_tools::engine::{Engine, Input, Output, Status, StreamId};
+use client_tools_core::engine::{Engine, Input, Output, Status, StreamId};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 

@@ -1,8 +1,8 @@
 //! An in-process model of the server, strict like the reference server: registrations with
 //! TTLs, calls with ack and result deadlines, idempotency keys, the event log, and faults.
 
-use client_tools::engine::{HttpRequest, Method};
-use client_tools::protocol::time::format_rfc3339;
+use client_tools_core::engine::{HttpRequest, Method};
+use client_tools_core::protocol::time::format_rfc3339;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 

@@ -5,8 +5,8 @@
 
 mod engine_support;
 
-use client_tools::engine::{Engine, HttpRequest, Input, Method, Output, StreamId, WhenHidden};
-use client_tools::protocol::Lifetime;
+use client_tools_core::engine::{Engine, HttpRequest, Input, Method, Output, StreamId, WhenHidden};
+use client_tools_core::protocol::Lifetime;
 use engine_support::*;
 use serde_json::json;
 use std::collections::HashSet;

@@ -3,7 +3,7 @@
 
 mod engine_support;
 
-use client_tools::engine::{ClientState, Input, Method, Output, Status};
+use client_tools_core::engine::{ClientState, Input, Method, Output, Status};
 use engine_support::*;
 use serde_json::json;
 

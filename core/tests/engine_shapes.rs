@@ -1,7 +1,7 @@
 //! The JSON shapes of what the app is told: the browser shell hands `Status`, `CallEvent` and
 //! errors to JS as plain objects, so their spelling is part of the API (`src/client.rs` types).
 
-use client_tools::engine::{CallEvent, EngineError, EngineErrorKind, Status};
+use client_tools_core::engine::{CallEvent, EngineError, EngineErrorKind, Status};
 use serde_json::{json, to_value};
 
 #[test]

@@ -9,8 +9,8 @@
 mod http;
 mod shell;
 
-use client_tools::engine::{CallEvent, ClientState, Config, Engine, Output, Status, ToolDef};
-use client_tools::protocol::{Lifetime, ToolSpec};
+use client_tools_core::engine::{CallEvent, ClientState, Config, Engine, Output, Status, ToolDef};
+use client_tools_core::protocol::{Lifetime, ToolSpec};
 use http::request;
 use serde_json::{json, Map, Value};
 use shell::{now_ms, Shell};

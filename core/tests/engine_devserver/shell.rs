@@ -3,7 +3,7 @@
 //! the way the browser shell does with fetch, ReadableStream and timers.
 
 use super::http::{open_stream, request, split_url, Dechunker};
-use client_tools::engine::{Engine, Input, Output, StreamId};
+use client_tools_core::engine::{Engine, Input, Output, StreamId};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::io::Read;

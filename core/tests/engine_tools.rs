@@ -2,7 +2,7 @@
 
 mod engine_support;
 
-use client_tools::engine::{EngineErrorKind, Input, Method, Output, Status};
+use client_tools_core::engine::{EngineErrorKind, Input, Method, Output, Status};
 use engine_support::*;
 use serde_json::json;
 

@@ -3,8 +3,8 @@
 
 mod engine_support;
 
-use client_tools::engine::{CallEvent, Input, Method, Output, ToolDef};
-use client_tools::protocol::time::format_rfc3339;
+use client_tools_core::engine::{CallEvent, Input, Method, Output, ToolDef};
+use client_tools_core::protocol::time::format_rfc3339;
 use engine_support::*;
 use serde_json::json;
 
@@ -303,7 +303,7 @@ fn call_result_over_limit_is_cut_with_note() {
     );
     // Within the limit: untouched.
     assert_eq!(
-        client_tools::engine::cut_result("é".repeat(65_536)),
+        client_tools_core::engine::cut_result("é".repeat(65_536)),
         "é".repeat(65_536)
     );
 }

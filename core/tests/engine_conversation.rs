@@ -4,7 +4,7 @@
 
 mod engine_support;
 
-use client_tools::engine::{ClientState, Engine, Output, Status};
+use client_tools_core::engine::{ClientState, Engine, Output, Status};
 use engine_support::fake_server::{CallState, FakeClient, FakeServer};
 use engine_support::pair::{Page, Pair};
 use engine_support::*;

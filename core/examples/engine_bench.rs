@@ -6,8 +6,8 @@
 //! (b) heap allocations while feeding stream bytes one byte at a time, to show that no byte
 //!     allocates: they come from the events, not the bytes.
 
-use client_tools::engine::{Config, Engine, Input, Output, ToolDef};
-use client_tools::protocol::ToolSpec;
+use client_tools_core::engine::{Config, Engine, Input, Output, ToolDef};
+use client_tools_core::protocol::ToolSpec;
 use serde_json::json;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -38,7 +38,7 @@ static GLOBAL: Counting = Counting;
 const NOW: u64 = 1_795_953_600_000;
 
 /// An engine registered as `cli_1`, its stream open; returns the stream id.
-fn registered_engine() -> (Engine, client_tools::engine::StreamId) {
+fn registered_engine() -> (Engine, client_tools_core::engine::StreamId) {
     let mut cfg = Config::new("https://api.test", "ses_1", "tok", "web", "bench", 1);
     cfg.tools = vec![ToolDef::new(ToolSpec {
         name: "highlight_row".into(),
@@ -103,8 +103,8 @@ fn event(seq: u64) -> Vec<u8> {
 
 /// The parse alone (SSE parser, then the event's JSON), for comparison with the whole path.
 fn parse_only(calls: u64) -> (f64, f64) {
-    use client_tools::protocol::StreamEvent;
-    use client_tools::sse::{Item, Parser};
+    use client_tools_core::protocol::StreamEvent;
+    use client_tools_core::sse::{Item, Parser};
     let events: Vec<Vec<u8>> = (1..=calls).map(event).collect();
     let mut parser = Parser::new();
     let mut parsed = 0u64;

@@ -9,7 +9,7 @@
 //! value is malformed (a schema error is the tool author's, not the model's).
 //!
 //! ```
-//! use client_tools::schema::validate;
+//! use client_tools_core::schema::validate;
 //! use serde_json::json;
 //! let schema = json!({"type": "object", "properties": {"row": {"type": "integer", "minimum": 1}},
 //!                     "required": ["row"]});

@@ -1,11 +1,11 @@
 //! Runs the SSE conformance corpus (format `sse-conformance-corpus/1`) through `sse::Parser`.
 //!
-//! Every `*.json` of `../shared/sse-corpus/` (from the crate root) runs, and every `*.json` of
+//! Every `*.json` of `../shared/sse-corpus/` (from the workspace root) runs, and every `*.json` of
 //! the folder named by `SSE_CORPUS_DIR` when that is set. Each case runs as given, as 1-byte
 //! chunks, and split at every position into two chunks; all failures are collected, then the
 //! test fails once, listing each failing case id with what differed.
 
-use client_tools::sse::{Item, Parser};
+use client_tools_core::sse::{Item, Parser};
 use serde_json::{Map, Value};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -14,7 +14,7 @@ const FORMAT: &str = "sse-conformance-corpus/1";
 
 #[test]
 fn sse_conformance_corpus() {
-    let mut dirs = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/sse-corpus")];
+    let mut dirs = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/sse-corpus")];
     if let Some(extra) = std::env::var_os("SSE_CORPUS_DIR") {
         dirs.push(PathBuf::from(extra));
     }

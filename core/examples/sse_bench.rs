@@ -4,7 +4,7 @@
 //! (b) the same fed one event per chunk; (c) one 8 MiB data line fed in 1 KiB chunks (goal
 //! under 10 ms). Each figure is the best of several rounds, after one warm-up round.
 
-use client_tools::sse::{Item, Parser};
+use client_tools_core::sse::{Item, Parser};
 use std::time::{Duration, Instant};
 
 const STREAM_BYTES: usize = 16 << 20;

@@ -3,7 +3,7 @@
 
 mod engine_support;
 
-use client_tools::engine::{ClientState, Input, Method, Output, Status, WhenHidden};
+use client_tools_core::engine::{ClientState, Input, Method, Output, Status, WhenHidden};
 use engine_support::*;
 use serde_json::json;
 

@@ -2,8 +2,8 @@
 
 mod engine_support;
 
-use client_tools::engine::{ClientState, Config, Engine, Input, Method, Output, Status};
-use client_tools::protocol::{ErrorKind, Lifetime};
+use client_tools_core::engine::{ClientState, Config, Engine, Input, Method, Output, Status};
+use client_tools_core::protocol::{ErrorKind, Lifetime};
 use engine_support::*;
 use serde_json::json;
 

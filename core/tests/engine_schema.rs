@@ -1,6 +1,6 @@
 //! The JSON Schema argument validator: each supported keyword, paths, and what it ignores.
 
-use client_tools::schema::validate;
+use client_tools_core::schema::validate;
 use serde_json::{json, Value};
 
 fn err(schema: Value, value: Value) -> String {

@@ -1,8 +1,8 @@
 //! Every limit of PROTOCOL.md at its edge, just inside and just outside, with the exact field
 //! path and message of each error; and the serde shapes the wire depends on.
 
-use client_tools::protocol::validate::{self, ErrorKind};
-use client_tools::protocol::{
+use client_tools_core::protocol::validate::{self, ErrorKind};
+use client_tools_core::protocol::{
     FailReason, Lifetime, RegisterRequest, StreamEvent, ToolDispatched, ToolSpec, ValidationError,
 };
 use serde_json::{json, Value};
