@@ -6,6 +6,7 @@
 //! (b) heap allocations while feeding stream bytes one byte at a time, to show that no byte
 //!     allocates: they come from the events, not the bytes.
 
+use client_tools_core::calls::Returned;
 use client_tools_core::engine::{Config, Engine, Input, Output, ToolDef};
 use client_tools_core::protocol::ToolSpec;
 use serde_json::json;
@@ -165,7 +166,7 @@ fn main() {
                 Output::RunHandler { call_id, .. } => engine.handle(
                     Input::HandlerDone {
                         call_id,
-                        outcome: Ok("ok".into()),
+                        returned: Returned::text("ok"),
                     },
                     NOW,
                 ),

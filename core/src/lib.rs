@@ -1,12 +1,14 @@
 //! client-tools-core: the pure core of client-tools.
 //!
-//! [`protocol`] (wire types and every limit, validation that names the field), [`sse`] (the
+//! [`calls`] (the call runtime every transport shares), [`protocol`] (wire types and every limit, validation that names the field), [`sse`] (the
 //! event-stream parser), [`schema`] (JSON Schema argument checks) and [`engine`] (the Sessions
 //! client as a sans-I/O state machine). Nothing here touches a browser, a socket or a clock:
 //! the shells (the wasm SDK in the workspace root, the native worker) carry out what the engine
 //! asks and feed it what happened, with "now" as an argument.
 
+pub mod calls;
 pub mod engine;
 pub mod protocol;
 pub mod schema;
 pub mod sse;
+pub mod time;

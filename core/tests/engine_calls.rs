@@ -3,6 +3,7 @@
 
 mod engine_support;
 
+use client_tools_core::calls::Returned;
 use client_tools_core::engine::{CallEvent, Input, Method, Output, ToolDef};
 use client_tools_core::protocol::time::format_rfc3339;
 use engine_support::*;
@@ -42,7 +43,7 @@ fn call_runs_at_most_once_however_often_repeated() {
     h.ack_ok("call_1");
     h.input(Input::HandlerDone {
         call_id: "call_1".into(),
-        outcome: Ok("ok".into()),
+        returned: Returned::text("ok"),
     });
     let r = h.take_send(Method::Post, "/result");
     h.answer(&r, 200, "{}");
@@ -70,7 +71,7 @@ fn call_acked_at_once_result_posted_only_after_ack() {
     assert!(ack.header("Idempotency-Key").is_some());
     h.input(Input::HandlerDone {
         call_id: "call_1".into(),
-        outcome: Ok("Row 42 is highlighted.".into()),
+        returned: Returned::text("Row 42 is highlighted."),
     });
     assert_eq!(
         h.count_sends(Method::Post, "/result"),
@@ -128,7 +129,7 @@ fn call_ack_retried_on_503_with_same_key() {
     );
     h.input(Input::HandlerDone {
         call_id: "call_1".into(),
-        outcome: Ok("x".into()),
+        returned: Returned::text("x"),
     });
     let r = h.take_send(Method::Post, "/result");
     assert_ne!(r.header("Idempotency-Key"), first.header("Idempotency-Key"));
@@ -141,7 +142,7 @@ fn call_result_retried_on_network_error_with_same_key() {
     h.ack_ok("call_1");
     h.input(Input::HandlerDone {
         call_id: "call_1".into(),
-        outcome: Ok("x".into()),
+        returned: Returned::text("x"),
     });
     let r = h.take_send(Method::Post, "/result");
     h.input(Input::NetworkError {
@@ -161,7 +162,7 @@ fn call_result_409_call_settled_dropped_quietly() {
     h.ack_ok("call_1");
     h.input(Input::HandlerDone {
         call_id: "call_1".into(),
-        outcome: Ok("late".into()),
+        returned: Returned::text("late"),
     });
     let r = h.take_send(Method::Post, "/result");
     h.answer(&r, 409, &error_json("call_settled", "already settled"));
@@ -193,7 +194,7 @@ fn call_failed_event_aborts_handler_and_posts_nothing() {
         .any(|e| matches!(e, CallEvent::Failed { reason, .. } if reason == "run_gone")));
     h.input(Input::HandlerDone {
         call_id: "call_1".into(),
-        outcome: Ok("too late".into()),
+        returned: Returned::text("too late"),
     });
     assert_eq!(h.count_sends(Method::Post, "/result"), 0);
 }
@@ -214,7 +215,7 @@ fn call_local_deadline_posts_timed_out_and_late_done_ignored() {
     );
     h.input(Input::HandlerDone {
         call_id: "call_1".into(),
-        outcome: Ok("late".into()),
+        returned: Returned::text("late"),
     });
     assert_eq!(h.count_sends(Method::Post, "/result"), 0);
 }
@@ -287,7 +288,7 @@ fn call_result_over_limit_is_cut_with_note() {
     let text: String = "é".repeat(70_000);
     h.input(Input::HandlerDone {
         call_id: "call_1".into(),
-        outcome: Ok(text),
+        returned: Returned::text(text),
     });
     let (posted, is_error) = result_text(&mut h, "call_1");
     assert!(!is_error);
@@ -382,7 +383,7 @@ fn call_handler_error_is_posted_as_is_error() {
     h.ack_ok("call_1");
     h.input(Input::HandlerDone {
         call_id: "call_1".into(),
-        outcome: Err("no such row".into()),
+        returned: Returned::Threw("no such row".into()),
     });
     assert_eq!(result_text(&mut h, "call_1"), ("no such row".into(), true));
 }

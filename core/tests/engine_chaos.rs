@@ -5,6 +5,7 @@
 
 mod engine_support;
 
+use client_tools_core::calls::Returned;
 use client_tools_core::engine::{Engine, HttpRequest, Input, Method, Output, StreamId, WhenHidden};
 use client_tools_core::protocol::Lifetime;
 use engine_support::*;
@@ -224,7 +225,7 @@ fn chaos_never_panics_and_runs_each_handler_at_most_once() {
                         10 => Input::Resume,
                         _ => Input::HandlerDone {
                             call_id: "unknown".into(),
-                            outcome: Ok("x".into()),
+                            returned: Returned::text("x"),
                         },
                     };
                     engine.handle(input, now);
@@ -237,7 +238,13 @@ fn chaos_never_panics_and_runs_each_handler_at_most_once() {
                     } else {
                         Err(text)
                     };
-                    engine.handle(Input::HandlerDone { call_id, outcome }, now);
+                    engine.handle(
+                        Input::HandlerDone {
+                            call_id,
+                            returned: outcome.into(),
+                        },
+                        now,
+                    );
                 }
                 9 if rng.next(20) == 0 => {
                     let tools = vec![tool(&format!("t{}", rng.next(3)), None)];

@@ -2,6 +2,7 @@
 
 mod engine_support;
 
+use client_tools_core::calls::Returned;
 use client_tools_core::engine::{EngineErrorKind, Input, Method, Output, Status};
 use engine_support::*;
 use serde_json::json;
@@ -21,7 +22,7 @@ fn set_tools_sends_put_and_results_wait_for_it() {
     assert_eq!(body_json(&put)["tools"][0]["name"], "checkout");
     h.input(Input::HandlerDone {
         call_id: "call_1".into(),
-        outcome: Ok("navigated".into()),
+        returned: Returned::text("navigated"),
     });
     assert_eq!(
         h.count_sends(Method::Post, "/result"),

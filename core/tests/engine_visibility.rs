@@ -3,6 +3,7 @@
 
 mod engine_support;
 
+use client_tools_core::calls::Returned;
 use client_tools_core::engine::{ClientState, Input, Method, Output, Status, WhenHidden};
 use engine_support::*;
 use serde_json::json;
@@ -124,7 +125,7 @@ fn leave_sends_delete_aborts_handlers_closes_stream() {
     h.input(Input::VisibilityChanged { hidden: false });
     h.input(Input::HandlerDone {
         call_id: "call_1".into(),
-        outcome: Ok("done".into()),
+        returned: Returned::text("done"),
     });
     assert_eq!(h.count_sends(Method::Post, "/clients"), 0);
     assert_eq!(h.count_sends(Method::Post, "/result"), 0);

@@ -1,15 +1,13 @@
 //! Running a JS tool handler: `handler(args, ctx)`, then `await Promise.resolve(result)`, so
-//! sync, async and throwing handlers all work the same way; and turning what it gave back
-//! into the call's result text.
+//! sync, async and throwing handlers all work the same way; and reading what it gave back
+//! as JSON for the call runtime.
 
+use client_tools_core::calls::Returned;
 use js_sys::{Date, Function, Object, Promise, Reflect};
 use serde_json::{Map, Value};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortSignal;
-
-/// The result text of a handler that returned nothing.
-pub(crate) const DONE_TEXT: &str = "Done.";
 
 /// Builds `ctx`: `{ callId, runId, signal, deadline, afterResult(fn) }`.
 pub(crate) fn context(
@@ -38,53 +36,48 @@ pub(crate) fn context(
     ctx
 }
 
-/// Calls the handler and waits for its answer: `Ok(text)` for a result, `Err(text)` for an
-/// `is_error` result (a throw, a rejection, or a `{ isError: true, text }` return).
+/// Calls the handler and waits for what it returns; the call runtime reads it by its
+/// convention ([`Answer::from_returned`](client_tools_core::calls::Answer::from_returned)).
 pub(crate) async fn call(
     handler: &Function,
     arguments: &Map<String, Value>,
     ctx: &Object,
-) -> Result<String, String> {
+) -> Returned {
     let args = serde_json::to_string(arguments)
         .ok()
         .and_then(|s| js_sys::JSON::parse(&s).ok())
         .unwrap_or_else(|| Object::new().into());
-    let returned = handler
-        .call2(&JsValue::UNDEFINED, &args, ctx)
-        .map_err(|e| thrown_text(&e))?;
-    let value = JsFuture::from(Promise::resolve(&returned))
-        .await
-        .map_err(|e| thrown_text(&e))?;
-    result_text(&value)
+    let returned = match handler.call2(&JsValue::UNDEFINED, &args, ctx) {
+        Ok(returned) => returned,
+        Err(e) => return Returned::Threw(thrown_text(&e)),
+    };
+    match JsFuture::from(Promise::resolve(&returned)).await {
+        Ok(value) => returned_value(&value),
+        Err(e) => Returned::Threw(thrown_text(&e)),
+    }
 }
 
-/// What a handler returned, as result text: a string as it is; `undefined` as a short success
-/// text; `{ isError: boolean, text: string }` (a `ToolResult`) as that result; anything else
-/// as its JSON.
-pub(crate) fn result_text(value: &JsValue) -> Result<String, String> {
+/// What a handler returned, as JSON: `undefined` is nothing, a string is itself, anything
+/// else goes through `JSON.stringify`.
+pub(crate) fn returned_value(value: &JsValue) -> Returned {
     if value.is_undefined() {
-        return Ok(DONE_TEXT.to_owned());
+        return Returned::Nothing;
     }
     if let Some(s) = value.as_string() {
-        return Ok(s);
-    }
-    if value.is_object() {
-        let is_error = Reflect::get(value, &"isError".into())
-            .ok()
-            .and_then(|v| v.as_bool());
-        let text = Reflect::get(value, &"text".into())
-            .ok()
-            .and_then(|v| v.as_string());
-        if let (Some(is_error), Some(text)) = (is_error, text) {
-            return if is_error { Err(text) } else { Ok(text) };
-        }
+        return Returned::Value(Value::String(s));
     }
     match js_sys::JSON::stringify(value) {
-        Ok(s) if s.is_string() => Ok(String::from(s)),
-        Ok(_) => Err(
-            "the handler returned a value with no JSON form (a function or a symbol)".to_owned(),
-        ),
-        Err(e) => Err(format!(
+        Ok(s) => match s.as_string().map(|s| serde_json::from_str::<Value>(&s)) {
+            Some(Ok(v)) => Returned::Value(v),
+            Some(Err(e)) => Returned::Unwritable(format!(
+                "the handler's return value cannot be read as JSON: {e}"
+            )),
+            None => Returned::Unwritable(
+                "the handler returned a value with no JSON form (a function or a symbol)"
+                    .to_owned(),
+            ),
+        },
+        Err(e) => Returned::Unwritable(format!(
             "the handler's return value cannot be written as JSON: {}",
             super::net::error_text(&e)
         )),

@@ -11,6 +11,7 @@ mod net;
 pub(crate) mod options;
 
 use crate::engine::{Engine, Input, OpId, Output, Status, StreamId};
+use client_tools_core::calls::Returned;
 use gloo_timers::callback::Timeout;
 use js_sys::{Function, Promise};
 use listen::Listener;
@@ -411,7 +412,7 @@ impl Shared {
             let names: Vec<String> = self.handlers.borrow().keys().cloned().collect();
             return self.feed(Input::HandlerDone {
                 call_id,
-                outcome: Err(format!(
+                returned: Returned::Threw(format!(
                     "no handler for tool {tool:?} on this page (it has: {})",
                     names.join(", ")
                 )),
@@ -432,8 +433,8 @@ impl Shared {
         let ctx = handlers::context(&call_id, &run_id, signal.as_ref(), &deadline, Some(after));
         let shared = self.clone();
         spawn_local(async move {
-            let outcome = handlers::call(&handler, &arguments, &ctx).await;
-            shared.feed(Input::HandlerDone { call_id, outcome });
+            let returned = handlers::call(&handler, &arguments, &ctx).await;
+            shared.feed(Input::HandlerDone { call_id, returned });
         });
     }
 

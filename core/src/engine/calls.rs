@@ -1,12 +1,14 @@
 //! Calls: dispatch (each `call_id` at most once), ack, the handler and its local deadline,
 //! the result, and the server failing a call.
 
-use super::call_table::{cut_result, Call};
+use super::call_table::Call;
 use super::core::Core;
 use super::io::{CallEvent, Method, Output};
 use super::requests::{Answer, ReqKind};
+use crate::calls::{self, Admission, ResultLimit, Returned};
 use crate::protocol::time::parse_rfc3339;
 use crate::protocol::{AckAnswer, CallResult, ToolDispatched};
+use crate::time::Instant;
 use serde_json::Value;
 
 /// A local deadline ends at least this long before the server's result deadline, so the
@@ -16,10 +18,11 @@ pub(crate) const RESULT_MARGIN_MS: u64 = 2_000;
 
 impl Core {
     /// A `client_tool_dispatched` event or pending call. Only this client's calls, each
-    /// `call_id` once; acked at once; the handler runs unless the call is answered at once.
+    /// `call_id` once (the [`CallRuntime`](crate::calls::CallRuntime) decides); acked at once;
+    /// the handler runs unless the call is answered at once.
     pub fn on_dispatched(&mut self, call: ToolDispatched, now: u64) {
         let Some(reg) = &self.reg else { return };
-        if call.client_id != reg.id || !self.calls.seen.insert(&call.call_id) {
+        if call.client_id != reg.id {
             return;
         }
         let ToolDispatched {
@@ -30,6 +33,18 @@ impl Core {
             arguments,
             ..
         } = call;
+        let ids = calls::Call {
+            call_id: &call_id,
+            run_id: &run_id,
+            tool: &tool,
+        };
+        let admission =
+            self.calls
+                .runtime
+                .admit(ids, arguments, &self.tools, Instant::from_ms(now));
+        if admission == Admission::Duplicate {
+            return;
+        }
         self.out.push_back(Output::Call(CallEvent::Dispatched {
             call_id: call_id.clone(),
             tool: tool.clone(),
@@ -41,81 +56,25 @@ impl Core {
             tool,
             dispatched_at: now,
             acked: false,
-            running: false,
-            deadline: now,
             result: None,
             posting: false,
             reacked: false,
         };
-        match self.check_call(&run_id, &entry.tool, arguments) {
-            Ok((arguments, timeout)) => {
-                entry.running = true;
-                entry.deadline = now.saturating_add(timeout);
-                self.out.push_back(Output::RunHandler {
-                    call_id: call_id.clone(),
-                    run_id,
-                    tool: entry.tool.clone(),
-                    arguments,
-                    deadline_ms: entry.deadline,
-                });
-            }
-            Err(text) => {
-                entry.result = Some(CallResult {
-                    text,
-                    is_error: true,
-                })
-            }
+        match admission {
+            Admission::Run {
+                arguments,
+                deadline,
+            } => self.out.push_back(Output::RunHandler {
+                call_id: call_id.clone(),
+                run_id,
+                tool: entry.tool.clone(),
+                arguments,
+                deadline_ms: deadline.as_ms(),
+            }),
+            Admission::Answer(answer) => entry.result = Some(result_of(answer)),
+            Admission::Duplicate => {}
         }
         self.calls.live.insert(call_id, entry);
-    }
-
-    /// The arguments and the local timeout of a call that may run, or the `is_error` text
-    /// of one that may not: unreadable arguments, an unknown tool, arguments failing the
-    /// tool's schema, or one call too many in this run.
-    fn check_call(
-        &mut self,
-        run_id: &str,
-        tool: &str,
-        arguments: Value,
-    ) -> Result<(serde_json::Map<String, Value>, u64), String> {
-        let Some(def) = self.tools.iter().find(|t| t.spec.name == tool) else {
-            let names: Vec<&str> = self.tools.iter().map(|t| t.spec.name.as_str()).collect();
-            return Err(if names.is_empty() {
-                format!("Unknown tool {tool:?}: this client offers no tools now.")
-            } else {
-                format!(
-                    "Unknown tool {tool:?}: this client offers {}.",
-                    names.join(", ")
-                )
-            });
-        };
-        let arguments = match arguments {
-            // The usual case, taken as it is rather than copied.
-            Value::Object(_) => arguments,
-            other => match crate::protocol::validate::arguments(&other) {
-                Ok(map) => Value::Object(map),
-                Err(e) => return Err(format!("Invalid arguments for {tool:?}: {e}")),
-            },
-        };
-        if let Some(schema) = &def.spec.parameters {
-            if let Err(e) = crate::schema::validate(schema, &arguments) {
-                return Err(format!("Invalid arguments for {tool:?}: {e}"));
-            }
-        }
-        let (timeout, max) = (def.timeout(), def.max_calls_per_run);
-        if let Some(max) = max {
-            let n = self.calls.count_call(run_id, tool);
-            if n > max {
-                return Err(format!(
-                    "Tool {tool:?} allows at most {max} calls per run; this was call {n}."
-                ));
-            }
-        }
-        match arguments {
-            Value::Object(map) => Ok((map, timeout)),
-            // Built as an object above; answered as an error rather than trusted blindly.
-            _ => Err(format!("Invalid arguments for {tool:?}: not a JSON object")),
-        }
     }
 
     /// A dispatched call whose data could not be read: answered `is_error` when its
@@ -126,7 +85,7 @@ impl Core {
             return false;
         };
         let Some(reg) = &self.reg else { return true };
-        if client_id != reg.id || !self.calls.seen.insert(call_id) {
+        if client_id != reg.id || !self.calls.runtime.mark_seen(call_id) {
             return true;
         }
         let tool = field("tool").unwrap_or_default().to_owned();
@@ -141,8 +100,6 @@ impl Core {
             tool,
             dispatched_at: now,
             acked: false,
-            running: false,
-            deadline: now,
             result: Some(CallResult {
                 text: format!("The call could not be read: {error}"),
                 is_error: true,
@@ -172,10 +129,10 @@ impl Core {
                 let deadline = serde_json::from_str::<AckAnswer>(&body)
                     .ok()
                     .and_then(|a| parse_rfc3339(&a.result_deadline));
-                if let (true, Some(server)) = (call.running, deadline) {
+                if let Some(server) = deadline {
                     let earlier = server.saturating_sub(RESULT_MARGIN_MS);
-                    if earlier < call.deadline {
-                        call.deadline = earlier;
+                    let runtime = &mut self.calls.runtime;
+                    if runtime.bring_deadline_forward(call_id, Instant::from_ms(earlier)) {
                         self.out.push_back(Output::HandlerDeadline {
                             call_id: call_id.to_owned(),
                             deadline_ms: earlier,
@@ -292,44 +249,31 @@ impl Core {
     }
 
     /// A handler finished. Ignored if its answer is no longer wanted (timed out, failed).
-    pub fn on_handler_done(&mut self, call_id: &str, outcome: Result<String, String>, now: u64) {
-        let Some(call) = self.calls.live.get_mut(call_id) else {
-            return;
-        };
-        if !call.running {
+    pub fn on_handler_done(&mut self, call_id: &str, returned: Returned, now: u64) {
+        if !self.calls.contains(call_id) {
             return;
         }
-        call.running = false;
-        let (text, is_error) = match outcome {
-            Ok(text) => (text, false),
-            Err(text) => (text, true),
+        let Some(answer) = self.calls.runtime.finish(call_id, returned) else {
+            return;
         };
-        call.result = Some(CallResult {
-            text: cut_result(text),
-            is_error,
-        });
+        if let Some(call) = self.calls.live.get_mut(call_id) {
+            call.result = Some(result_of(answer));
+        }
         self.try_post(call_id, now);
     }
 
     /// Answers "timed out after N ms" for handlers past their local deadline and aborts them.
     pub fn expire_calls(&mut self, now: u64) {
-        for call_id in self.calls.ids_in_order(|c| c.running && c.deadline <= now) {
+        for (call_id, answer) in self.calls.runtime.expire(Instant::from_ms(now)) {
             let Some(call) = self.calls.live.get_mut(&call_id) else {
                 continue;
             };
-            call.running = false;
-            let text = format!(
-                "timed out after {} ms",
-                call.deadline.saturating_sub(call.dispatched_at)
-            );
-            call.result = Some(CallResult {
-                text: text.clone(),
-                is_error: true,
-            });
+            let result = result_of(answer);
             self.out.push_back(Output::AbortHandler {
                 call_id: call_id.clone(),
-                reason: text,
+                reason: result.text.clone(),
             });
+            call.result = Some(result);
             self.try_post(&call_id, now);
         }
     }
@@ -351,7 +295,7 @@ impl Core {
         let Some(call) = self.calls.live.remove(call_id) else {
             return;
         };
-        if call.running {
+        if self.calls.runtime.cancel(call_id) {
             self.out.push_back(Output::AbortHandler {
                 call_id: call_id.to_owned(),
                 reason: reason.to_owned(),
@@ -371,4 +315,10 @@ impl Core {
             self.end_call(&id, &reason);
         }
     }
+}
+
+/// A runtime answer as the Sessions API's result: text within 65,536 characters.
+fn result_of(answer: calls::Answer) -> CallResult {
+    let (text, is_error) = answer.into_text(ResultLimit::SESSIONS);
+    CallResult { text, is_error }
 }

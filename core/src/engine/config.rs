@@ -1,11 +1,9 @@
 //! What the app configures: the session, the client's name, lifetime and tools, the policies,
 //! and the request paths. [`Config::validate`] checks every limit before anything is sent.
 
+pub use crate::calls::{ToolDef, DEFAULT_TOOL_TIMEOUT_MS};
 use crate::protocol::validate::{self, ErrorKind, ValidationError};
 use crate::protocol::{Lifetime, ToolSpec};
-
-/// Default local deadline of a handler when a tool sets no `timeout_ms`.
-pub const DEFAULT_TOOL_TIMEOUT_MS: u64 = 30_000;
 
 /// What the client does while the page is hidden (`whenHidden`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -32,34 +30,6 @@ impl WhenHidden {
                 format!("{other:?} is not one of \"keep\", \"pause\", \"leave\""),
             )),
         }
-    }
-}
-
-/// A tool the client offers: its declaration plus the local rules the engine enforces.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ToolDef {
-    /// Name, description and JSON Schema parameters, as declared to the server.
-    pub spec: ToolSpec,
-    /// Local deadline of one call's handler (default 30 s); never later than the server's
-    /// result deadline less a safety margin.
-    pub timeout_ms: Option<u64>,
-    /// At most this many calls of the tool per run; later calls get an `is_error` result.
-    pub max_calls_per_run: Option<u32>,
-}
-
-impl ToolDef {
-    /// A tool with the default timeout and no per-run limit.
-    pub fn new(spec: ToolSpec) -> ToolDef {
-        ToolDef {
-            spec,
-            timeout_ms: None,
-            max_calls_per_run: None,
-        }
-    }
-
-    /// The handler's local deadline in ms.
-    pub fn timeout(&self) -> u64 {
-        self.timeout_ms.unwrap_or(DEFAULT_TOOL_TIMEOUT_MS)
     }
 }
 

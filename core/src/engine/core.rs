@@ -130,7 +130,9 @@ impl Core {
             // A frozen page runs no timers: nothing to do until it resumes.
             Input::Freeze => {}
             Input::Resume => self.on_resume(now),
-            Input::HandlerDone { call_id, outcome } => self.on_handler_done(&call_id, outcome, now),
+            Input::HandlerDone { call_id, returned } => {
+                self.on_handler_done(&call_id, returned, now)
+            }
         }
     }
 

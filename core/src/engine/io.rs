@@ -1,5 +1,6 @@
 //! The engine's inputs and outputs: what a shell feeds in and what it must carry out.
 
+use crate::calls::Returned;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::fmt;
@@ -95,11 +96,9 @@ pub enum Input {
     Freeze,
     /// `resume`: the page runs again after a freeze.
     Resume,
-    /// A handler finished: `Ok(text)` is its answer, `Err(text)` an error the model reads.
-    HandlerDone {
-        call_id: String,
-        outcome: Result<String, String>,
-    },
+    /// A handler finished with what it returned, read by the call runtime's convention
+    /// ([`Answer::from_returned`](crate::calls::Answer::from_returned)).
+    HandlerDone { call_id: String, returned: Returned },
 }
 
 /// What the engine asks the shell to do, or tells the app.

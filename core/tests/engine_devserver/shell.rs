@@ -159,7 +159,10 @@ impl Shell {
                         let (tx, call_id) = (self.tx.clone(), call_id.clone());
                         std::thread::spawn(move || {
                             std::thread::sleep(Duration::from_millis(delay));
-                            let _ = tx.send(Event::Input(Input::HandlerDone { call_id, outcome }));
+                            let _ = tx.send(Event::Input(Input::HandlerDone {
+                                call_id,
+                                returned: outcome.into(),
+                            }));
                         });
                     }
                 }

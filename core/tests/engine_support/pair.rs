@@ -221,8 +221,13 @@ impl Pair {
             .collect();
         for call_id in done {
             let (_, outcome) = self.handlers.remove(&call_id).unwrap();
-            self.engine
-                .handle(Input::HandlerDone { call_id, outcome }, self.now);
+            self.engine.handle(
+                Input::HandlerDone {
+                    call_id,
+                    returned: outcome.into(),
+                },
+                self.now,
+            );
         }
         if self.engine.poll_timeout().is_some_and(|t| t <= self.now) {
             self.engine.handle_timeout(self.now);
