@@ -1,7 +1,8 @@
 //! The JS-facing API: `Client.register`, `setTools`, `leave` and the client's getters.
 
-use crate::browser::{now, options, Shared, Waiter};
+use crate::browser::{now, options, Shared};
 use crate::engine::Engine;
+use crate::js::{self, Waiter};
 use js_sys::Promise;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -81,6 +82,19 @@ export type CallEvent =
   | { type: "answered"; callId: string; tool: string; isError: boolean; elapsedMs: number }
   | { type: "failed"; callId: string; tool: string; reason: string; elapsedMs: number };
 
+/** The `code` of every `Error` the SDK rejects or throws with, for a program to switch on:
+ * - `invalid_option`: an option or a tool definition is wrong (the message names it);
+ * - `register_timeout`: no registration within `registerTimeoutMs` (the message says what failed last);
+ * - `unauthorized`: the server refused the token (401/403);
+ * - `rejected`: the server refused a request for good (the message has its status and reason);
+ * - `left`: the client has left or stopped, so it cannot do that any more. */
+export type ClientErrorCode = "invalid_option" | "register_timeout" | "unauthorized" | "rejected" | "left";
+
+/** An `Error` from the SDK: `code` says what kind, `message` says what to do. */
+export interface ClientError extends Error {
+  code: ClientErrorCode;
+}
+
 /** The options of `Client.register`. */
 export interface ClientOptions {
   /** The server, e.g. "http://127.0.0.1:8787". */
@@ -125,8 +139,22 @@ fn key_prefix() -> String {
     }
 }
 
-fn rejected(message: &str) -> Promise {
-    Promise::reject(&js_sys::Error::new(message).into())
+/// A promise rejected with an `Error` whose `code` is `code`.
+fn rejected(code: &str, message: &str) -> Promise {
+    Promise::reject(&js::error(code, message))
+}
+
+/// A client freed by JS (`free()`, or collected once nothing refers to it) leaves, so the
+/// model is not offered tools that nobody answers.
+impl Drop for Client {
+    fn drop(&mut self) {
+        use crate::engine::ClientState::{Registered, Registering};
+        if matches!(self.shared.engine().state(), Registering | Registered) {
+            self.shared.note_app_left();
+            self.shared.engine.borrow_mut().leave(now());
+            self.shared.drain();
+        }
+    }
 }
 
 #[wasm_bindgen]
@@ -142,11 +170,11 @@ impl Client {
         let seed = (js_sys::Math::random() * 9.0e15) as u64;
         let opts = match options::register(&options, key_prefix(), seed) {
             Ok(o) => o,
-            Err(message) => return rejected(&message),
+            Err(message) => return rejected("invalid_option", &message),
         };
         let engine = match Engine::new(opts.config, now()) {
             Ok(e) => e,
-            Err(e) => return rejected(&e.to_string()),
+            Err(e) => return rejected("invalid_option", &e.to_string()),
         };
         let register_timeout_ms = opts.register_timeout_ms;
         let shared = Shared::new(engine, opts.handlers, opts.on_status, opts.on_call);
@@ -203,7 +231,7 @@ impl Client {
     ) -> Promise {
         let tools = match options::tools(&tools, "tools") {
             Ok(t) => t,
-            Err(message) => return rejected(&message),
+            Err(message) => return rejected("invalid_option", &message),
         };
         let mut handlers = Vec::with_capacity(tools.len());
         let mut defs = Vec::with_capacity(tools.len());
@@ -213,7 +241,7 @@ impl Client {
         }
         let op = match self.shared.engine.borrow_mut().set_tools(defs, now()) {
             Ok(op) => op,
-            Err(e) => return rejected(&e.to_string()),
+            Err(e) => return rejected("invalid_option", &e.to_string()),
         };
         self.shared.replace_handlers(handlers);
         let (promise, waiter) = Waiter::new();

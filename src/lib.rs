@@ -6,6 +6,7 @@
 
 mod browser;
 mod client;
+mod js;
 pub mod tools;
 
 pub use client::Client;

@@ -2,10 +2,11 @@
 //! sync, async and throwing handlers all work the same way; and reading what it gave back
 //! as JSON for the call runtime.
 
+use crate::js::error_text;
 use client_tools_core::calls::Returned;
 use js_sys::{Date, Function, Object, Promise, Reflect};
 use serde_json::{Map, Value};
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortSignal;
 
@@ -49,11 +50,11 @@ pub(crate) async fn call(
         .unwrap_or_else(|| Object::new().into());
     let returned = match handler.call2(&JsValue::UNDEFINED, &args, ctx) {
         Ok(returned) => returned,
-        Err(e) => return Returned::Threw(thrown_text(&e)),
+        Err(e) => return Returned::Threw(error_text(&e)),
     };
     match JsFuture::from(Promise::resolve(&returned)).await {
         Ok(value) => returned_value(&value),
-        Err(e) => Returned::Threw(thrown_text(&e)),
+        Err(e) => Returned::Threw(error_text(&e)),
     }
 }
 
@@ -76,20 +77,7 @@ pub(crate) fn returned_value(value: &JsValue) -> Returned {
         },
         Err(e) => Returned::Unwritable(format!(
             "the handler's return value cannot be written as JSON: {}",
-            super::net::error_text(&e)
+            error_text(&e)
         )),
     }
-}
-
-/// The text of a thrown value: an `Error`'s message, a string as it is, else its JSON.
-fn thrown_text(e: &JsValue) -> String {
-    if let Some(err) = e.dyn_ref::<js_sys::Error>() {
-        let message = String::from(err.message());
-        return if message.is_empty() {
-            String::from(err.name())
-        } else {
-            message
-        };
-    }
-    super::net::error_text(e)
 }

@@ -2,6 +2,7 @@
 //! worker: `fetch` is taken from the global scope, not from `window`.
 
 use crate::engine::HttpRequest;
+use crate::js::error_text;
 use js_sys::{Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -44,15 +45,6 @@ fn init(
     }
     init.set_signal(signal);
     Ok(init)
-}
-
-/// A message for a failed fetch: the JS error's message, or its string form.
-pub(crate) fn error_text(e: &JsValue) -> String {
-    if let Some(err) = e.dyn_ref::<js_sys::Error>() {
-        return String::from(err.message());
-    }
-    e.as_string()
-        .unwrap_or_else(|| String::from(js_sys::JSON::stringify(e).unwrap_or_default()))
 }
 
 /// Sends one engine request and reads its answer whole.

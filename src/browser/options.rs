@@ -95,7 +95,7 @@ fn json_text(v: &JsValue, field: &str) -> Result<String, String> {
     let text = js_sys::JSON::stringify(v).map_err(|e| {
         format!(
             "{field}: cannot be written as JSON ({})",
-            super::net::error_text(&e)
+            crate::js::error_text(&e)
         )
     })?;
     Ok(String::from(text))

@@ -8,7 +8,6 @@ mod controls;
 mod describe;
 mod fields;
 mod fill;
-mod js;
 mod labels;
 mod navigate;
 mod options;
@@ -18,6 +17,9 @@ mod text;
 mod url;
 
 use std::rc::Rc;
+
+// The one JS plumbing module of the SDK, shared with the browser shell.
+use crate::js;
 
 use wasm_bindgen::prelude::*;
 

@@ -64,6 +64,8 @@ pub(super) struct Core {
     pub calls: Calls,
     /// The latest "now" any entry point was given, for events that report elapsed time.
     pub now: u64,
+    /// Why the engine stopped for good, once it has.
+    pub failure: Option<EngineError>,
 }
 
 impl Core {
@@ -95,6 +97,7 @@ impl Core {
             stream: StreamState::default(),
             calls: Calls::default(),
             now,
+            failure: None,
         };
         core.register(now);
         core.open_stream();
@@ -163,6 +166,7 @@ impl Core {
         self.close_stream();
         self.drop_all_calls("client stopped: ".to_owned() + &message);
         let err = EngineError::new(kind, message.clone());
+        self.failure = Some(err.clone());
         let tool_ops = std::mem::take(&mut self.tool_ops)
             .into_iter()
             .map(|(op, _)| op);

@@ -194,6 +194,12 @@ impl Engine {
         self.core.state
     }
 
+    /// Why the engine stopped for good ([`ClientState::Failed`]), with a kind a program can
+    /// match.
+    pub fn failure(&self) -> Option<&EngineError> {
+        self.core.failure.as_ref()
+    }
+
     /// The tools on offer now.
     pub fn tools(&self) -> &[ToolDef] {
         &self.core.tools

@@ -1,5 +1,8 @@
-//! The JavaScript plumbing of the page tools: DOM members taken from prototypes (a form's named
-//! controls shadow its own properties), hook calls, the call context and result values.
+//! The SDK's one JavaScript plumbing module, shared by the browser shell and the page tools:
+//! property reads that never throw, DOM members taken from prototypes (a form's named controls
+//! shadow its own properties), calling app functions (handlers, hooks) whether they return a
+//! value, a promise or throw, error texts, promises the SDK settles later, and JSON across the
+//! boundary.
 
 use js_sys::{Array, Function, Object, Promise};
 use wasm_bindgen::prelude::*;
@@ -95,22 +98,82 @@ pub(crate) fn proto_call(
     reflect_apply(&f, this, &list).map_err(|e| error_text(&e))
 }
 
-/// The human text of a thrown JS value: its `message`, else its string form.
+/// The human text of a thrown JS value: an `Error`'s message (its name if the message is
+/// empty), a `message` property, a string as it is, else its JSON.
 pub(crate) fn error_text(e: &JsValue) -> String {
+    if let Some(err) = e.dyn_ref::<js_sys::Error>() {
+        let message = String::from(err.message());
+        return if message.is_empty() {
+            String::from(err.name())
+        } else {
+            message
+        };
+    }
     if let Some(m) = get(e, "message").as_string() {
         return m;
     }
-    e.as_string().unwrap_or_else(|| "unknown error".into())
+    if let Some(s) = e.as_string() {
+        return s;
+    }
+    json_stringify(e)
+        .ok()
+        .and_then(|s| s.as_string())
+        .unwrap_or_else(|| "unknown error".into())
 }
 
-/// Calls a hook given by the app and awaits its answer, whether it returns a value, a promise
-/// or throws.
+/// Calls an app function with `args` and awaits its answer, so sync, async and throwing
+/// functions all work the same way: `Err` holds what was thrown or rejected.
+pub(crate) async fn call_async(f: &Function, args: &[&JsValue]) -> Result<JsValue, JsValue> {
+    let list = Array::new();
+    for a in args {
+        list.push(a);
+    }
+    let ret = reflect_apply(f, &JsValue::UNDEFINED, &list)?;
+    js_sys::futures::JsFuture::from(promise_resolve(&ret)).await
+}
+
+/// Calls a hook given by the app and awaits its answer; a throw or rejection as its text.
 pub(crate) async fn call_hook(f: &Function, arg: &JsValue) -> Result<JsValue, String> {
-    let list = Array::of1(arg);
-    let ret = reflect_apply(f, &JsValue::UNDEFINED, &list).map_err(|e| error_text(&e))?;
-    js_sys::futures::JsFuture::from(promise_resolve(&ret))
-        .await
-        .map_err(|e| error_text(&e))
+    call_async(f, &[arg]).await.map_err(|e| error_text(&e))
+}
+
+/// Calls an app callback (`onStatus`, `onCall`) with `event` as a plain object. A throwing
+/// callback is the app's bug; it must not stop the SDK.
+pub(crate) fn tell(callback: Option<&Function>, event: &impl serde::Serialize) {
+    let Some(f) = callback else { return };
+    let Ok(text) = serde_json::to_string(event) else {
+        return;
+    };
+    let _ = reflect_apply(f, &JsValue::UNDEFINED, &Array::of1(&json_parse(&text)));
+}
+
+/// The two halves of a JS promise the SDK settles later.
+pub(crate) struct Waiter {
+    resolve: Function,
+    reject: Function,
+}
+
+impl Waiter {
+    /// A new promise and the means to settle it.
+    pub(crate) fn new() -> (Promise, Waiter) {
+        let mut slot = None;
+        let promise = Promise::new(&mut |resolve, reject| slot = Some(Waiter { resolve, reject }));
+        // The executor runs synchronously inside `new Promise`, so the slot is filled.
+        let waiter = slot.unwrap_or_else(|| Waiter {
+            resolve: Function::new_no_args(""),
+            reject: Function::new_no_args(""),
+        });
+        (promise, waiter)
+    }
+
+    pub(crate) fn resolve(self, v: &JsValue) {
+        let _ = self.resolve.call1(&JsValue::UNDEFINED, v);
+    }
+
+    /// Rejects with `error` (an `Error` the SDK built, see [`error`]).
+    pub(crate) fn reject(self, error: &JsValue) {
+        let _ = self.reject.call1(&JsValue::UNDEFINED, error);
+    }
 }
 
 /// A new empty JS object.
@@ -240,4 +303,12 @@ pub(crate) async fn next_task() {
         let _ = reflect_apply(&resolve, &JsValue::UNDEFINED, &Array::new());
     });
     let _ = js_sys::futures::JsFuture::from(promise).await;
+}
+
+/// An `Error` with a `code` a program can switch on (the codes are listed in the `.d.ts`,
+/// `ClientErrorCode`) and a `message` a person can act on.
+pub(crate) fn error(code: &str, message: &str) -> JsValue {
+    let e: JsValue = js_sys::Error::new(message).into();
+    set(&e, "code", &JsValue::from_str(code));
+    e
 }

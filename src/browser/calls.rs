@@ -1,0 +1,105 @@
+//! The calls whose handlers run: each one's `ctx.signal` (an abort guard), `ctx.deadline` and
+//! `ctx.afterResult` callbacks. It sees only its own slots, not the client.
+
+use super::guards::Abort;
+use js_sys::{Date, Function};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::{Rc, Weak};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// What the shell keeps about a call whose handler runs.
+struct Slot {
+    /// Aborts `ctx.signal` if the slot is dropped with the client.
+    abort: Option<Abort>,
+    /// `ctx.deadline`, moved when the engine brings the deadline forward.
+    deadline: Date,
+    /// `ctx.afterResult` callbacks, run once the handler's result was posted.
+    after_result: Vec<Function>,
+}
+
+type Slots = Rc<RefCell<HashMap<String, Slot>>>;
+
+/// The running calls of one client.
+pub(super) struct Calls {
+    slots: Slots,
+    /// `ctx.afterResult`, bound to a call id per call.
+    after_result: Closure<dyn Fn(String, JsValue)>,
+}
+
+/// What a handler's `ctx` is made of.
+pub(super) struct Started {
+    pub signal: Option<web_sys::AbortSignal>,
+    pub deadline: Date,
+}
+
+impl Calls {
+    pub(super) fn new() -> Calls {
+        let slots: Slots = Rc::default();
+        let weak: Weak<RefCell<HashMap<String, Slot>>> = Rc::downgrade(&slots);
+        let after_result =
+            Closure::<dyn Fn(String, JsValue)>::new(move |id: String, f: JsValue| {
+                let (Some(slots), Ok(f)) = (weak.upgrade(), f.dyn_into::<Function>()) else {
+                    return;
+                };
+                let mut slots = slots.borrow_mut();
+                if let Some(slot) = slots.get_mut(&id) {
+                    slot.after_result.push(f);
+                }
+            });
+        Calls {
+            slots,
+            after_result,
+        }
+    }
+
+    /// A handler starts: its signal and its deadline (ms since the epoch).
+    pub(super) fn start(&self, call_id: &str, deadline_ms: u64) -> Started {
+        let abort = Abort::new("the client stopped");
+        let signal = abort.as_ref().and_then(Abort::signal);
+        let deadline = Date::new(&JsValue::from_f64(deadline_ms as f64));
+        let slot = Slot {
+            abort,
+            deadline: deadline.clone(),
+            after_result: Vec::new(),
+        };
+        self.slots.borrow_mut().insert(call_id.to_owned(), slot);
+        Started { signal, deadline }
+    }
+
+    /// `ctx.afterResult`, unbound (the driver binds it to the call id).
+    pub(super) fn after_result_fn(&self) -> &Function {
+        self.after_result.as_ref().unchecked_ref()
+    }
+
+    /// The engine brought the deadline forward: `ctx.deadline` follows.
+    pub(super) fn move_deadline(&self, call_id: &str, deadline_ms: u64) {
+        if let Some(slot) = self.slots.borrow().get(call_id) {
+            slot.deadline.set_time(deadline_ms as f64);
+        }
+    }
+
+    /// The answer is no longer wanted: aborts `ctx.signal` with `reason`.
+    pub(super) fn abort(&self, call_id: &str, reason: &str) {
+        let slot = self.slots.borrow_mut().remove(call_id);
+        if let Some(abort) = slot.and_then(|s| s.abort) {
+            abort.abort(reason);
+        }
+    }
+
+    /// The call ended (answered or failed): its `afterResult` callbacks, to run if it was
+    /// answered. The signal is let go without aborting.
+    pub(super) fn end(&self, call_id: &str) -> Vec<Function> {
+        let slot = self.slots.borrow_mut().remove(call_id);
+        match slot {
+            Some(slot) => {
+                if let Some(abort) = slot.abort {
+                    abort.forget();
+                }
+                slot.after_result
+            }
+            None => Vec::new(),
+        }
+    }
+}

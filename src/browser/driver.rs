@@ -1,0 +1,326 @@
+//! The driver: it feeds the engine what happened and routes each output to the part that
+//! carries it out (a request, the stream connections, the running calls, the app's promises
+//! and callbacks), then re-arms the one timer.
+//!
+//! One rule keeps it sound: no `RefCell` borrow is held while calling into JS, because a JS
+//! handler or callback may call straight back into the SDK (`setTools` inside a handler).
+
+use super::calls::Calls;
+use super::guards::Listener;
+use super::stream::Streams;
+use super::{handlers, lifecycle, net};
+use crate::engine::{CallEvent, Engine, EngineErrorKind, Input, OpId, Output, Status};
+use crate::js::{self, Waiter};
+use client_tools_core::calls::Returned;
+use gloo_timers::callback::Timeout;
+use js_sys::Function;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::{Rc, Weak};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::spawn_local;
+
+/// Milliseconds since the epoch: the engine's "now".
+pub(crate) fn now() -> u64 {
+    js_sys::Date::now() as u64
+}
+
+/// The `code` of an engine error that reaches JS.
+pub(crate) fn error_code(kind: EngineErrorKind) -> &'static str {
+    match kind {
+        EngineErrorKind::Unauthorized => "unauthorized",
+        EngineErrorKind::Rejected => "rejected",
+        EngineErrorKind::NotRegistered => "left",
+    }
+}
+
+/// The state one `Client` shares with its timers, listeners and tasks. Tasks and listeners
+/// hold it weakly (requests on their way excepted), so a client that JS frees goes away.
+pub(crate) struct Shared {
+    pub(crate) engine: RefCell<Engine>,
+    handlers: RefCell<HashMap<String, Function>>,
+    on_status: Option<Function>,
+    on_call: Option<Function>,
+    calls: Calls,
+    pub(super) streams: Streams,
+    ops: RefCell<HashMap<OpId, Waiter>>,
+    /// Settled by the first registration (or a fatal error): `Client.register`'s promise.
+    registered: RefCell<Option<Waiter>>,
+    /// Rejects `Client.register`'s promise if the first registration takes too long.
+    register_timeout: RefCell<Option<Timeout>>,
+    /// The latest failed request or engine error, for a message that says why.
+    last_error: RefCell<Option<String>>,
+    timer: RefCell<Option<(u64, Timeout)>>,
+    listeners: RefCell<Vec<Listener>>,
+    draining: Cell<bool>,
+    app_left: Cell<bool>,
+}
+
+impl Shared {
+    pub(crate) fn new(
+        engine: Engine,
+        opts_handlers: Vec<(String, Function)>,
+        on_status: Option<Function>,
+        on_call: Option<Function>,
+    ) -> Rc<Shared> {
+        let shared = Rc::new(Shared {
+            engine: RefCell::new(engine),
+            handlers: RefCell::new(opts_handlers.into_iter().collect()),
+            on_status,
+            on_call,
+            calls: Calls::new(),
+            streams: Streams::default(),
+            ops: RefCell::default(),
+            registered: RefCell::default(),
+            register_timeout: RefCell::default(),
+            last_error: RefCell::default(),
+            timer: RefCell::default(),
+            listeners: RefCell::default(),
+            draining: Cell::new(false),
+            app_left: Cell::new(false),
+        });
+        let (listeners, first) = lifecycle::listen(&shared);
+        *shared.listeners.borrow_mut() = listeners;
+        if let Some(input) = first {
+            shared.engine.borrow_mut().handle(input, now());
+        }
+        shared
+    }
+
+    /// Sets the promise `Client.register` waits on.
+    /// `timeout_ms` after now, if still unregistered, the promise rejects with the latest
+    /// error and the client stops (it leaves, so nothing is left registering in the background).
+    pub(crate) fn wait_registered(self: &Rc<Self>, waiter: Waiter, timeout_ms: u32) {
+        *self.registered.borrow_mut() = Some(waiter);
+        let weak = Rc::downgrade(self);
+        let timeout = Timeout::new(timeout_ms, move || {
+            let Some(shared) = weak.upgrade() else { return };
+            let Some(waiter) = shared.registered.borrow_mut().take() else {
+                return;
+            };
+            let why = shared.last_error.borrow_mut().take();
+            let why = why.map_or_else(String::new, |e| format!(": {e}"));
+            let message = format!("not registered within {timeout_ms} ms{why}");
+            waiter.reject(&js::error("register_timeout", &message));
+            shared.note_app_left();
+            shared.engine.borrow_mut().leave(now());
+            shared.drain();
+        });
+        *self.register_timeout.borrow_mut() = Some(timeout);
+    }
+
+    /// Feeds one input and carries out what follows.
+    pub(crate) fn feed(self: &Rc<Self>, input: Input) {
+        self.engine.borrow_mut().handle(input, now());
+        self.drain();
+    }
+
+    pub(crate) fn engine(&self) -> std::cell::Ref<'_, Engine> {
+        self.engine.borrow()
+    }
+
+    pub(crate) fn replace_handlers(&self, handlers: Vec<(String, Function)>) {
+        *self.handlers.borrow_mut() = handlers.into_iter().collect();
+    }
+
+    pub(crate) fn add_op(&self, op: OpId, waiter: Waiter) {
+        self.ops.borrow_mut().insert(op, waiter);
+    }
+
+    /// Carries out every output the engine has, then re-arms the one timer. Re-entrant calls
+    /// (a JS callback that calls back into the SDK) return at once: the outer loop goes on.
+    pub(crate) fn drain(self: &Rc<Self>) {
+        if self.draining.replace(true) {
+            return;
+        }
+        loop {
+            let out = self.engine.borrow_mut().poll_output();
+            match out {
+                Some(out) => self.carry_out(out),
+                None => break,
+            }
+        }
+        self.draining.set(false);
+        self.arm_timer();
+    }
+
+    fn arm_timer(self: &Rc<Self>) {
+        let next = self.engine.borrow().poll_timeout();
+        let mut timer = self.timer.borrow_mut();
+        match next {
+            None => *timer = None,
+            Some(at) if timer.as_ref().is_some_and(|(t, _)| *t == at) => {}
+            Some(at) => {
+                // setTimeout takes at most 2^31-1 ms; the engine is woken again before then.
+                let delay = at.saturating_sub(now()).min(i32::MAX as u64) as u32;
+                let weak = Rc::downgrade(self);
+                let t = Timeout::new(delay, move || {
+                    if let Some(shared) = weak.upgrade() {
+                        shared.timer.borrow_mut().take();
+                        shared.engine.borrow_mut().handle_timeout(now());
+                        shared.drain();
+                    }
+                });
+                *timer = Some((at, t));
+            }
+        }
+    }
+
+    /// The router: each output to the part that carries it out.
+    fn carry_out(self: &Rc<Self>, out: Output) {
+        match out {
+            Output::Send(req) => {
+                // Held strongly: a request on its way (a leave, say) finishes even if the
+                // client is dropped meanwhile.
+                let shared = self.clone();
+                spawn_local(async move {
+                    let what = || format!("{} {}", req.method.as_str(), req.url);
+                    let input = match net::send(&req).await {
+                        Ok(a) => {
+                            if a.status >= 400 {
+                                shared.note_error(format!("{} answered {}", what(), a.status));
+                            }
+                            Input::Answer {
+                                request: req.id,
+                                status: a.status,
+                                body: a.body,
+                                retry_after_ms: a.retry_after_ms,
+                            }
+                        }
+                        Err(message) => {
+                            shared.note_error(format!("{} failed: {message}", what()));
+                            Input::NetworkError {
+                                request: req.id,
+                                message,
+                            }
+                        }
+                    };
+                    shared.feed(input);
+                });
+            }
+            Output::OpenStream {
+                stream,
+                url,
+                headers,
+            } => self.streams.open(self, stream, url, headers),
+            Output::CloseStream { stream } => self.streams.close(stream),
+            Output::RunHandler {
+                call_id,
+                run_id,
+                tool,
+                arguments,
+                deadline_ms,
+            } => self.run_handler(call_id, run_id, tool, arguments, deadline_ms),
+            Output::HandlerDeadline {
+                call_id,
+                deadline_ms,
+            } => self.calls.move_deadline(&call_id, deadline_ms),
+            Output::AbortHandler { call_id, reason } => self.calls.abort(&call_id, &reason),
+            Output::Status(status) => self.on_status(status),
+            Output::Call(event) => {
+                match &event {
+                    CallEvent::Answered { call_id, .. } => {
+                        for f in self.calls.end(call_id) {
+                            let _ = f.call0(&JsValue::UNDEFINED);
+                        }
+                    }
+                    CallEvent::Failed { call_id, .. } => drop(self.calls.end(call_id)),
+                    _ => {}
+                }
+                js::tell(self.on_call.as_ref(), &event);
+            }
+            Output::OpDone { op, result } => {
+                let waiter = self.ops.borrow_mut().remove(&op);
+                if let Some(w) = waiter {
+                    match result {
+                        Ok(()) => w.resolve(&JsValue::UNDEFINED),
+                        Err(e) => w.reject(&js::error(error_code(e.kind), &e.message)),
+                    }
+                }
+            }
+        }
+    }
+
+    /// Runs a JS handler; its result goes back to the engine, if the client is still there.
+    fn run_handler(
+        self: &Rc<Self>,
+        call_id: String,
+        run_id: String,
+        tool: String,
+        arguments: serde_json::Map<String, serde_json::Value>,
+        deadline_ms: u64,
+    ) {
+        let handler = self.handlers.borrow().get(&tool).cloned();
+        let Some(handler) = handler else {
+            let names: Vec<String> = self.handlers.borrow().keys().cloned().collect();
+            return self.feed(Input::HandlerDone {
+                call_id,
+                returned: Returned::Threw(format!(
+                    "no handler for tool {tool:?} on this page (it has: {})",
+                    names.join(", ")
+                )),
+            });
+        };
+        let started = self.calls.start(&call_id, deadline_ms);
+        let after = Some(self.calls.after_result_fn());
+        let ctx = handlers::context(
+            &call_id,
+            &run_id,
+            started.signal.as_ref(),
+            &started.deadline,
+            after,
+        );
+        let weak: Weak<Shared> = Rc::downgrade(self);
+        spawn_local(async move {
+            let returned = handlers::call(&handler, &arguments, &ctx).await;
+            if let Some(shared) = weak.upgrade() {
+                shared.feed(Input::HandlerDone { call_id, returned });
+            }
+        });
+    }
+
+    fn on_status(self: &Rc<Self>, status: Status) {
+        match &status {
+            Status::Registered { .. } | Status::Reregistered { .. } => {
+                self.register_timeout.borrow_mut().take();
+                let waiter = self.registered.borrow_mut().take();
+                if let Some(w) = waiter {
+                    w.resolve(&JsValue::UNDEFINED);
+                }
+            }
+            Status::Error {
+                message,
+                fatal: true,
+            } => {
+                self.register_timeout.borrow_mut().take();
+                let waiter = self.registered.borrow_mut().take();
+                if let Some(w) = waiter {
+                    let kind = self.engine.borrow().failure().map(|f| f.kind);
+                    let code = kind.map_or("rejected", error_code);
+                    w.reject(&js::error(code, message));
+                }
+                self.stop();
+            }
+            Status::Error { message, .. } => self.note_error(message.clone()),
+            Status::Left if self.app_left.get() => self.stop(),
+            _ => {}
+        }
+        js::tell(self.on_status.as_ref(), &status);
+    }
+
+    /// Drops the page listeners: the client will not register again. (The timer goes by
+    /// itself once the engine has nothing left to do: see `arm_timer`.)
+    fn stop(&self) {
+        self.listeners.borrow_mut().clear();
+    }
+
+    /// Keeps the latest failure, to say why if `Client.register` times out.
+    fn note_error(&self, message: String) {
+        *self.last_error.borrow_mut() = Some(message);
+    }
+
+    /// Marks that the app itself left: the client is done for good.
+    pub(crate) fn note_app_left(&self) {
+        self.app_left.set(true);
+    }
+}

@@ -1,0 +1,58 @@
+//! The page's lifecycle as engine inputs: visibility, page hide/show (back-forward cache),
+//! freeze/resume. Listeners are guards that hold the client weakly; in a worker or in Node
+//! there is no page and nothing is listened to.
+
+use super::driver::Shared;
+use super::guards::Listener;
+use crate::engine::Input;
+use std::rc::{Rc, Weak};
+use wasm_bindgen::JsCast;
+
+/// Adds the lifecycle listeners; the first input (hidden at start) is returned, not fed, so the
+/// engine learns it before it sends anything.
+pub(super) fn listen(shared: &Rc<Shared>) -> (Vec<Listener>, Option<Input>) {
+    let Some(window) = web_sys::window() else {
+        return (Vec::new(), None); // a worker: no page lifecycle to follow
+    };
+    let Some(document) = window.document() else {
+        return (Vec::new(), None);
+    };
+    let mut listeners = Vec::new();
+    let on =
+        |target: &web_sys::EventTarget, kind: &'static str, make: fn(&web_sys::Event) -> Input| {
+            let weak: Weak<Shared> = Rc::downgrade(shared);
+            Listener::new(target, kind, move |e| {
+                if let Some(shared) = weak.upgrade() {
+                    shared.feed(make(&e));
+                }
+            })
+        };
+    let doc: &web_sys::EventTarget = document.as_ref();
+    let win: &web_sys::EventTarget = window.as_ref();
+    listeners.extend(on(doc, "visibilitychange", |_| Input::VisibilityChanged {
+        hidden: page_hidden(),
+    }));
+    listeners.extend(on(win, "pagehide", |e| Input::PageHide {
+        persisted: persisted(e),
+    }));
+    listeners.extend(on(win, "pageshow", |e| Input::PageShow {
+        persisted: persisted(e),
+    }));
+    listeners.extend(on(doc, "freeze", |_| Input::Freeze));
+    listeners.extend(on(doc, "resume", |_| Input::Resume));
+    let first = document
+        .hidden()
+        .then_some(Input::VisibilityChanged { hidden: true });
+    (listeners, first)
+}
+
+fn page_hidden() -> bool {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .is_some_and(|d| d.hidden())
+}
+
+fn persisted(e: &web_sys::Event) -> bool {
+    e.dyn_ref::<web_sys::PageTransitionEvent>()
+        .is_some_and(|e| e.persisted())
+}

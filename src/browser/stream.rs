@@ -1,0 +1,77 @@
+//! The event stream connections: each a fetch read chunk by chunk into the engine. A
+//! connection is aborted when the engine closes it or the client goes away (its abort guard is
+//! dropped); its task holds the client weakly, so a dropped client stops streaming.
+
+use super::driver::{now, Shared};
+use super::guards::Abort;
+use super::net;
+use crate::engine::{Input, StreamId};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::{Rc, Weak};
+use wasm_bindgen_futures::spawn_local;
+
+/// The open stream connections, by the engine's id.
+#[derive(Default)]
+pub(super) struct Streams {
+    open: RefCell<HashMap<StreamId, Abort>>,
+}
+
+impl Streams {
+    /// Aborts a connection (its guard is dropped).
+    pub(super) fn close(&self, stream: StreamId) {
+        drop(self.open.borrow_mut().remove(&stream));
+    }
+
+    /// Opens `url` and feeds what it reads to `shared`'s engine until it ends or is closed.
+    pub(super) fn open(
+        &self,
+        shared: &Rc<Shared>,
+        stream: StreamId,
+        url: String,
+        headers: Vec<(&'static str, String)>,
+    ) {
+        let Some(abort) = Abort::new("the stream was closed") else {
+            let error = Some("this browser has no AbortController".to_owned());
+            return shared.feed(Input::StreamClosed { stream, error });
+        };
+        let Some(signal) = abort.signal() else { return };
+        self.open.borrow_mut().insert(stream, abort);
+        let weak: Weak<Shared> = Rc::downgrade(shared);
+        spawn_local(async move {
+            let opened = net::open_stream(&url, &headers, &signal).await;
+            let Some(shared) = weak.upgrade() else { return };
+            let mut conn = match opened {
+                Ok(c) => c,
+                Err(message) => {
+                    shared.streams.close(stream);
+                    let error = Some(message);
+                    return shared.feed(Input::StreamClosed { stream, error });
+                }
+            };
+            let status = conn.status;
+            shared.feed(Input::StreamOpened { stream, status });
+            drop(shared);
+            let mut buf = Vec::new();
+            let error = loop {
+                let read = conn.read(&mut buf).await;
+                // Between chunks the client may have gone: then stop reading.
+                let Some(shared) = weak.upgrade() else { return };
+                match read {
+                    Ok(true) => {
+                        shared
+                            .engine
+                            .borrow_mut()
+                            .handle_stream_bytes(stream, &buf, now());
+                        shared.drain();
+                    }
+                    Ok(false) => break None,
+                    Err(message) => break Some(message),
+                }
+            };
+            let Some(shared) = weak.upgrade() else { return };
+            shared.streams.close(stream);
+            shared.feed(Input::StreamClosed { stream, error });
+        });
+    }
+}
