@@ -4,7 +4,7 @@
 use crate::protocol::limits::RESULT_TEXT_MAX;
 use crate::protocol::CallResult;
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// How many call ids the engine remembers to run each at most once.
 pub(crate) const SEEN_MAX: usize = 4096;
@@ -33,9 +33,10 @@ pub(crate) struct Call {
 /// Call ids seen, oldest first, at most [`SEEN_MAX`].
 #[derive(Debug, Default)]
 pub(crate) struct Seen {
-    /// One allocation per id, shared by the set and the order.
-    set: HashSet<Rc<str>>,
-    order: VecDeque<Rc<str>>,
+    /// One allocation per id, shared by the set and the order. `Arc`, not `Rc`: the engine
+    /// must be `Send` so a native shell can drive it from a multi-threaded runtime.
+    set: HashSet<Arc<str>>,
+    order: VecDeque<Arc<str>>,
 }
 
 impl Seen {
@@ -49,8 +50,8 @@ impl Seen {
                 self.set.remove(&old);
             }
         }
-        let id: Rc<str> = Rc::from(id);
-        self.set.insert(Rc::clone(&id));
+        let id: Arc<str> = Arc::from(id);
+        self.set.insert(Arc::clone(&id));
         self.order.push_back(id);
         true
     }

@@ -1,0 +1,612 @@
+//! The tokio shell around the engine: the only file that speaks the engine's API. One task
+//! owns the [`Engine`]; it carries out every [`Output`] (requests, the stream, handlers,
+//! callbacks), feeds back what happened, and sleeps until the engine's next deadline.
+
+use crate::error::{Error, ErrorKind};
+use crate::handler::{self, CallContext, Handler};
+use crate::http::{self, Http};
+use crate::options::{Callback, Options, Tool};
+use bytes::Bytes;
+use client_tools_core::engine::{
+    CallEvent, ClientState, Config, Engine, EngineError, EngineErrorKind, Input, OpId, Output,
+    RequestId, Status, StreamId, ToolDef,
+};
+use client_tools_core::protocol::{ToolSpec, ValidationError};
+use std::collections::HashMap;
+use std::hash::{BuildHasher, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio::task::AbortHandle;
+use tokio::time::Instant;
+use tokio_util::sync::{CancellationToken, DropGuard};
+
+/// Once the client has left or stopped, the task ends when nothing is owed any more, and
+/// at the latest this long after: a `DELETE` the server keeps refusing must not keep a
+/// dropped client's task alive for ever.
+const WIND_DOWN: Duration = Duration::from_secs(10);
+/// The task wakes at least this often, so a wall clock that jumps back cannot make it
+/// sleep past a deadline for long (an early wake is harmless: the engine does what fell due).
+const MAX_SLEEP: Duration = Duration::from_secs(30);
+
+/// The engine's "now": ms since the Unix epoch.
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// An app's request to the task; the answer comes back on the sender.
+pub(crate) enum Command {
+    Leave(oneshot::Sender<Result<(), Error>>),
+    SetTools(Vec<Tool>, oneshot::Sender<Result<(), Error>>),
+}
+
+/// Where the client stands, as the [`Client`](crate::Client) handle reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Info {
+    pub id: Option<String>,
+    pub name: Option<String>,
+    pub state: ClientState,
+}
+
+/// What the task's helpers (requests, the stream, handlers) report.
+enum Event {
+    Answer {
+        request: RequestId,
+        /// `POST https://…/ack`, to say what failed.
+        what: String,
+        result: Result<http::Answer, String>,
+    },
+    StreamOpened(StreamId, u16),
+    StreamBytes(StreamId, Bytes),
+    StreamClosed(StreamId, Option<String>),
+    HandlerDone(String, Result<String, String>),
+}
+
+/// Aborts a task when dropped: a stream connection the engine closed, or every one left
+/// when the client's task ends.
+struct AbortOnDrop(AbortHandle);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// A running handler: dropping the guard cancels its token.
+struct Running {
+    _cancel: DropGuard,
+    deadline_ms: Arc<AtomicU64>,
+}
+
+/// The handles the [`Client`](crate::Client) keeps.
+pub(crate) struct Started {
+    pub commands: mpsc::UnboundedSender<Command>,
+    pub info: watch::Receiver<Info>,
+    pub registered: oneshot::Receiver<Result<(), Error>>,
+}
+
+/// Checks the options, builds the engine and spawns its task on the current runtime.
+pub(crate) fn start(options: Options) -> Result<Started, Error> {
+    let (config, handlers) = engine_config(&options)?;
+    let engine = Engine::new(config, now_ms()).map_err(invalid)?;
+    let (commands, commands_rx) = mpsc::unbounded_channel();
+    let (events, events_rx) = mpsc::unbounded_channel();
+    let (registered_tx, registered) = oneshot::channel();
+    let (info_tx, info) = watch::channel(Info {
+        id: None,
+        name: None,
+        state: engine.state(),
+    });
+    let driver = Driver {
+        engine,
+        http: Http::new(),
+        handlers,
+        events,
+        calls: HashMap::new(),
+        streams: HashMap::new(),
+        ops: HashMap::new(),
+        registered: Some(registered_tx),
+        register_deadline: Some(Instant::now() + options.register_timeout),
+        register_timeout: options.register_timeout,
+        last_failure: None,
+        last_refusal: None,
+        inflight: 0,
+        wind_down_by: None,
+        request_timeout: options.request_timeout,
+        stream_idle_timeout: options.stream_idle_timeout,
+        on_status: options.on_status,
+        on_call: options.on_call,
+        info: info_tx,
+    };
+    tokio::spawn(driver.run(commands_rx, events_rx));
+    Ok(Started {
+        commands,
+        info,
+        registered,
+    })
+}
+
+/// The engine's config from the options, and the handlers by tool name.
+fn engine_config(o: &Options) -> Result<(Config, HashMap<String, Handler>), Error> {
+    if !(o.base_url.starts_with("http://") || o.base_url.starts_with("https://")) {
+        return Err(Error::invalid_option(
+            "base_url",
+            format!("{:?} must start with http:// or https://", o.base_url),
+        ));
+    }
+    for (field, d) in [
+        ("register_timeout", o.register_timeout),
+        ("request_timeout", o.request_timeout),
+        ("stream_idle_timeout", o.stream_idle_timeout),
+    ] {
+        if d.is_zero() {
+            return Err(Error::invalid_option(field, "zero, must be above 0"));
+        }
+    }
+    let (key, seed) = (random_u64(), random_u64());
+    let mut config = Config::new(
+        o.base_url.trim_end_matches('/'),
+        o.session_id.clone(),
+        o.token.clone(),
+        o.name.clone(),
+        format!("wk-{key:016x}"),
+        seed,
+    );
+    config.lifetime = o.lifetime.clone();
+    config.paths = o.paths.clone();
+    config.tools = tool_defs(&o.tools);
+    Ok((config, handlers(&o.tools)))
+}
+
+fn tool_defs(tools: &[Tool]) -> Vec<ToolDef> {
+    tools
+        .iter()
+        .map(|t| ToolDef {
+            spec: ToolSpec {
+                name: t.name.clone(),
+                description: t.description.clone(),
+                parameters: t.parameters.clone(),
+            },
+            timeout_ms: t.timeout.map(|d| d.as_millis() as u64),
+            max_calls_per_run: t.max_calls_per_run,
+        })
+        .collect()
+}
+
+fn handlers(tools: &[Tool]) -> HashMap<String, Handler> {
+    tools
+        .iter()
+        .map(|t| (t.name.clone(), t.handler.clone()))
+        .collect()
+}
+
+/// An engine validation error, its field in this crate's spelling (`tools[0].timeout`).
+fn invalid(e: ValidationError) -> Error {
+    let field = [
+        ("baseUrl", "base_url"),
+        ("sessionId", "session_id"),
+        ("timeoutMs", "timeout"),
+        ("maxCallsPerRun", "max_calls_per_run"),
+        ("lifetime.data.seconds", "lifetime"),
+    ]
+    .iter()
+    .fold(e.field, |f, (js, rs)| f.replace(js, rs));
+    Error::invalid_option(field, e.message)
+}
+
+/// Distinct per client and per process, for `Idempotency-Key`s and the backoff jitter. Not a
+/// secret: std's per-process random hash keys, the time and a counter are enough.
+fn random_u64() -> u64 {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    h.write_u32(std::process::id());
+    h.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
+    h.finish()
+}
+
+fn engine_error(e: EngineError) -> Error {
+    let kind = match e.kind {
+        EngineErrorKind::Unauthorized => ErrorKind::Unauthorized,
+        EngineErrorKind::Rejected => ErrorKind::Rejected,
+        EngineErrorKind::NotRegistered => ErrorKind::NotRegistered,
+    };
+    Error::new(kind, e.message)
+}
+
+struct Driver {
+    engine: Engine,
+    http: Http,
+    handlers: HashMap<String, Handler>,
+    /// Cloned into every helper task.
+    events: mpsc::UnboundedSender<Event>,
+    calls: HashMap<String, Running>,
+    streams: HashMap<StreamId, AbortOnDrop>,
+    ops: HashMap<OpId, oneshot::Sender<Result<(), Error>>>,
+    /// `Client::register` waits on it until the first registration or a fatal error.
+    registered: Option<oneshot::Sender<Result<(), Error>>>,
+    register_deadline: Option<Instant>,
+    register_timeout: Duration,
+    /// The latest failed request or engine error, to say why a register timed out.
+    last_failure: Option<String>,
+    /// The status of the latest refused request: says whether a fatal error was the token.
+    last_refusal: Option<u16>,
+    /// Requests sent and not yet answered.
+    inflight: usize,
+    /// Set once the client left or stopped: the task ends by then at the latest.
+    wind_down_by: Option<Instant>,
+    request_timeout: Duration,
+    stream_idle_timeout: Duration,
+    on_status: Option<Callback<Status>>,
+    on_call: Option<Callback<CallEvent>>,
+    info: watch::Sender<Info>,
+}
+
+impl Driver {
+    async fn run(
+        mut self,
+        mut commands: mpsc::UnboundedReceiver<Command>,
+        mut events: mpsc::UnboundedReceiver<Event>,
+    ) {
+        let mut handle_alive = true;
+        loop {
+            self.drain();
+            if self.done() {
+                break;
+            }
+            let wake = self.next_wake();
+            tokio::select! {
+                Some(event) = events.recv() => self.on_event(event),
+                command = commands.recv(), if handle_alive => match command {
+                    Some(command) => self.on_command(command),
+                    None => {
+                        // Every `Client` handle is gone (dropped without `leave`): leave.
+                        handle_alive = false;
+                        self.engine.leave(now_ms());
+                    }
+                },
+                () = tokio::time::sleep_until(wake) => self.on_wake(),
+            }
+        }
+        // Dropping `self` aborts the stream tasks and cancels the handlers still running.
+    }
+
+    /// Carries out everything the engine asks, until it has nothing more.
+    fn drain(&mut self) {
+        while let Some(out) = self.engine.poll_output() {
+            self.carry_out(out);
+        }
+        self.publish_info();
+        let state = self.engine.state();
+        if matches!(state, ClientState::Left | ClientState::Failed) && self.wind_down_by.is_none() {
+            self.wind_down_by = Some(Instant::now() + WIND_DOWN);
+        }
+    }
+
+    /// Tells the `Client` handle the id, name and state.
+    fn publish_info(&self) {
+        let info = Info {
+            id: self.engine.id().map(str::to_owned),
+            name: self.engine.name().map(str::to_owned),
+            state: self.engine.state(),
+        };
+        self.info.send_if_modified(|old| {
+            let changed = *old != info;
+            *old = info;
+            changed
+        });
+    }
+
+    /// Left or stopped, with nothing owed (no request on its way, no op unsettled, no retry
+    /// scheduled), or past the wind-down time.
+    fn done(&self) -> bool {
+        let Some(by) = self.wind_down_by else {
+            return false;
+        };
+        let idle =
+            self.inflight == 0 && self.ops.is_empty() && self.engine.poll_timeout().is_none();
+        idle || Instant::now() >= by
+    }
+
+    fn next_wake(&self) -> Instant {
+        let now = Instant::now();
+        let mut wake = now + MAX_SLEEP;
+        if let Some(at) = self.engine.poll_timeout() {
+            wake = wake.min(now + Duration::from_millis(at.saturating_sub(now_ms())));
+        }
+        for at in [self.register_deadline, self.wind_down_by]
+            .into_iter()
+            .flatten()
+        {
+            wake = wake.min(at);
+        }
+        wake
+    }
+
+    fn on_wake(&mut self) {
+        if self
+            .register_deadline
+            .is_some_and(|at| Instant::now() >= at)
+        {
+            self.register_deadline = None;
+            if let Some(waiter) = self.registered.take() {
+                let why = self
+                    .last_failure
+                    .take()
+                    .unwrap_or_else(|| "no answer yet".into());
+                let ms = self.register_timeout.as_millis();
+                let _ = waiter.send(Err(Error::new(
+                    ErrorKind::RegisterTimeout,
+                    format!("not registered within {ms} ms; last failure: {why}"),
+                )));
+                // Nobody holds the client: stop it, so nothing registers in the background.
+                self.engine.leave(now_ms());
+            }
+        }
+        self.engine.handle_timeout(now_ms());
+    }
+
+    fn on_command(&mut self, command: Command) {
+        match command {
+            Command::Leave(reply) => {
+                let op = self.engine.leave(now_ms());
+                self.ops.insert(op, reply);
+            }
+            Command::SetTools(tools, reply) => {
+                match self.engine.set_tools(tool_defs(&tools), now_ms()) {
+                    Ok(op) => {
+                        // New calls use the new list at once, so the handlers change now too.
+                        self.handlers = handlers(&tools);
+                        self.ops.insert(op, reply);
+                    }
+                    Err(e) => {
+                        let _ = reply.send(Err(invalid(e)));
+                    }
+                }
+            }
+        }
+    }
+
+    fn on_event(&mut self, event: Event) {
+        let now = now_ms();
+        match event {
+            Event::Answer {
+                request,
+                what,
+                result,
+            } => {
+                self.inflight = self.inflight.saturating_sub(1);
+                let input = match result {
+                    Ok(a) => {
+                        if a.status >= 400 {
+                            self.last_failure = Some(format!("{what} answered {}", a.status));
+                            self.last_refusal = Some(a.status);
+                        }
+                        Input::Answer {
+                            request,
+                            status: a.status,
+                            body: a.body,
+                            retry_after_ms: a.retry_after_ms,
+                        }
+                    }
+                    Err(message) => {
+                        self.last_failure = Some(format!("{what} failed: {message}"));
+                        Input::NetworkError { request, message }
+                    }
+                };
+                self.engine.handle(input, now);
+            }
+            Event::StreamOpened(stream, status) => {
+                if status != 200 {
+                    self.last_failure = Some(format!("the event stream answered {status}"));
+                    self.last_refusal = Some(status);
+                }
+                self.engine
+                    .handle(Input::StreamOpened { stream, status }, now);
+            }
+            Event::StreamBytes(stream, bytes) => {
+                self.engine.handle_stream_bytes(stream, &bytes, now);
+            }
+            Event::StreamClosed(stream, error) => {
+                self.streams.remove(&stream);
+                self.engine
+                    .handle(Input::StreamClosed { stream, error }, now);
+            }
+            Event::HandlerDone(call_id, outcome) => {
+                self.calls.remove(&call_id);
+                self.engine
+                    .handle(Input::HandlerDone { call_id, outcome }, now);
+            }
+        }
+    }
+
+    fn carry_out(&mut self, out: Output) {
+        match out {
+            Output::Send(req) => {
+                self.inflight += 1;
+                let (http, events, timeout) =
+                    (self.http.clone(), self.events.clone(), self.request_timeout);
+                tokio::spawn(async move {
+                    let what = format!("{} {}", req.method.as_str(), req.url);
+                    let result = http
+                        .send(
+                            req.method.as_str(),
+                            &req.url,
+                            &req.headers,
+                            req.body,
+                            timeout,
+                        )
+                        .await;
+                    let _ = events.send(Event::Answer {
+                        request: req.id,
+                        what,
+                        result,
+                    });
+                });
+            }
+            Output::OpenStream {
+                stream,
+                url,
+                headers,
+            } => {
+                let task = tokio::spawn(read_stream(
+                    self.http.clone(),
+                    self.events.clone(),
+                    stream,
+                    url,
+                    headers,
+                    self.request_timeout,
+                    self.stream_idle_timeout,
+                ));
+                self.streams
+                    .insert(stream, AbortOnDrop(task.abort_handle()));
+            }
+            Output::CloseStream { stream } => {
+                self.streams.remove(&stream);
+            }
+            Output::RunHandler {
+                call_id,
+                run_id,
+                tool,
+                arguments,
+                deadline_ms,
+            } => self.run_handler(call_id, run_id, tool, arguments, deadline_ms),
+            Output::HandlerDeadline {
+                call_id,
+                deadline_ms,
+            } => {
+                if let Some(running) = self.calls.get(&call_id) {
+                    running.deadline_ms.store(deadline_ms, Ordering::Relaxed);
+                }
+            }
+            Output::AbortHandler { call_id, .. } => {
+                self.calls.remove(&call_id);
+            }
+            Output::Status(status) => self.on_status(status),
+            Output::Call(event) => {
+                if let Some(f) = &self.on_call {
+                    f(&event);
+                }
+            }
+            Output::OpDone { op, result } => {
+                if let Some(reply) = self.ops.remove(&op) {
+                    let _ = reply.send(result.map_err(engine_error));
+                }
+            }
+        }
+    }
+
+    fn run_handler(
+        &mut self,
+        call_id: String,
+        run_id: String,
+        tool: String,
+        arguments: serde_json::Map<String, serde_json::Value>,
+        deadline_ms: u64,
+    ) {
+        let Some(handler) = self.handlers.get(&tool).cloned() else {
+            // The engine only runs tools it offers, and those come with handlers; answered
+            // anyway, so a call is never left without an answer.
+            let outcome = Err(format!("Tool {tool:?} has no handler in this worker."));
+            return self
+                .engine
+                .handle(Input::HandlerDone { call_id, outcome }, now_ms());
+        };
+        let cancel = CancellationToken::new();
+        let deadline = Arc::new(AtomicU64::new(deadline_ms));
+        let ctx = CallContext {
+            call_id: call_id.clone(),
+            run_id,
+            tool,
+            cancel: cancel.clone(),
+            deadline_ms: deadline.clone(),
+        };
+        self.calls.insert(
+            call_id.clone(),
+            Running {
+                _cancel: cancel.drop_guard(),
+                deadline_ms: deadline,
+            },
+        );
+        let events = self.events.clone();
+        tokio::spawn(async move {
+            let outcome = handler::run(handler, arguments, ctx).await;
+            let _ = events.send(Event::HandlerDone(call_id, outcome));
+        });
+    }
+
+    fn on_status(&mut self, status: Status) {
+        match &status {
+            Status::Registered { .. } | Status::Reregistered { .. } => {
+                self.register_deadline = None;
+                // Before `register` returns, so the handle reads the id at once.
+                self.publish_info();
+                if let Some(waiter) = self.registered.take() {
+                    let _ = waiter.send(Ok(()));
+                }
+            }
+            Status::Error {
+                message,
+                fatal: true,
+            } => {
+                self.register_deadline = None;
+                if let Some(waiter) = self.registered.take() {
+                    let kind = match self.last_refusal {
+                        Some(401 | 403) => ErrorKind::Unauthorized,
+                        _ => ErrorKind::Rejected,
+                    };
+                    let _ = waiter.send(Err(Error::new(kind, message.clone())));
+                }
+            }
+            Status::Error { message, .. } => self.last_failure = Some(message.clone()),
+            _ => {}
+        }
+        if let Some(f) = &self.on_status {
+            f(&status);
+        }
+    }
+}
+
+/// One stream connection: opens it, reports its status, then every chunk until it ends,
+/// fails or stays silent too long.
+async fn read_stream(
+    http: Http,
+    events: mpsc::UnboundedSender<Event>,
+    stream: StreamId,
+    url: String,
+    headers: Vec<(&'static str, String)>,
+    open_timeout: Duration,
+    idle: Duration,
+) {
+    let (status, mut body) = match http.open_stream(&url, &headers, open_timeout).await {
+        Ok(opened) => opened,
+        Err(e) => {
+            let _ = events.send(Event::StreamClosed(stream, Some(e)));
+            return;
+        }
+    };
+    let _ = events.send(Event::StreamOpened(stream, status));
+    let error = if status == 200 {
+        loop {
+            match http::next_chunk(&mut body, idle).await {
+                Ok(Some(bytes)) => {
+                    if events.send(Event::StreamBytes(stream, bytes)).is_err() {
+                        return; // the client's task is gone
+                    }
+                }
+                Ok(None) => break None,
+                Err(e) => break Some(e),
+            }
+        }
+    } else {
+        None
+    };
+    let _ = events.send(Event::StreamClosed(stream, error));
+}
