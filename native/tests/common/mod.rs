@@ -4,6 +4,7 @@
 #![allow(dead_code)] // each test file uses a part
 
 use bytes::Bytes;
+use client_tools_native::{CallContext, CallEvent, Options, Tool};
 use http_body_util::{BodyExt, Full};
 use hyper_util::client::legacy::{connect::HttpConnector, Client};
 use hyper_util::rt::TokioExecutor;
@@ -174,4 +175,40 @@ where
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+}
+
+pub const WAIT: Duration = Duration::from_secs(10);
+
+pub fn options(agent: &Agent) -> Options {
+    Options::new(
+        agent.base.clone(),
+        agent.session.clone(),
+        agent.token.clone(),
+    )
+}
+
+/// A tool whose handler says it started, then waits for its cancellation and records it.
+pub fn waiting_tool(name: &str, started: Log<String>, cancelled: Log<String>) -> Tool {
+    Tool::new(
+        name,
+        "Waits until cancelled.",
+        move |_args, ctx: CallContext| {
+            let (started, cancelled) = (started.clone(), cancelled.clone());
+            async move {
+                started.push(ctx.call_id().to_owned());
+                ctx.cancellation().cancelled().await;
+                cancelled.push(ctx.call_id().to_owned());
+                "too late"
+            }
+        },
+    )
+}
+
+pub fn failed(log: &Log<CallEvent>, call: &str) -> Option<String> {
+    log.items().iter().find_map(|e| match e {
+        CallEvent::Failed {
+            call_id, reason, ..
+        } if call_id == call => Some(reason.clone()),
+        _ => None,
+    })
 }

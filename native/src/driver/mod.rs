@@ -1,26 +1,25 @@
-//! The tokio shell around the engine: the only file that speaks the engine's API. One task
-//! owns the [`Engine`]; it carries out every [`Output`] (requests, the stream, handlers,
+//! The tokio shell around the engine: the only module that speaks the engine's API. One
+//! task owns the [`Engine`]; it carries out every [`Output`] (requests, the stream, handlers,
 //! callbacks), feeds back what happened, and sleeps until the engine's next deadline.
+//! `config` turns the options into the engine's config; `tasks` are what the task spawns.
+
+mod config;
+mod tasks;
 
 use crate::error::{Error, ErrorKind};
-use crate::handler::{self, CallContext, Handler};
-use crate::http::{self, Http};
+use crate::handler::Handler;
+use crate::http::Http;
 use crate::options::{Callback, Options, Tool};
-use bytes::Bytes;
 use client_tools_core::engine::{
-    CallEvent, ClientState, Config, Engine, EngineError, EngineErrorKind, Input, OpId, Output,
-    RequestId, Status, StreamId, ToolDef,
+    CallEvent, ClientState, Engine, Input, OpId, Output, Status, StreamId,
 };
-use client_tools_core::protocol::{ToolSpec, ValidationError};
+use config::{engine_config, engine_error, handlers, invalid, tool_defs};
 use std::collections::HashMap;
-use std::hash::{BuildHasher, Hasher};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use tasks::{AbortOnDrop, Event, Running};
 use tokio::sync::{mpsc, oneshot, watch};
-use tokio::task::AbortHandle;
 use tokio::time::Instant;
-use tokio_util::sync::{CancellationToken, DropGuard};
 
 /// Once the client has left or stopped, the task ends when nothing is owed any more, and
 /// at the latest this long after: a `DELETE` the server keeps refusing must not keep a
@@ -49,36 +48,6 @@ pub(crate) struct Info {
     pub id: Option<String>,
     pub name: Option<String>,
     pub state: ClientState,
-}
-
-/// What the task's helpers (requests, the stream, handlers) report.
-enum Event {
-    Answer {
-        request: RequestId,
-        /// `POST https://…/ack`, to say what failed.
-        what: String,
-        result: Result<http::Answer, String>,
-    },
-    StreamOpened(StreamId, u16),
-    StreamBytes(StreamId, Bytes),
-    StreamClosed(StreamId, Option<String>),
-    HandlerDone(String, Result<String, String>),
-}
-
-/// Aborts a task when dropped: a stream connection the engine closed, or every one left
-/// when the client's task ends.
-struct AbortOnDrop(AbortHandle);
-
-impl Drop for AbortOnDrop {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
-}
-
-/// A running handler: dropping the guard cancels its token.
-struct Running {
-    _cancel: DropGuard,
-    deadline_ms: Arc<AtomicU64>,
 }
 
 /// The handles the [`Client`](crate::Client) keeps.
@@ -127,98 +96,6 @@ pub(crate) fn start(options: Options) -> Result<Started, Error> {
         info,
         registered,
     })
-}
-
-/// The engine's config from the options, and the handlers by tool name.
-fn engine_config(o: &Options) -> Result<(Config, HashMap<String, Handler>), Error> {
-    if !(o.base_url.starts_with("http://") || o.base_url.starts_with("https://")) {
-        return Err(Error::invalid_option(
-            "base_url",
-            format!("{:?} must start with http:// or https://", o.base_url),
-        ));
-    }
-    for (field, d) in [
-        ("register_timeout", o.register_timeout),
-        ("request_timeout", o.request_timeout),
-        ("stream_idle_timeout", o.stream_idle_timeout),
-    ] {
-        if d.is_zero() {
-            return Err(Error::invalid_option(field, "zero, must be above 0"));
-        }
-    }
-    let (key, seed) = (random_u64(), random_u64());
-    let mut config = Config::new(
-        o.base_url.trim_end_matches('/'),
-        o.session_id.clone(),
-        o.token.clone(),
-        o.name.clone(),
-        format!("wk-{key:016x}"),
-        seed,
-    );
-    config.lifetime = o.lifetime.clone();
-    config.paths = o.paths.clone();
-    config.tools = tool_defs(&o.tools);
-    Ok((config, handlers(&o.tools)))
-}
-
-fn tool_defs(tools: &[Tool]) -> Vec<ToolDef> {
-    tools
-        .iter()
-        .map(|t| ToolDef {
-            spec: ToolSpec {
-                name: t.name.clone(),
-                description: t.description.clone(),
-                parameters: t.parameters.clone(),
-            },
-            timeout_ms: t.timeout.map(|d| d.as_millis() as u64),
-            max_calls_per_run: t.max_calls_per_run,
-        })
-        .collect()
-}
-
-fn handlers(tools: &[Tool]) -> HashMap<String, Handler> {
-    tools
-        .iter()
-        .map(|t| (t.name.clone(), t.handler.clone()))
-        .collect()
-}
-
-/// An engine validation error, its field in this crate's spelling (`tools[0].timeout`).
-fn invalid(e: ValidationError) -> Error {
-    let field = [
-        ("baseUrl", "base_url"),
-        ("sessionId", "session_id"),
-        ("timeoutMs", "timeout"),
-        ("maxCallsPerRun", "max_calls_per_run"),
-        ("lifetime.data.seconds", "lifetime"),
-    ]
-    .iter()
-    .fold(e.field, |f, (js, rs)| f.replace(js, rs));
-    Error::invalid_option(field, e.message)
-}
-
-/// Distinct per client and per process, for `Idempotency-Key`s and the backoff jitter. Not a
-/// secret: std's per-process random hash keys, the time and a counter are enough.
-fn random_u64() -> u64 {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u128(
-        SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos()),
-    );
-    h.write_u32(std::process::id());
-    h.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
-    h.finish()
-}
-
-fn engine_error(e: EngineError) -> Error {
-    let kind = match e.kind {
-        EngineErrorKind::Unauthorized => ErrorKind::Unauthorized,
-        EngineErrorKind::Rejected => ErrorKind::Rejected,
-        EngineErrorKind::NotRegistered => ErrorKind::NotRegistered,
-    };
-    Error::new(kind, e.message)
 }
 
 struct Driver {
@@ -431,32 +308,19 @@ impl Driver {
         match out {
             Output::Send(req) => {
                 self.inflight += 1;
-                let (http, events, timeout) =
-                    (self.http.clone(), self.events.clone(), self.request_timeout);
-                tokio::spawn(async move {
-                    let what = format!("{} {}", req.method.as_str(), req.url);
-                    let result = http
-                        .send(
-                            req.method.as_str(),
-                            &req.url,
-                            &req.headers,
-                            req.body,
-                            timeout,
-                        )
-                        .await;
-                    let _ = events.send(Event::Answer {
-                        request: req.id,
-                        what,
-                        result,
-                    });
-                });
+                tasks::send(
+                    self.http.clone(),
+                    self.events.clone(),
+                    req,
+                    self.request_timeout,
+                );
             }
             Output::OpenStream {
                 stream,
                 url,
                 headers,
             } => {
-                let task = tokio::spawn(read_stream(
+                let task = tokio::spawn(tasks::read_stream(
                     self.http.clone(),
                     self.events.clone(),
                     stream,
@@ -490,11 +354,7 @@ impl Driver {
                 self.calls.remove(&call_id);
             }
             Output::Status(status) => self.on_status(status),
-            Output::Call(event) => {
-                if let Some(f) = &self.on_call {
-                    f(&event);
-                }
-            }
+            Output::Call(event) => tell(&self.on_call, &event),
             Output::OpDone { op, result } => {
                 if let Some(reply) = self.ops.remove(&op) {
                     let _ = reply.send(result.map_err(engine_error));
@@ -519,27 +379,17 @@ impl Driver {
                 .engine
                 .handle(Input::HandlerDone { call_id, outcome }, now_ms());
         };
-        let cancel = CancellationToken::new();
-        let deadline = Arc::new(AtomicU64::new(deadline_ms));
-        let ctx = CallContext {
-            call_id: call_id.clone(),
+        let events = self.events.clone();
+        let running = tasks::run_handler(
+            events,
+            handler,
+            call_id.clone(),
             run_id,
             tool,
-            cancel: cancel.clone(),
-            deadline_ms: deadline.clone(),
-        };
-        self.calls.insert(
-            call_id.clone(),
-            Running {
-                _cancel: cancel.drop_guard(),
-                deadline_ms: deadline,
-            },
+            arguments,
+            deadline_ms,
         );
-        let events = self.events.clone();
-        tokio::spawn(async move {
-            let outcome = handler::run(handler, arguments, ctx).await;
-            let _ = events.send(Event::HandlerDone(call_id, outcome));
-        });
+        self.calls.insert(call_id, running);
     }
 
     fn on_status(&mut self, status: Status) {
@@ -568,45 +418,14 @@ impl Driver {
             Status::Error { message, .. } => self.last_failure = Some(message.clone()),
             _ => {}
         }
-        if let Some(f) = &self.on_status {
-            f(&status);
-        }
+        tell(&self.on_status, &status);
     }
 }
 
-/// One stream connection: opens it, reports its status, then every chunk until it ends,
-/// fails or stays silent too long.
-async fn read_stream(
-    http: Http,
-    events: mpsc::UnboundedSender<Event>,
-    stream: StreamId,
-    url: String,
-    headers: Vec<(&'static str, String)>,
-    open_timeout: Duration,
-    idle: Duration,
-) {
-    let (status, mut body) = match http.open_stream(&url, &headers, open_timeout).await {
-        Ok(opened) => opened,
-        Err(e) => {
-            let _ = events.send(Event::StreamClosed(stream, Some(e)));
-            return;
-        }
-    };
-    let _ = events.send(Event::StreamOpened(stream, status));
-    let error = if status == 200 {
-        loop {
-            match http::next_chunk(&mut body, idle).await {
-                Ok(Some(bytes)) => {
-                    if events.send(Event::StreamBytes(stream, bytes)).is_err() {
-                        return; // the client's task is gone
-                    }
-                }
-                Ok(None) => break None,
-                Err(e) => break Some(e),
-            }
-        }
-    } else {
-        None
-    };
-    let _ = events.send(Event::StreamClosed(stream, error));
+/// Calls an app callback. A panicking callback is the app's bug: it must not take the
+/// client's task (and with it every call in progress) down.
+fn tell<T>(callback: &Option<Callback<T>>, event: &T) {
+    if let Some(f) = callback {
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(event)));
+    }
 }
