@@ -38,6 +38,8 @@
 //! Everything a model sends is treated as hostile: arguments are checked before a handler
 //! sees them, and a result says only what the handler returned.
 
+#![warn(missing_docs)]
+
 mod client;
 mod driver;
 mod error;

@@ -303,3 +303,34 @@ async fn a_silent_stream_is_reconnected() {
     assert_eq!(agent.settled(&call).await["text"], "hi");
     client.leave().await.unwrap();
 }
+
+#[test]
+fn a_runtime_shuts_down_with_a_live_client_and_a_running_handler() {
+    let server_rt = tokio::runtime::Runtime::new().unwrap();
+    let (server, agent) = server_rt.block_on(async {
+        let server = devserver(|_| {}).await;
+        let agent = Agent::new(server.addr).await;
+        (server, agent)
+    });
+    let (started, cancelled) = (Log::new(), Log::new());
+    let worker_rt = tokio::runtime::Runtime::new().unwrap();
+    let client = worker_rt
+        .block_on(Client::register(options(&agent).tool(waiting_tool(
+            "wait",
+            started.clone(),
+            cancelled.clone(),
+        ))))
+        .unwrap();
+    let owed = server_rt.block_on(agent.call("worker", "wait", json!({})));
+    server_rt.block_on(started.wait_for(WAIT, "handler start", |c| *c == owed));
+    // Neither leave nor drop the client: drop its runtime. That must return (a thread waits
+    // for it, so a hang fails the test instead of stalling it).
+    let (done, finished) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        drop(worker_rt);
+        let _ = done.send(());
+    });
+    finished.recv_timeout(WAIT).expect("the runtime shut down");
+    drop(client);
+    drop(server);
+}
