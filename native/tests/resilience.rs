@@ -16,26 +16,12 @@ async fn a_dropped_stream_resumes_with_nothing_lost_or_run_twice() {
     let server = devserver(|_| {}).await;
     let agent = Agent::new(server.addr).await;
     let runs: Arc<Mutex<HashMap<String, u32>>> = Arc::default();
-    let (statuses, runs2) = (Log::<Status>::new(), runs.clone());
+    let statuses = Log::<Status>::new();
     let status_log = statuses.clone();
     let client = Client::register(
         options(&agent)
             .on_status(move |s| status_log.push(s.clone()))
-            .tool(Tool::new(
-                "count",
-                "Counts its runs.",
-                move |args, ctx: CallContext| {
-                    let runs = runs2.clone();
-                    async move {
-                        *runs
-                            .lock()
-                            .unwrap()
-                            .entry(ctx.call_id().to_owned())
-                            .or_default() += 1;
-                        format!("call {}", args["n"])
-                    }
-                },
-            )),
+            .tool(counting_tool(runs.clone())),
     )
     .await
     .unwrap();
@@ -333,4 +319,117 @@ fn a_runtime_shuts_down_with_a_live_client_and_a_running_handler() {
     finished.recv_timeout(WAIT).expect("the runtime shut down");
     drop(client);
     drop(server);
+}
+
+/// A tool that answers `call <n>` and counts how often each call id ran.
+fn counting_tool(runs: Arc<Mutex<HashMap<String, u32>>>) -> Tool {
+    Tool::new(
+        "count",
+        "Counts its runs.",
+        move |args, ctx: CallContext| {
+            let runs = runs.clone();
+            async move {
+                *runs
+                    .lock()
+                    .unwrap()
+                    .entry(ctx.call_id().to_owned())
+                    .or_default() += 1;
+                format!("call {}", args["n"])
+            }
+        },
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn calls_dispatched_while_disconnected_are_recovered() {
+    // The server keeps one event for replay: a reconnect after a gap gets `stream_reset`, and
+    // the worker must read its pending calls to find what it missed.
+    let server = devserver(|c| c.replay_events = 1).await;
+    let agent = Agent::new(server.addr).await;
+    let (statuses, runs) = (
+        Log::<Status>::new(),
+        Arc::<Mutex<HashMap<String, u32>>>::default(),
+    );
+    let log = statuses.clone();
+    let client = Client::register(
+        options(&agent)
+            .on_status(move |s| log.push(s.clone()))
+            .tool(counting_tool(runs.clone())),
+    )
+    .await
+    .unwrap();
+    statuses
+        .wait_for(WAIT, "stream open", |s| *s == Status::StreamOpen)
+        .await;
+    // Streams end after one event, and the next two reconnects are refused.
+    agent
+        .send(
+            "POST",
+            "/faults",
+            Some(json!({"close_stream_after_events": 1,
+                "fail_requests": {"path_contains": "/stream", "status": 503, "count": 2}})),
+        )
+        .await;
+    let mut calls = Vec::new();
+    for n in 0..4 {
+        calls.push(agent.call("worker", "count", json!({"n": n})).await);
+    }
+    for (n, call) in calls.iter().enumerate() {
+        let v = agent.settled(call).await;
+        assert_eq!(v["text"], format!("call {n}"), "{v}");
+    }
+    let runs = runs.lock().unwrap().clone();
+    assert!(
+        runs.len() == 4 && runs.values().all(|n| *n == 1),
+        "{runs:?}"
+    );
+    agent.send("DELETE", "/faults", None).await;
+    client.leave().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_past_its_timeout_is_retried_with_its_key() {
+    let server = devserver(|_| {}).await;
+    let agent = Agent::new(server.addr).await;
+    let (calls, runs) = (
+        Log::<CallEvent>::new(),
+        Arc::<Mutex<HashMap<String, u32>>>::default(),
+    );
+    let log = calls.clone();
+    let client = Client::register(
+        options(&agent)
+            .request_timeout(Duration::from_millis(300))
+            .on_call(move |e| log.push(e.clone()))
+            .tool(counting_tool(runs.clone())),
+    )
+    .await
+    .unwrap();
+    // Every answer is held back 1 s: the ack times out on the worker's side, again and
+    // again, until the delay goes; the retry with the same key then gets the ack's answer.
+    agent
+        .send("POST", "/faults", Some(json!({"delay_ms": 1000})))
+        .await;
+    let call = agent.call("worker", "count", json!({"n": 1})).await;
+    calls
+        .wait_for(WAIT, "dispatched", |e| {
+            matches!(e, CallEvent::Dispatched { .. })
+        })
+        .await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert!(
+        !calls
+            .items()
+            .iter()
+            .any(|e| matches!(e, CallEvent::Acked { .. })),
+        "acked through a 1 s delay with a 300 ms timeout: {:#?}",
+        calls.items()
+    );
+    agent.send("DELETE", "/faults", None).await;
+    let v = agent.settled(&call).await;
+    assert_eq!(
+        (v["text"].as_str(), v["is_error"].as_bool()),
+        (Some("call 1"), Some(false))
+    );
+    assert_eq!(runs.lock().unwrap().get(&call), Some(&1));
+    client.leave().await.unwrap();
 }
