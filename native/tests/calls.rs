@@ -185,7 +185,11 @@ async fn refused_and_timed_out_registrations_say_why() {
         e.message().starts_with("not registered within 1500 ms"),
         "{e}"
     );
-    assert!(e.message().contains("/clients answered 503"), "{e}");
+    assert!(
+        e.message()
+            .contains("/clients answered 503 (server_error: "),
+        "{e}"
+    );
     // Nothing goes on registering in the background once the faults are gone.
     agent.send("DELETE", "/faults", None).await;
     tokio::time::sleep(Duration::from_secs(3)).await;

@@ -263,7 +263,7 @@ impl Driver {
                 let input = match result {
                     Ok(a) => {
                         if a.status >= 400 {
-                            self.last_failure = Some(format!("{what} answered {}", a.status));
+                            self.last_failure = Some(refusal(&what, a.status, &a.body));
                             self.last_refusal = Some(a.status);
                         }
                         Input::Answer {
@@ -419,6 +419,18 @@ impl Driver {
             _ => {}
         }
         tell(&self.on_status, &status);
+    }
+}
+
+/// `POST …/clients answered 409 (client_limit_reached: …)`: the status, plus the server's
+/// error type and message when the body is the protocol's error object.
+fn refusal(what: &str, status: u16, body: &str) -> String {
+    let error = serde_json::from_str::<serde_json::Value>(body).ok();
+    let error = error.as_ref().and_then(|v| v.get("error"));
+    let field = |k: &str| error.and_then(|e| e.get(k)).and_then(|v| v.as_str());
+    match (field("type"), field("message")) {
+        (Some(t), Some(m)) => format!("{what} answered {status} ({t}: {m})"),
+        _ => format!("{what} answered {status}"),
     }
 }
 
