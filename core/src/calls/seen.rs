@@ -1,7 +1,7 @@
 //! The call ids already seen, so that each runs at most once, in bounded memory.
 
 use std::collections::{HashSet, VecDeque};
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// How many call ids the runtime remembers to run each at most once.
 pub const SEEN_MAX: usize = 4096;
@@ -9,9 +9,10 @@ pub const SEEN_MAX: usize = 4096;
 /// Call ids seen, oldest first, at most [`SEEN_MAX`].
 #[derive(Debug, Default)]
 pub(crate) struct Seen {
-    /// One allocation per id, shared by the set and the order.
-    set: HashSet<Rc<str>>,
-    order: VecDeque<Rc<str>>,
+    /// One allocation per id, shared by the set and the order. `Arc`, not `Rc`: the engine
+    /// must be `Send` so a native shell can drive it from a multi-threaded runtime.
+    set: HashSet<Arc<str>>,
+    order: VecDeque<Arc<str>>,
 }
 
 impl Seen {
@@ -25,8 +26,8 @@ impl Seen {
                 self.set.remove(&old);
             }
         }
-        let id: Rc<str> = Rc::from(id);
-        self.set.insert(Rc::clone(&id));
+        let id: Arc<str> = Arc::from(id);
+        self.set.insert(Arc::clone(&id));
         self.order.push_back(id);
         true
     }

@@ -1,0 +1,444 @@
+//! The tokio shell around the engine: the only module that speaks the engine's API. One
+//! task owns the [`Engine`]; it carries out every [`Output`] (requests, the stream, handlers,
+//! callbacks), feeds back what happened, and sleeps until the engine's next deadline.
+//! `config` turns the options into the engine's config; `tasks` are what the task spawns.
+
+mod config;
+mod tasks;
+
+use crate::error::{Error, ErrorKind};
+use crate::handler::Handler;
+use crate::http::Http;
+use crate::options::{Callback, Options, Tool};
+use client_tools_core::calls::Returned;
+use client_tools_core::engine::{
+    CallEvent, ClientState, Engine, Input, OpId, Output, Status, StreamId,
+};
+use config::{engine_config, engine_error, handlers, invalid, tool_defs};
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use tasks::{AbortOnDrop, Event, Running};
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio::time::Instant;
+
+/// Once the client has left or stopped, the task ends when nothing is owed any more, and
+/// at the latest this long after: a `DELETE` the server keeps refusing must not keep a
+/// dropped client's task alive for ever.
+const WIND_DOWN: Duration = Duration::from_secs(10);
+/// The task wakes at least this often, so a wall clock that jumps back cannot make it
+/// sleep past a deadline for long (an early wake is harmless: the engine does what fell due).
+const MAX_SLEEP: Duration = Duration::from_secs(30);
+
+/// The engine's "now": ms since the Unix epoch.
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// An app's request to the task; the answer comes back on the sender.
+pub(crate) enum Command {
+    Leave(oneshot::Sender<Result<(), Error>>),
+    SetTools(Vec<Tool>, oneshot::Sender<Result<(), Error>>),
+}
+
+/// Where the client stands, as the [`Client`](crate::Client) handle reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Info {
+    pub id: Option<String>,
+    pub name: Option<String>,
+    pub state: ClientState,
+}
+
+/// The handles the [`Client`](crate::Client) keeps.
+pub(crate) struct Started {
+    pub commands: mpsc::UnboundedSender<Command>,
+    pub info: watch::Receiver<Info>,
+    pub registered: oneshot::Receiver<Result<(), Error>>,
+}
+
+/// Checks the options, builds the engine and spawns its task on the current runtime.
+pub(crate) fn start(options: Options) -> Result<Started, Error> {
+    let (config, handlers) = engine_config(&options)?;
+    let engine = Engine::new(config, now_ms()).map_err(invalid)?;
+    let (commands, commands_rx) = mpsc::unbounded_channel();
+    let (events, events_rx) = mpsc::unbounded_channel();
+    let (registered_tx, registered) = oneshot::channel();
+    let (info_tx, info) = watch::channel(Info {
+        id: None,
+        name: None,
+        state: engine.state(),
+    });
+    let driver = Driver {
+        engine,
+        http: Http::new(),
+        handlers,
+        events,
+        calls: HashMap::new(),
+        streams: HashMap::new(),
+        ops: HashMap::new(),
+        registered: Some(registered_tx),
+        register_deadline: Some(Instant::now() + options.register_timeout),
+        register_timeout: options.register_timeout,
+        last_failure: None,
+        last_refusal: None,
+        inflight: 0,
+        wind_down_by: None,
+        request_timeout: options.request_timeout,
+        stream_idle_timeout: options.stream_idle_timeout,
+        on_status: options.on_status,
+        on_call: options.on_call,
+        info: info_tx,
+    };
+    tokio::spawn(driver.run(commands_rx, events_rx));
+    Ok(Started {
+        commands,
+        info,
+        registered,
+    })
+}
+
+struct Driver {
+    engine: Engine,
+    http: Http,
+    handlers: HashMap<String, Handler>,
+    /// Cloned into every helper task.
+    events: mpsc::UnboundedSender<Event>,
+    calls: HashMap<String, Running>,
+    streams: HashMap<StreamId, AbortOnDrop>,
+    ops: HashMap<OpId, oneshot::Sender<Result<(), Error>>>,
+    /// `Client::register` waits on it until the first registration or a fatal error.
+    registered: Option<oneshot::Sender<Result<(), Error>>>,
+    register_deadline: Option<Instant>,
+    register_timeout: Duration,
+    /// The latest failed request or engine error, to say why a register timed out.
+    last_failure: Option<String>,
+    /// The status of the latest refused request: says whether a fatal error was the token.
+    last_refusal: Option<u16>,
+    /// Requests sent and not yet answered.
+    inflight: usize,
+    /// Set once the client left or stopped: the task ends by then at the latest.
+    wind_down_by: Option<Instant>,
+    request_timeout: Duration,
+    stream_idle_timeout: Duration,
+    on_status: Option<Callback<Status>>,
+    on_call: Option<Callback<CallEvent>>,
+    info: watch::Sender<Info>,
+}
+
+impl Driver {
+    async fn run(
+        mut self,
+        mut commands: mpsc::UnboundedReceiver<Command>,
+        mut events: mpsc::UnboundedReceiver<Event>,
+    ) {
+        let mut handle_alive = true;
+        loop {
+            self.drain();
+            if self.done() {
+                break;
+            }
+            let wake = self.next_wake();
+            tokio::select! {
+                Some(event) = events.recv() => self.on_event(event),
+                command = commands.recv(), if handle_alive => match command {
+                    Some(command) => self.on_command(command),
+                    None => {
+                        // Every `Client` handle is gone (dropped without `leave`): leave.
+                        handle_alive = false;
+                        self.engine.leave(now_ms());
+                    }
+                },
+                () = tokio::time::sleep_until(wake) => self.on_wake(),
+            }
+        }
+        // Dropping `self` aborts the stream tasks and cancels the handlers still running.
+    }
+
+    /// Carries out everything the engine asks, until it has nothing more.
+    fn drain(&mut self) {
+        while let Some(out) = self.engine.poll_output() {
+            self.carry_out(out);
+        }
+        self.publish_info();
+        let state = self.engine.state();
+        if matches!(state, ClientState::Left | ClientState::Failed) && self.wind_down_by.is_none() {
+            self.wind_down_by = Some(Instant::now() + WIND_DOWN);
+        }
+    }
+
+    /// Tells the `Client` handle the id, name and state.
+    fn publish_info(&self) {
+        let info = Info {
+            id: self.engine.id().map(str::to_owned),
+            name: self.engine.name().map(str::to_owned),
+            state: self.engine.state(),
+        };
+        self.info.send_if_modified(|old| {
+            let changed = *old != info;
+            *old = info;
+            changed
+        });
+    }
+
+    /// Left or stopped, with nothing owed (no request on its way, no op unsettled, no retry
+    /// scheduled), or past the wind-down time.
+    fn done(&self) -> bool {
+        let Some(by) = self.wind_down_by else {
+            return false;
+        };
+        let idle =
+            self.inflight == 0 && self.ops.is_empty() && self.engine.poll_timeout().is_none();
+        idle || Instant::now() >= by
+    }
+
+    fn next_wake(&self) -> Instant {
+        let now = Instant::now();
+        let mut wake = now + MAX_SLEEP;
+        if let Some(at) = self.engine.poll_timeout() {
+            wake = wake.min(now + Duration::from_millis(at.saturating_sub(now_ms())));
+        }
+        for at in [self.register_deadline, self.wind_down_by]
+            .into_iter()
+            .flatten()
+        {
+            wake = wake.min(at);
+        }
+        wake
+    }
+
+    fn on_wake(&mut self) {
+        if self
+            .register_deadline
+            .is_some_and(|at| Instant::now() >= at)
+        {
+            self.register_deadline = None;
+            if let Some(waiter) = self.registered.take() {
+                let why = self
+                    .last_failure
+                    .take()
+                    .unwrap_or_else(|| "no answer yet".into());
+                let ms = self.register_timeout.as_millis();
+                let _ = waiter.send(Err(Error::new(
+                    ErrorKind::RegisterTimeout,
+                    format!("not registered within {ms} ms; last failure: {why}"),
+                )));
+                // Nobody holds the client: stop it, so nothing registers in the background.
+                self.engine.leave(now_ms());
+            }
+        }
+        self.engine.handle_timeout(now_ms());
+    }
+
+    fn on_command(&mut self, command: Command) {
+        match command {
+            Command::Leave(reply) => {
+                let op = self.engine.leave(now_ms());
+                self.ops.insert(op, reply);
+            }
+            Command::SetTools(tools, reply) => {
+                match self.engine.set_tools(tool_defs(&tools), now_ms()) {
+                    Ok(op) => {
+                        // New calls use the new list at once, so the handlers change now too.
+                        self.handlers = handlers(&tools);
+                        self.ops.insert(op, reply);
+                    }
+                    Err(e) => {
+                        let _ = reply.send(Err(invalid(e)));
+                    }
+                }
+            }
+        }
+    }
+
+    fn on_event(&mut self, event: Event) {
+        let now = now_ms();
+        match event {
+            Event::Answer {
+                request,
+                what,
+                result,
+            } => {
+                self.inflight = self.inflight.saturating_sub(1);
+                let input = match result {
+                    Ok(a) => {
+                        if a.status >= 400 {
+                            self.last_failure = Some(refusal(&what, a.status, &a.body));
+                            self.last_refusal = Some(a.status);
+                        }
+                        Input::Answer {
+                            request,
+                            status: a.status,
+                            body: a.body,
+                            retry_after_ms: a.retry_after_ms,
+                        }
+                    }
+                    Err(message) => {
+                        self.last_failure = Some(format!("{what} failed: {message}"));
+                        Input::NetworkError { request, message }
+                    }
+                };
+                self.engine.handle(input, now);
+            }
+            Event::StreamOpened(stream, status) => {
+                if status != 200 {
+                    self.last_failure = Some(format!("the event stream answered {status}"));
+                    self.last_refusal = Some(status);
+                }
+                self.engine
+                    .handle(Input::StreamOpened { stream, status }, now);
+            }
+            Event::StreamBytes(stream, bytes) => {
+                self.engine.handle_stream_bytes(stream, &bytes, now);
+            }
+            Event::StreamClosed(stream, error) => {
+                self.streams.remove(&stream);
+                self.engine
+                    .handle(Input::StreamClosed { stream, error }, now);
+            }
+            Event::HandlerDone(call_id, returned) => {
+                self.calls.remove(&call_id);
+                self.engine
+                    .handle(Input::HandlerDone { call_id, returned }, now);
+            }
+        }
+    }
+
+    fn carry_out(&mut self, out: Output) {
+        match out {
+            Output::Send(req) => {
+                self.inflight += 1;
+                tasks::send(
+                    self.http.clone(),
+                    self.events.clone(),
+                    req,
+                    self.request_timeout,
+                );
+            }
+            Output::OpenStream {
+                stream,
+                url,
+                headers,
+            } => {
+                let task = tokio::spawn(tasks::read_stream(
+                    self.http.clone(),
+                    self.events.clone(),
+                    stream,
+                    url,
+                    headers,
+                    self.request_timeout,
+                    self.stream_idle_timeout,
+                ));
+                self.streams
+                    .insert(stream, AbortOnDrop(task.abort_handle()));
+            }
+            Output::CloseStream { stream } => {
+                self.streams.remove(&stream);
+            }
+            Output::RunHandler {
+                call_id,
+                run_id,
+                tool,
+                arguments,
+                deadline_ms,
+            } => self.run_handler(call_id, run_id, tool, arguments, deadline_ms),
+            Output::HandlerDeadline {
+                call_id,
+                deadline_ms,
+            } => {
+                if let Some(running) = self.calls.get(&call_id) {
+                    running.deadline_ms.store(deadline_ms, Ordering::Relaxed);
+                }
+            }
+            Output::AbortHandler { call_id, .. } => {
+                self.calls.remove(&call_id);
+            }
+            Output::Status(status) => self.on_status(status),
+            Output::Call(event) => tell(&self.on_call, &event),
+            Output::OpDone { op, result } => {
+                if let Some(reply) = self.ops.remove(&op) {
+                    let _ = reply.send(result.map_err(engine_error));
+                }
+            }
+        }
+    }
+
+    fn run_handler(
+        &mut self,
+        call_id: String,
+        run_id: String,
+        tool: String,
+        arguments: serde_json::Map<String, serde_json::Value>,
+        deadline_ms: u64,
+    ) {
+        let Some(handler) = self.handlers.get(&tool).cloned() else {
+            // The engine only runs tools it offers, and those come with handlers; answered
+            // anyway, so a call is never left without an answer.
+            let returned = Returned::Threw(format!("Tool {tool:?} has no handler in this worker."));
+            return self
+                .engine
+                .handle(Input::HandlerDone { call_id, returned }, now_ms());
+        };
+        let events = self.events.clone();
+        let running = tasks::run_handler(
+            events,
+            handler,
+            call_id.clone(),
+            run_id,
+            tool,
+            arguments,
+            deadline_ms,
+        );
+        self.calls.insert(call_id, running);
+    }
+
+    fn on_status(&mut self, status: Status) {
+        match &status {
+            Status::Registered { .. } | Status::Reregistered { .. } => {
+                self.register_deadline = None;
+                // Before `register` returns, so the handle reads the id at once.
+                self.publish_info();
+                if let Some(waiter) = self.registered.take() {
+                    let _ = waiter.send(Ok(()));
+                }
+            }
+            Status::Error {
+                message,
+                fatal: true,
+            } => {
+                self.register_deadline = None;
+                if let Some(waiter) = self.registered.take() {
+                    let kind = match self.last_refusal {
+                        Some(401 | 403) => ErrorKind::Unauthorized,
+                        _ => ErrorKind::Rejected,
+                    };
+                    let _ = waiter.send(Err(Error::new(kind, message.clone())));
+                }
+            }
+            Status::Error { message, .. } => self.last_failure = Some(message.clone()),
+            _ => {}
+        }
+        tell(&self.on_status, &status);
+    }
+}
+
+/// `POST …/clients answered 409 (client_limit_reached: …)`: the status, plus the server's
+/// error type and message when the body is the protocol's error object.
+fn refusal(what: &str, status: u16, body: &str) -> String {
+    let error = serde_json::from_str::<serde_json::Value>(body).ok();
+    let error = error.as_ref().and_then(|v| v.get("error"));
+    let field = |k: &str| error.and_then(|e| e.get(k)).and_then(|v| v.as_str());
+    match (field("type"), field("message")) {
+        (Some(t), Some(m)) => format!("{what} answered {status} ({t}: {m})"),
+        _ => format!("{what} answered {status}"),
+    }
+}
+
+/// Calls an app callback. A panicking callback is the app's bug: it must not take the
+/// client's task (and with it every call in progress) down.
+fn tell<T>(callback: &Option<Callback<T>>, event: &T) {
+    if let Some(f) = callback {
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(event)));
+    }
+}

@@ -1,0 +1,222 @@
+//! Tool handlers: async closures, the context they get, and how what they return becomes the
+//! call's result.
+
+use client_tools_core::calls::Returned;
+pub use client_tools_core::calls::DONE_TEXT;
+use serde_json::{Map, Value};
+use std::fmt::Display;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use tokio_util::sync::CancellationToken;
+
+/// The `is_error` text of a handler that panicked. The panic's message is not sent: it may
+/// hold anything, and the model reads the result.
+pub const PANICKED_TEXT: &str = "The tool failed: its handler panicked.";
+
+/// What a handler gets besides the arguments: which call this is, a token cancelled when the
+/// answer is no longer wanted, and the deadline.
+#[derive(Clone, Debug)]
+pub struct CallContext {
+    pub(crate) call_id: String,
+    pub(crate) run_id: String,
+    pub(crate) tool: String,
+    pub(crate) cancel: CancellationToken,
+    pub(crate) deadline_ms: Arc<AtomicU64>,
+}
+
+impl CallContext {
+    /// The call's id (`call_…`), unique per call.
+    pub fn call_id(&self) -> &str {
+        &self.call_id
+    }
+
+    /// The agent run the call belongs to.
+    pub fn run_id(&self) -> &str {
+        &self.run_id
+    }
+
+    /// The tool's name.
+    pub fn tool(&self) -> &str {
+        &self.tool
+    }
+
+    /// Cancelled when the answer is no longer wanted: the call failed on the server
+    /// (`run_gone`, `result_timeout`, …), the local deadline passed, or the client left.
+    /// A handler should stop then; whatever it returns afterwards is dropped.
+    pub fn cancellation(&self) -> &CancellationToken {
+        &self.cancel
+    }
+
+    /// Whether the answer is no longer wanted (see [`CallContext::cancellation`]).
+    pub fn is_cancelled(&self) -> bool {
+        self.cancel.is_cancelled()
+    }
+
+    /// When the client answers "timed out" in the handler's place: the tool's timeout after
+    /// dispatch, or earlier once the server's result deadline is known. It may move earlier
+    /// while the handler runs, never later.
+    pub fn deadline(&self) -> SystemTime {
+        UNIX_EPOCH + Duration::from_millis(self.deadline_ms.load(Ordering::Relaxed))
+    }
+
+    /// Time left until [`CallContext::deadline`] (zero once it passed).
+    pub fn remaining(&self) -> Duration {
+        self.deadline()
+            .duration_since(SystemTime::now())
+            .unwrap_or(Duration::ZERO)
+    }
+}
+
+/// What a handler may return. The call runtime reads it by the one convention every
+/// transport shares (`client_tools_core::calls::Answer::from_returned`):
+///
+/// | returned | result |
+/// |---|---|
+/// | `String`, `&str` | that text |
+/// | `()` | `"Done."` |
+/// | `serde_json::Value` | a JSON string as its text; `{ "isError": bool, "text": string }` and the agent-tools `{ "success", "data", "error" }` as those results (a malformed one is an error that says so); anything else as its JSON |
+/// | `Result<T, E>` | `Ok(t)` as `t` maps; `Err(e)` an `is_error` result with `e.to_string()` |
+pub trait IntoToolResult {
+    /// What the handler returned, for the call runtime.
+    fn into_returned(self) -> Returned;
+}
+
+impl IntoToolResult for String {
+    fn into_returned(self) -> Returned {
+        Returned::text(self)
+    }
+}
+
+impl IntoToolResult for &str {
+    fn into_returned(self) -> Returned {
+        Returned::text(self)
+    }
+}
+
+impl IntoToolResult for Value {
+    fn into_returned(self) -> Returned {
+        Returned::Value(self)
+    }
+}
+
+impl IntoToolResult for () {
+    fn into_returned(self) -> Returned {
+        Returned::Nothing
+    }
+}
+
+impl<T: IntoToolResult, E: Display> IntoToolResult for Result<T, E> {
+    fn into_returned(self) -> Returned {
+        match self {
+            Ok(t) => t.into_returned(),
+            Err(e) => Returned::Threw(e.to_string()),
+        }
+    }
+}
+
+/// A handler's answer, boxed so that tools of different closure types share one map.
+pub(crate) type Answer = Pin<Box<dyn Future<Output = Returned> + Send>>;
+
+/// A handler with its closure type erased.
+pub(crate) type Handler = Arc<dyn Fn(Map<String, Value>, CallContext) -> Answer + Send + Sync>;
+
+/// Erases the closure's type: `f(args, ctx)` and the conversion of what it returns.
+pub(crate) fn erase<F, Fut, R>(f: F) -> Handler
+where
+    F: Fn(Map<String, Value>, CallContext) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = R> + Send + 'static,
+    R: IntoToolResult + 'static,
+{
+    Arc::new(move |args, ctx| {
+        let fut = f(args, ctx);
+        Box::pin(async move { fut.await.into_returned() })
+    })
+}
+
+/// Runs a handler on its own task and waits for its answer. The closure is called inside
+/// that task, so a panic while building the future is caught like one while polling it:
+/// either way the call gets [`PANICKED_TEXT`], never silence.
+pub(crate) async fn run(handler: Handler, args: Map<String, Value>, ctx: CallContext) -> Returned {
+    let task = tokio::spawn(async move { handler(args, ctx).await });
+    match task.await {
+        Ok(returned) => returned,
+        Err(e) if e.is_panic() => Returned::Threw(PANICKED_TEXT.to_owned()),
+        // Only a runtime shutting down cancels the task; nobody reads this answer then.
+        Err(_) => Returned::Threw("The tool's handler was stopped.".to_owned()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn results_map_as_documented() {
+        use client_tools_core::calls::{Answer, Content};
+        let text = |r: Returned| {
+            Answer::from_returned(r).into_text(client_tools_core::calls::ResultLimit::None)
+        };
+        assert_eq!(text("hi".into_returned()), ("hi".to_owned(), false));
+        assert_eq!(
+            text(String::from("hi").into_returned()),
+            ("hi".to_owned(), false)
+        );
+        assert_eq!(text(().into_returned()), (DONE_TEXT.to_owned(), false));
+        assert_eq!(
+            text(json!("text").into_returned()),
+            ("text".to_owned(), false)
+        );
+        assert_eq!(
+            text(json!({"rows": [1, 2]}).into_returned()),
+            (r#"{"rows":[1,2]}"#.to_owned(), false)
+        );
+        assert_eq!(
+            text(json!(null).into_returned()),
+            ("null".to_owned(), false)
+        );
+        let ok: Result<Value, String> = Ok(json!(3));
+        assert_eq!(text(ok.into_returned()), ("3".to_owned(), false));
+        let err: Result<String, std::io::Error> = Err(std::io::Error::other("disk full"));
+        assert_eq!(text(err.into_returned()), ("disk full".to_owned(), true));
+        let tool_result = json!({"success": false, "data": null, "error": "no row"});
+        assert_eq!(
+            text(tool_result.into_returned()),
+            ("no row".to_owned(), true)
+        );
+        assert_eq!(
+            Answer::from_returned(json!({"success": true, "data": [1]}).into_returned()),
+            Answer::Ok(Content::Json("[1]".to_owned()))
+        );
+    }
+
+    #[tokio::test]
+    async fn a_panicking_handler_answers_an_error_without_its_message() {
+        let ctx = CallContext {
+            call_id: "call_1".into(),
+            run_id: "run_1".into(),
+            tool: "boom".into(),
+            cancel: CancellationToken::new(),
+            deadline_ms: Arc::new(AtomicU64::new(0)),
+        };
+        let h = erase(|_args, _ctx| async move {
+            if true {
+                panic!("secret internal state");
+            }
+            "never"
+        });
+        assert_eq!(
+            run(h, Map::new(), ctx.clone()).await,
+            Returned::Threw(PANICKED_TEXT.to_owned())
+        );
+        // A panic in the closure itself, before any future exists.
+        let h: Handler = Arc::new(|_args, _ctx| panic!("before the future"));
+        assert_eq!(
+            run(h, Map::new(), ctx).await,
+            Returned::Threw(PANICKED_TEXT.to_owned())
+        );
+    }
+}
