@@ -65,13 +65,13 @@ fn validity(el: &Element, out: &mut Map<String, Value>) {
     }
 }
 
-fn choices(inputs: &[HtmlInputElement]) -> Value {
+fn choices(inputs: &[HtmlInputElement], root: &Element) -> Value {
     inputs
         .iter()
         .map(|i| {
             let mut o = Map::new();
             o.insert("value".into(), i.value().into());
-            o.insert("label".into(), option_label(i).into());
+            o.insert("label".into(), option_label(i, root).into());
             o.insert("checked".into(), i.checked().into());
             if i.disabled() {
                 o.insert("disabled".into(), true.into());
@@ -165,7 +165,7 @@ pub(crate) fn describe_field(f: &Field) -> Value {
             o.insert("value".into(), v);
         }
         Control::Radios(v) | Control::Checkboxes(v) => {
-            o.insert("options".into(), choices(v));
+            o.insert("options".into(), choices(v, &f.root));
         }
     }
     validity(&el, &mut o);
@@ -182,8 +182,8 @@ pub(crate) fn describe_field(f: &Field) -> Value {
 }
 
 /// The label of a button: its accessible name, else its text, value or alt.
-pub(crate) fn button_label(b: &Element) -> String {
-    let l = label_of(b);
+pub(crate) fn button_label(b: &Element, root: &Element) -> String {
+    let l = label_of(b, root);
     if !l.is_empty() {
         return l;
     }
@@ -220,13 +220,13 @@ pub(crate) fn submit_buttons(form: &HtmlFormElement, root: &Element) -> Vec<Elem
 }
 
 /// How the model names a button: its id, else its name, else its label.
-pub(crate) fn button_ref(b: &Element) -> String {
+pub(crate) fn button_ref(b: &Element, root: &Element) -> String {
     for a in ["id", "name"] {
         if let Some(v) = attr(b, a).filter(|v| !v.is_empty()) {
             return v;
         }
     }
-    button_label(b)
+    button_label(b, root)
 }
 
 /// A form's action without its query and fragment: an action that defaults to the page's URL
@@ -262,8 +262,8 @@ fn describe_container(c: &Container, root: &Element, index: usize) -> Result<Val
             .iter()
             .map(|b| {
                 let mut m = Map::new();
-                m.insert("ref".into(), button_ref(b).into());
-                m.insert("label".into(), button_label(b).into());
+                m.insert("ref".into(), button_ref(b, root).into());
+                m.insert("label".into(), button_label(b, root).into());
                 if b.matches(":disabled").unwrap_or(false) {
                     m.insert("disabled".into(), true.into());
                 }
@@ -281,7 +281,9 @@ pub(crate) fn run(config: &Config, args: &Value) -> Result<JsValue, String> {
     let asked = match args.get("form") {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) => Some(s.as_str()),
-        Some(_) => return Err("form must be a string: a form's id, name or a CSS selector".into()),
+        Some(_) => {
+            return Err("form must be a string: a form's ref (id, name or \"form N\")".into())
+        }
     };
     let forms = if asked.is_some() || config.form.is_some() {
         vec![container(config, asked, false)?]

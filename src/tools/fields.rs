@@ -28,6 +28,8 @@ pub(crate) struct Field {
     pub label: String,
     pub name: String,
     pub id: String,
+    /// The tool's root: labels come only from inside it.
+    pub root: Element,
 }
 
 /// Why the page's secrets stay out of the model's view and hands.
@@ -228,7 +230,7 @@ pub(crate) fn fields(container: &Container, root: &Element) -> Result<Vec<Field>
                         Control::Radios(v) | Control::Checkboxes(v) => v.push(i.clone()),
                         Control::Input(first) => {
                             group.control = Control::Checkboxes(vec![first.clone(), i.clone()]);
-                            group.label = group_label(&group.control, &group.name);
+                            group.label = group_label(&group.control, &group.name, root);
                         }
                         _ => {}
                     }
@@ -236,12 +238,13 @@ pub(crate) fn fields(container: &Container, root: &Element) -> Result<Vec<Field>
                 }
                 if radio {
                     let c = Control::Radios(vec![i.clone()]);
-                    let label = group_label(&c, &name);
+                    let label = group_label(&c, &name, root);
                     out.push(Field {
                         control: c,
                         label,
                         name,
                         id,
+                        root: root.clone(),
                     });
                     continue;
                 }
@@ -254,12 +257,13 @@ pub(crate) fn fields(container: &Container, root: &Element) -> Result<Vec<Field>
         } else {
             continue;
         };
-        let label = label_of(&el);
+        let label = label_of(&el, root);
         out.push(Field {
             control,
             label,
             name,
             id,
+            root: root.clone(),
         });
     }
     for el in query_all(container.element(), "[contenteditable]")? {
@@ -275,12 +279,13 @@ pub(crate) fn fields(container: &Container, root: &Element) -> Result<Vec<Field>
         }
         let name = attr(&h, "name").unwrap_or_default();
         let id = h.id();
-        let label = label_of(&h);
+        let label = label_of(&h, root);
         out.push(Field {
             control: Control::Editable(h),
             label,
             name,
             id,
+            root: root.clone(),
         });
     }
     Ok(out)

@@ -88,8 +88,8 @@ async fn apply(config: &Config, f: &Field, value: &Value) -> Outcome {
         Control::TextArea(t) => type_text("HTMLTextAreaElement", t, value, true),
         Control::Select(s) => select(s, value),
         Control::Editable(e) => editable(e, value),
-        Control::Radios(g) => radios(g, value),
-        Control::Checkboxes(g) => checkboxes(g, value),
+        Control::Radios(g) => radios(g, &f.root, value),
+        Control::Checkboxes(g) => checkboxes(g, &f.root, value),
     };
     let step = match started {
         Ok(step) => step,
@@ -159,7 +159,7 @@ pub(crate) async fn run(
         (true, _) => None,
         (false, Some(s)) => Some(s),
         (false, None) => {
-            return Err("form must be a string: a form's id, name or a CSS selector".into())
+            return Err("form must be a string: a form's ref (id, name or \"form N\")".into())
         }
     };
     let wanted = get(args, "fields");

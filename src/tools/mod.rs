@@ -52,7 +52,8 @@ export interface FormToolOptions extends PageToolOptions {
   /** The element the tool may see into (default: `document.body`). */
   root?: Element;
   /** The form to work on: the element, or a selector resolved inside `root` at each call.
-   *  Without it, the agent names a form by id, name or selector when `root` holds several. */
+   *  Without it, the agent names a form by its ref (id, name or "form N") when `root` holds
+   *  several; what the agent sends is compared as text, never run as a selector. */
   form?: HTMLFormElement | string;
   /** Asked before a submit; `false` (or a throw) stops it and the agent is told so. */
   confirm?: (action: PageAction) => boolean | Promise<boolean>;
@@ -104,9 +105,9 @@ enum Kind {
 
 // The parameter schemas as JSON text (parsed by the browser): far smaller in the .wasm than
 // building them with `json!`. The form tools' "form" property is removed when the app pins a form.
-const DESCRIBE_SCHEMA: &str = r#"{"type":"object","properties":{"form":{"type":"string","description":"The form: its ref as describe_form reports it (id, name or \"form N\"), or a CSS selector. Leave out to describe every form in scope."}}}"#;
-const FILL_SCHEMA: &str = r##"{"type":"object","properties":{"form":{"type":"string","description":"The form: its ref as describe_form reports it, or a CSS selector. Needed only when the page has several forms."},"fields":{"type":"object","description":"Each field's label, name or id (as describe_form reports it) mapped to its value: text for text, number, date (YYYY-MM-DD), time (HH:MM) and color (#rrggbb) fields; true or false for a checkbox; an option's value or label for a radio group or a select; an array of them for a multiple select or a checkbox group.","additionalProperties":{"type":["string","number","boolean","array","object"]}}},"required":["fields"]}"##;
-const SUBMIT_SCHEMA: &str = r#"{"type":"object","properties":{"form":{"type":"string","description":"The form: its ref as describe_form reports it, or a CSS selector. Needed only when the page has several forms."},"button":{"type":"string","description":"The submit button's label, name or id; default: the form's first submit button."}}}"#;
+const DESCRIBE_SCHEMA: &str = r#"{"type":"object","properties":{"form":{"type":"string","description":"The form: its ref as describe_form reports it (its id, name or \"form N\"). Leave out to describe every form in scope."}}}"#;
+const FILL_SCHEMA: &str = r##"{"type":"object","properties":{"form":{"type":"string","description":"The form: its ref as describe_form reports it (its id, name or \"form N\"). Needed only when the page has several forms."},"fields":{"type":"object","description":"Each field's label, name or id (as describe_form reports it) mapped to its value: text for text, number, date (YYYY-MM-DD), time (HH:MM) and color (#rrggbb) fields; true or false for a checkbox; an option's value or label for a radio group or a select; an array of them for a multiple select or a checkbox group.","additionalProperties":{"type":["string","number","boolean","array","object"]}}},"required":["fields"]}"##;
+const SUBMIT_SCHEMA: &str = r#"{"type":"object","properties":{"form":{"type":"string","description":"The form: its ref as describe_form reports it (its id, name or \"form N\"). Needed only when the page has several forms."},"button":{"type":"string","description":"The submit button's label, name or id; default: the form's first submit button."}}}"#;
 const NAVIGATE_SCHEMA: &str = r#"{"type":"object","properties":{"url":{"type":"string","description":"A path of this app such as /orders/42, or a full http(s) URL of this site."}},"required":["url"]}"#;
 
 fn parameters(kind: Kind, config: &Config) -> JsValue {

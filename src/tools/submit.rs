@@ -54,14 +54,14 @@ fn pick_submitter(
     let wanted = lower(&clean_text(loc));
     let hits: Vec<&Element> = buttons
         .iter()
-        .filter(|b| button_ref(b) == loc || lower(&button_label(b)) == wanted)
+        .filter(|b| button_ref(b, root) == loc || lower(&button_label(b, root)) == wanted)
         .collect();
     match hits.as_slice() {
         [] => Err(format!(
             "no submit button of this form is called {loc:?}; its buttons: {}",
             buttons
                 .iter()
-                .map(button_label)
+                .map(|b| button_label(b, root))
                 .collect::<Vec<_>>()
                 .join(", ")
         )),
@@ -231,7 +231,7 @@ pub(crate) async fn run(
             json!({ "submitted": false, "reason": "the form is invalid", "invalid": invalid });
         return Ok(error_result(&body.to_string()));
     }
-    let button = submitter.as_ref().map(button_label);
+    let button = submitter.as_ref().map(|b| button_label(b, &scope_root));
     if let Some(confirm) = &config.confirm {
         let action_obj = super::js::object();
         let put = |k: &str, v: JsValue| super::js::set(&action_obj, k, &v);
