@@ -9,6 +9,7 @@ use super::js::{get, proto_get};
 use super::labels::{clean_text, label_of, option_label};
 use super::options::Config;
 use super::scope::{attr, container, contains, form_ref, forms_in, root, Container};
+use super::url::without_query;
 
 /// Longest current value shown; a longer one is cut (the model sees `valueTruncated`).
 const VALUE_MAX: usize = 500;
@@ -229,19 +230,6 @@ pub(crate) fn button_ref(b: &Element, root: &Element) -> String {
     button_label(b, root)
 }
 
-/// A form's action without its query and fragment: an action that defaults to the page's URL
-/// carries whatever the URL does (tokens, personal data), which the model need not read.
-fn without_query(action: &str) -> String {
-    match web_sys::Url::new(action) {
-        Ok(url) => {
-            url.set_search("");
-            url.set_hash("");
-            url.href()
-        }
-        Err(_) => String::new(),
-    }
-}
-
 fn describe_container(c: &Container, root: &Element, index: usize) -> Result<Value, String> {
     let mut o = Map::new();
     if let Container::Form(form) = c {
@@ -253,7 +241,10 @@ fn describe_container(c: &Container, root: &Element, index: usize) -> Result<Val
         let action = proto_get("HTMLFormElement", "action", form)
             .as_string()
             .unwrap_or_default();
-        o.insert("action".into(), without_query(&action).into());
+        o.insert(
+            "action".into(),
+            without_query(&action).unwrap_or_default().into(),
+        );
     }
     let list: Vec<Value> = fields(c, root)?.iter().map(describe_field).collect();
     o.insert("fields".into(), Value::Array(list));

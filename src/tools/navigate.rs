@@ -7,7 +7,7 @@ use wasm_bindgen::JsValue;
 
 use super::js::{call_hook, error_result, object, ok_result, set, CallContext};
 use super::options::Config;
-use super::url::{check_target, Target};
+use super::url::{check_target, shown_path, Target};
 
 /// Changes the route in place: `history.pushState`, then a `popstate` event so routers that
 /// listen for it (and the app's own listener) render the new screen.
@@ -49,7 +49,10 @@ pub(crate) async fn run(
         }
     };
     let href = url.href();
+    // The app's router gets the whole path; the model reads only what it wrote (`shown`).
     let path = format!("{}{}{}", url.pathname(), url.search(), url.hash());
+    let shown = shown_path(input, &url);
+    let shown_href = format!("{}{shown}", url.origin());
     if path.starts_with("//") {
         // `/..//evil.example` normalises to the path `//evil.example`, which a router handing it
         // on to `location` would read as another site.
@@ -69,7 +72,7 @@ pub(crate) async fn run(
             Ok(v) if v.is_truthy() => {}
             Ok(_) => {
                 return Ok(error_result(&format!(
-                    "The user declined the navigation to {href}."
+                    "The user declined the navigation to {shown_href}."
                 )))
             }
             Err(e) => {
@@ -95,13 +98,13 @@ pub(crate) async fn run(
             return Ok(error_result("Not navigating: a page load must wait for the result, and this call gives no way to run code after it."));
         }
         return Ok(ok_result(
-            &json!({ "navigated": false, "url": href, "outcome": "the page will load this URL once this result is posted" }),
+            &json!({ "navigated": false, "url": shown_href, "outcome": "the page will load this URL once this result is posted" }),
         ));
     }
     let via = if let Some(router) = &config.router {
         if let Err(e) = call_hook(router, &JsValue::from_str(&path)).await {
             return Ok(error_result(&format!(
-                "The app's router failed to open {path}: {e}"
+                "The app's router failed to open {shown}: {e}"
             )));
         }
         "router"
@@ -110,6 +113,6 @@ pub(crate) async fn run(
         "history"
     };
     Ok(ok_result(
-        &json!({ "navigated": true, "path": path, "via": via, "title": title() }),
+        &json!({ "navigated": true, "path": shown, "via": via, "title": title() }),
     ))
 }

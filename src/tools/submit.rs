@@ -15,7 +15,7 @@ use super::js::{error_result, get, lower, ok_result, proto_call, proto_get, Call
 use super::labels::clean_text;
 use super::options::Config;
 use super::scope::{attr, check_locator, connected, container, root, Container};
-use super::url::{check_target, Target};
+use super::url::{check_target, without_query, Target};
 
 /// The invalid fields of a form, each with the browser's message.
 fn invalid_fields(all: &[Field]) -> Vec<Value> {
@@ -219,8 +219,12 @@ pub(crate) async fn run(
     let submitter = pick_submitter(&form, &scope_root, asked_button.as_deref())?;
     let (action, method) = destination(&form, submitter.as_ref());
     let dialog = method == "dialog";
+    // What the model may read of the destination: no query or fragment (an action left out is
+    // the page's own address, query and all). The check sees the same, so its refusal does not
+    // depend on the page's query either; scheme, credentials and origin are all kept.
+    let shown = without_query(&action).unwrap_or_else(|| action.clone());
     if !dialog {
-        if let Target::Refused(why) = check_target(&action, &config.allow_origins) {
+        if let Target::Refused(why) = check_target(&shown, &config.allow_origins) {
             return Err(format!("the form was not submitted: its action {why}"));
         }
     }
@@ -296,12 +300,12 @@ pub(crate) async fn run(
         "the dialog form closed its dialog".to_string()
     } else if held {
         if ctx.after_result(load_later(form.clone(), submitter.clone())) {
-            format!("the page will load {action} ({method}) once this result is posted")
+            format!("the page will load {shown} ({method}) once this result is posted")
         } else {
             return Ok(error_result("The form was not submitted: it would load a new page, and this call gives no way to do that after its result."));
         }
     } else {
-        format!("a navigation to {action} started")
+        format!("a navigation to {shown} started")
     };
     Ok(ok_result(
         &json!({ "submitted": true, "button": button, "outcome": what }),
