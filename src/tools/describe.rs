@@ -5,7 +5,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, HtmlButtonElement, HtmlFormElement, HtmlInputElement, HtmlSelectElement};
 
 use super::fields::{fields, Control, Field};
-use super::js::{get, proto_get};
+use super::js::proto_get;
 use super::labels::{clean_text, label_of, option_label};
 use super::options::Config;
 use super::scope::{attr, container, contains, form_ref, forms_in, root, Container};
@@ -53,15 +53,14 @@ fn constraints(el: &Element, out: &mut Map<String, Value>) {
     }
 }
 
-/// Validity as the browser sees it now.
-fn validity(el: &Element, out: &mut Map<String, Value>) {
-    if !get(el, "willValidate").is_truthy() {
+/// Validity as the browser sees it now; a redacted field's as a fixed phrase.
+fn validity(f: &Field, redacted: bool, out: &mut Map<String, Value>) {
+    if !f.validated() {
         return;
     }
-    let valid = get(&get(el, "validity"), "valid").is_truthy();
-    out.insert("valid".into(), Value::Bool(valid));
-    if !valid {
-        let msg = get(el, "validationMessage").as_string().unwrap_or_default();
+    let reason = f.invalid_reason(redacted);
+    out.insert("valid".into(), Value::Bool(reason.is_none()));
+    if let Some(msg) = reason {
         out.insert("validationMessage".into(), Value::String(msg));
     }
 }
@@ -111,7 +110,7 @@ fn select_options(s: &HtmlSelectElement, out: &mut Map<String, Value>) {
 }
 
 /// One field, as the model reads it.
-pub(crate) fn describe_field(f: &Field) -> Value {
+pub(crate) fn describe_field(f: &Field, sensitive: &[String]) -> Value {
     let mut o = Map::new();
     let kind = f.kind();
     o.insert("ref".into(), f.reference().into());
@@ -125,13 +124,16 @@ pub(crate) fn describe_field(f: &Field) -> Value {
     }
     let el = f.element();
     constraints(&el, &mut o);
-    let secret = f.secret();
+    let secret = f.secret(sensitive);
     let hidden = kind == "hidden";
     match &f.control {
         _ if secret.is_some() || hidden => {
             let filled = match &f.control {
                 Control::Input(i) => !i.value().is_empty(),
-                _ => false,
+                Control::TextArea(t) => !t.value().is_empty(),
+                Control::Select(s) => !s.value().is_empty(),
+                Control::Editable(e) => !e.inner_text().is_empty(),
+                Control::Radios(v) | Control::Checkboxes(v) => v.iter().any(|i| i.checked()),
             };
             o.insert("value".into(), Value::Null);
             let why = secret.map(|s| s.describe()).unwrap_or("a hidden field");
@@ -169,7 +171,7 @@ pub(crate) fn describe_field(f: &Field) -> Value {
             o.insert("options".into(), choices(v, &f.root));
         }
     }
-    validity(&el, &mut o);
+    validity(f, secret.is_some() || hidden, &mut o);
     if f.disabled() {
         o.insert("disabled".into(), true.into());
     }
@@ -230,7 +232,12 @@ pub(crate) fn button_ref(b: &Element, root: &Element) -> String {
     button_label(b, root)
 }
 
-fn describe_container(c: &Container, root: &Element, index: usize) -> Result<Value, String> {
+fn describe_container(
+    config: &Config,
+    c: &Container,
+    root: &Element,
+    index: usize,
+) -> Result<Value, String> {
     let mut o = Map::new();
     if let Container::Form(form) = c {
         o.insert("ref".into(), form_ref(form, index).into());
@@ -246,7 +253,10 @@ fn describe_container(c: &Container, root: &Element, index: usize) -> Result<Val
             without_query(&action).unwrap_or_default().into(),
         );
     }
-    let list: Vec<Value> = fields(c, root)?.iter().map(describe_field).collect();
+    let list: Vec<Value> = fields(c, root)?
+        .iter()
+        .map(|f| describe_field(f, &config.sensitive))
+        .collect();
     o.insert("fields".into(), Value::Array(list));
     if let Container::Form(form) = c {
         let buttons: Vec<Value> = submit_buttons(form, root)
@@ -299,7 +309,7 @@ pub(crate) fn run(config: &Config, args: &Value) -> Result<JsValue, String> {
             Container::Form(f) => all_forms.iter().position(|x| x == f).unwrap_or(0),
             Container::Area(_) => 0,
         };
-        list.push(describe_container(c, &root, index)?);
+        list.push(describe_container(config, c, &root, index)?);
     }
     let mut answer = json!({ "forms": list });
     // A result holds at most 65,536 characters: leave out trailing fields until it fits.

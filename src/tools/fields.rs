@@ -38,6 +38,8 @@ pub(crate) enum Secret {
     Password,
     PaymentCard,
     OneTimeCode,
+    /// A field the app's `sensitive` option names.
+    Marked,
 }
 
 impl Secret {
@@ -46,6 +48,7 @@ impl Secret {
             Secret::Password => "a password",
             Secret::PaymentCard => "payment card data",
             Secret::OneTimeCode => "a one-time code",
+            Secret::Marked => "data the app marked sensitive",
         }
     }
 }
@@ -95,9 +98,19 @@ impl Field {
         }
     }
 
-    /// Which secret the field holds, if any: `type=password`, or an `autocomplete` token of a
-    /// card (`cc-*`), a password or a one-time code.
-    pub(crate) fn secret(&self) -> Option<Secret> {
+    /// Which secret the field holds, if any: `type=password`, an `autocomplete` token of a
+    /// card (`cc-*`), a password or a one-time code, or a match of the app's `sensitive`
+    /// selectors (the app's, so trusted to run as CSS).
+    pub(crate) fn secret(&self, sensitive: &[String]) -> Option<Secret> {
+        let marked = |e: &Element| {
+            sensitive.iter().any(|sel| {
+                proto_call("Element", "matches", e, &[&JsValue::from_str(sel)])
+                    .is_ok_and(|v| v.is_truthy())
+            })
+        };
+        if self.elements().iter().any(marked) {
+            return Some(Secret::Marked);
+        }
         let el = self.element();
         if let Some(i) = el.dyn_ref::<HtmlInputElement>() {
             if i.type_() == "password" {
@@ -119,6 +132,43 @@ impl Field {
             }
         }
         None
+    }
+
+    /// Whether the model may not read the field's value: a secret or a hidden input.
+    pub(crate) fn redacted(&self, sensitive: &[String]) -> bool {
+        self.kind() == "hidden" || self.secret(sensitive).is_some()
+    }
+
+    /// Why the browser finds the field invalid now; `None` when it is valid or not validated.
+    /// A redacted field gets a fixed phrase: the browser's message would tell the value's
+    /// length ("you are currently using 6 characters") or shape.
+    pub(crate) fn invalid_reason(&self, redacted: bool) -> Option<String> {
+        for el in self.elements() {
+            if !get(&el, "willValidate").is_truthy() {
+                continue;
+            }
+            let validity = get(&el, "validity");
+            if get(&validity, "valid").is_truthy() {
+                continue;
+            }
+            return Some(if !redacted {
+                get(&el, "validationMessage")
+                    .as_string()
+                    .unwrap_or_default()
+            } else if get(&validity, "valueMissing").is_truthy() {
+                "required and empty".into()
+            } else {
+                "invalid".into()
+            });
+        }
+        None
+    }
+
+    /// Whether the browser checks the field's validity at all (not disabled, hidden, …).
+    pub(crate) fn validated(&self) -> bool {
+        self.elements()
+            .iter()
+            .any(|el| get(el, "willValidate").is_truthy())
     }
 
     /// Whether every element of the field is disabled (itself, or by a disabled fieldset).

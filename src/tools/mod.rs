@@ -57,7 +57,11 @@ export interface FormToolOptions extends PageToolOptions {
   form?: HTMLFormElement | string;
   /** Asked before a submit; `false` (or a throw) stops it and the agent is told so. */
   confirm?: (action: PageAction) => boolean | Promise<boolean>;
-  /** Let the agent fill passwords, card data and one-time codes (default: refused). */
+  /** CSS selectors of more fields to treat as secrets, like passwords: their values and
+   *  validation messages are redacted and filling them needs `allowSensitive`. */
+  sensitive?: string[];
+  /** Let the agent fill passwords, card data, one-time codes and `sensitive` fields
+   *  (default: refused). */
   allowSensitive?: boolean;
   /** Let the agent put text files into file inputs (default: refused). */
   allowFiles?: boolean;

@@ -17,25 +17,15 @@ use super::options::Config;
 use super::scope::{attr, check_locator, connected, container, root, Container};
 use super::url::{check_target, without_query, Target};
 
-/// The invalid fields of a form, each with the browser's message.
-fn invalid_fields(all: &[Field]) -> Vec<Value> {
-    let mut out = Vec::new();
-    for f in all {
-        for el in f.elements() {
-            if get(&el, "willValidate").is_truthy()
-                && !get(&get(&el, "validity"), "valid").is_truthy()
-            {
-                let msg = get(&el, "validationMessage")
-                    .as_string()
-                    .unwrap_or_default();
-                out.push(
-                    json!({ "field": f.reference(), "label": f.label, "validationMessage": msg }),
-                );
-                break;
-            }
-        }
-    }
-    out
+/// The invalid fields of a form, each with the browser's message (a fixed phrase for a
+/// redacted field).
+fn invalid_fields(all: &[Field], sensitive: &[String]) -> Vec<Value> {
+    all.iter()
+        .filter_map(|f| {
+            let msg = f.invalid_reason(f.redacted(sensitive))?;
+            Some(json!({ "field": f.reference(), "label": f.label, "validationMessage": msg }))
+        })
+        .collect()
 }
 
 /// The submitter the agent named, or the form's first enabled submit button.
@@ -229,7 +219,7 @@ pub(crate) async fn run(
         }
     }
     let all = fields(&Container::Form(form.clone()), &scope_root)?;
-    let invalid = invalid_fields(&all);
+    let invalid = invalid_fields(&all, &config.sensitive);
     if !invalid.is_empty() {
         let body =
             json!({ "submitted": false, "reason": "the form is invalid", "invalid": invalid });
@@ -291,7 +281,7 @@ pub(crate) async fn run(
     );
     drop(watch);
     if !seen {
-        let body = json!({ "submitted": false, "reason": "the browser fired no submit event (the form may be invalid or gone)", "invalid": invalid_fields(&all) });
+        let body = json!({ "submitted": false, "reason": "the browser fired no submit event (the form may be invalid or gone)", "invalid": invalid_fields(&all, &config.sensitive) });
         return Ok(error_result(&body.to_string()));
     }
     let what = if by_app {
