@@ -276,16 +276,9 @@ fn describe_container(
     Ok(Value::Object(o))
 }
 
-/// Runs describe: `args.form` picks one form; without it, every form in scope is described (or
+/// Runs describe: `asked` (`args.form`) picks one form; without it, every form in scope is described (or
 /// the root's loose fields when it holds no form).
-pub(crate) fn run(config: &Config, args: &Value) -> Result<JsValue, String> {
-    let asked = match args.get("form") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) => Some(s.as_str()),
-        Some(_) => {
-            return Err("form must be a string: a form's ref (id, name or \"form N\")".into())
-        }
-    };
+pub(crate) fn run(config: &Config, asked: Option<&str>) -> Result<JsValue, String> {
     let forms = if asked.is_some() || config.form.is_some() {
         vec![container(config, asked, false)?]
     } else {

@@ -9,7 +9,9 @@ use super::controls::{
     type_text, Changed, Outcome, Set,
 };
 use super::fields::{fields, find, Control, Field};
-use super::js::{document, entries, error_result, get, ok_result, to_json, CallContext};
+use super::js::{
+    document, entries, error_result, get, ok_result, read_json, string_arg, CallContext,
+};
 use super::options::Config;
 use super::scope::{connected, container, root};
 use super::text::{format_hint, single_line};
@@ -151,14 +153,7 @@ pub(crate) async fn run(
     args: &JsValue,
     ctx: &CallContext,
 ) -> Result<JsValue, String> {
-    let asked = get(args, "form");
-    let asked = match (asked.is_undefined() || asked.is_null(), asked.as_string()) {
-        (true, _) => None,
-        (false, Some(s)) => Some(s),
-        (false, None) => {
-            return Err("form must be a string: a form's ref (id, name or \"form N\")".into())
-        }
-    };
+    let asked = string_arg(args, "form")?;
     let wanted = get(args, "fields");
     if !wanted.is_object() || js_sys::Array::is_array(&wanted) {
         return Err(
@@ -185,12 +180,10 @@ pub(crate) async fn run(
         let (line, refused) = match find(&all, loc) {
             // A cancelled or timed-out call stops changing the page.
             _ if ctx.aborted() => report(config, loc, None, Outcome::Refused(CANCELLED.into())),
-            Ok(f) => report(
-                config,
-                loc,
-                Some(f),
-                apply(config, f, &to_json(value)).await,
-            ),
+            Ok(f) => match read_json(value, &format!("the value of {loc:?}")) {
+                Ok(v) => report(config, loc, Some(f), apply(config, f, &v).await),
+                Err(why) => report(config, loc, Some(f), Outcome::Refused(why)),
+            },
             Err(why) => report(config, loc, None, Outcome::Refused(why)),
         };
         if refused {

@@ -21,7 +21,7 @@ use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 
-use js::{error_result, object, set, to_json, CallContext};
+use js::{error_result, object, read_json, set, string_arg, CallContext};
 use options::Config;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -149,11 +149,20 @@ async fn dispatch(
     if !object && (!absent || matches!(kind, Kind::Fill | Kind::Navigate)) {
         return Err("the arguments must be a JSON object".into());
     }
+    // Arguments the tool cannot read (cyclic, too deep, too long) are refused as a whole, and
+    // each one it reads must have its type: nothing unreadable is taken as absent.
+    if !absent {
+        read_json(&args, "the arguments")?;
+    }
     match kind {
-        Kind::Describe => describe::run(config, &to_json(&args)),
+        Kind::Describe => describe::run(config, string_arg(&args, "form")?.as_deref()),
         Kind::Fill => fill::run(config, &args, &ctx).await,
-        Kind::Submit => submit::run(config, &to_json(&args), &ctx).await,
-        Kind::Navigate => navigate::run(config, &to_json(&args), &ctx).await,
+        Kind::Submit => {
+            let form = string_arg(&args, "form")?;
+            let button = string_arg(&args, "button")?;
+            submit::run(config, form.as_deref(), button.as_deref(), &ctx).await
+        }
+        Kind::Navigate => navigate::run(config, string_arg(&args, "url")?.as_deref(), &ctx).await,
     }
 }
 

@@ -2,7 +2,7 @@
 //! another allowed site or `mode: "document"`, a page load that waits until the result is
 //! posted.
 
-use serde_json::{json, Value};
+use serde_json::json;
 use wasm_bindgen::JsValue;
 
 use super::js::{call_hook, error_result, object, ok_result, set, CallContext};
@@ -30,16 +30,14 @@ fn title() -> String {
     super::js::document().map(|d| d.title()).unwrap_or_default()
 }
 
-/// Runs navigate: `args.url` is a path of this app or a full http(s) URL.
+/// Runs navigate: `input` (`args.url`) is a path of this app or a full http(s) URL.
 pub(crate) async fn run(
     config: &Config,
-    args: &Value,
+    input: Option<&str>,
     ctx: &CallContext,
 ) -> Result<JsValue, String> {
-    let input = match args.get("url") {
-        Some(Value::String(s)) => s.as_str(),
-        Some(_) => return Err("url must be a string".into()),
-        None => return Err("url is missing: pass a path such as \"/orders\"".into()),
+    let Some(input) = input else {
+        return Err("url is missing: pass a path such as \"/orders\"".into());
     };
     let (url, same_origin) = match check_target(input, &config.allow_origins) {
         Target::SameOrigin(u) => (u, true),

@@ -191,22 +191,15 @@ fn load_later(form: HtmlFormElement, submitter: Option<Element>) -> Box<dyn FnOn
 /// `confirm`, then submits and reports what the page did.
 pub(crate) async fn run(
     config: &Config,
-    args: &Value,
+    asked_form: Option<&str>,
+    asked_button: Option<&str>,
     ctx: &CallContext,
 ) -> Result<JsValue, String> {
-    let text_arg = |key: &str| -> Result<Option<String>, String> {
-        match args.get(key) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.clone())),
-            Some(_) => Err(format!("{key} must be a string")),
-        }
-    };
-    let (asked_form, asked_button) = (text_arg("form")?, text_arg("button")?);
-    let Container::Form(form) = container(config, asked_form.as_deref(), true)? else {
+    let Container::Form(form) = container(config, asked_form, true)? else {
         return Err("there is no form in scope".into());
     };
     let scope_root = root(config)?;
-    let submitter = pick_submitter(&form, &scope_root, asked_button.as_deref())?;
+    let submitter = pick_submitter(&form, &scope_root, asked_button)?;
     let (action, method) = destination(&form, submitter.as_ref());
     let dialog = method == "dialog";
     // What the model may read of the destination: no query or fragment (an action left out is
