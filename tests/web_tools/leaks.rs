@@ -61,13 +61,15 @@ async fn model_locators_are_references_and_never_run_as_selectors() {
         for (hit, miss) in ORACLES {
             let (a, b) = (call(tool, &ask(hit)).await, call(tool, &ask(miss)).await);
             assert!(a.is_error, "{hit:?} was run as a selector: {}", a.text);
+            // The refusal echoes the locator the model sent, and nothing else of the page's.
+            let shown = a.text.replace(&format!("{hit:?}"), "LOC");
             assert_eq!(
-                a.text.replace(&format!("{hit:?}"), "LOC"),
+                shown,
                 b.text.replace(&format!("{miss:?}"), "LOC"),
                 "{hit:?} and {miss:?} answered differently"
             );
             for secret in ["tok_abc", "s3cret"] {
-                assert!(!a.text.contains(secret), "{}", a.text);
+                assert!(!shown.contains(secret), "{}", a.text);
             }
         }
         // What the tools hand out works: id, name, "form N".
@@ -178,7 +180,7 @@ async fn the_page_urls_query_and_fragment_never_reach_the_model() {
 }
 
 const REDACTED: &str = r#"<form id="r">
-<label>Password <input type="password" name="pw" minlength="12" required></label>
+<label>Password <input type="password" name="pw" minlength="12" pattern="[a-z]{12,}" required></label>
 <label>Card <input name="card" autocomplete="cc-number" pattern="[0-9]{16}" value="4111"></label>
 <label>Code <input name="otp" autocomplete="one-time-code" required></label>
 <label>New <input name="np" autocomplete="new-password" pattern="[a-z]{10,}" value="Hunter2"></label>
@@ -198,7 +200,8 @@ fn by_name<'a>(list: &'a serde_json::Value, key: &str, name: &str) -> &'a serde_
 async fn redacted_fields_report_validity_as_a_fixed_phrase() {
     let fx = Fixture::new(REDACTED);
     fx.js("root.querySelector('form').addEventListener('submit', e => e.preventDefault());");
-    // The user types a password that is too short: the browser's message counts its characters.
+    // The password is typed (execCommand: Chromium applies minlength to user edits only, so
+    // the pattern is what makes it invalid here; the non-interference suite types for real).
     fx.js("const pw = root.querySelector('[name=pw]'); pw.focus(); document.execCommand('insertText', false, 'hunter2'); pw.blur();");
     let opts = || {
         with(
@@ -221,7 +224,6 @@ async fn redacted_fields_report_validity_as_a_fixed_phrase() {
         }
     };
     let d = call(&describe_form_tool(Some(opts())).unwrap(), "{}").await;
-    leak_free(&d.text);
     let fields = &d.json()["forms"][0]["fields"];
     for (name, phrase) in [
         ("pw", "invalid"),
@@ -231,10 +233,11 @@ async fn redacted_fields_report_validity_as_a_fixed_phrase() {
         ("ssn", "invalid"),
     ] {
         let f = by_name(fields, "name", name);
-        assert_eq!(f["value"], serde_json::Value::Null, "{name}: {f}");
         assert_eq!(f["valid"], false, "{name}: {f}");
         assert_eq!(f["validationMessage"], phrase, "{name}: {f}");
+        assert_eq!(f["value"], serde_json::Value::Null, "{name}: {f}");
     }
+    leak_free(&d.text);
     // A field the model may read keeps the browser's own message.
     let email = by_name(fields, "name", "email");
     assert_ne!(email["validationMessage"], "invalid");
