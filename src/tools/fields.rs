@@ -30,6 +30,8 @@ pub(crate) struct Field {
     pub id: String,
     /// The tool's root: labels come only from inside it.
     pub root: Element,
+    /// Its place among the container's fields, for the `field N` ref.
+    pub index: usize,
 }
 
 /// Why the page's secrets stay out of the model's view and hands.
@@ -72,16 +74,24 @@ impl Field {
         self.elements().swap_remove(0)
     }
 
-    /// What the model types to address the field: its id, else its name, else its label.
+    /// What the model types to address the field: its id, else its name, else its label, else
+    /// its place (`field N`).
     pub(crate) fn reference(&self) -> String {
         let is_group = matches!(self.control, Control::Radios(_) | Control::Checkboxes(_));
         if !self.id.is_empty() && !is_group {
             self.id.clone()
         } else if !self.name.is_empty() {
             self.name.clone()
-        } else {
+        } else if !self.label.is_empty() {
             self.label.clone()
+        } else {
+            self.place()
         }
+    }
+
+    /// `field N`: the field's place among its container's fields, counted from 1.
+    fn place(&self) -> String {
+        format!("field {}", self.index + 1)
     }
 
     /// The field's type as the model reads it: the input type, `textarea`, `select`,
@@ -295,6 +305,7 @@ pub(crate) fn fields(container: &Container, root: &Element) -> Result<Vec<Field>
                         name,
                         id,
                         root: root.clone(),
+                        index: 0,
                     });
                     continue;
                 }
@@ -314,6 +325,7 @@ pub(crate) fn fields(container: &Container, root: &Element) -> Result<Vec<Field>
             name,
             id,
             root: root.clone(),
+            index: 0,
         });
     }
     for el in query_all(container.element(), "[contenteditable]")? {
@@ -336,23 +348,29 @@ pub(crate) fn fields(container: &Container, root: &Element) -> Result<Vec<Field>
             name,
             id,
             root: root.clone(),
+            index: 0,
         });
+    }
+    for (i, f) in out.iter_mut().enumerate() {
+        f.index = i;
     }
     Ok(out)
 }
 
-/// Finds the field the agent named: an exact id, else an exact name, else a label equal to it
-/// ignoring case and spacing. Two fields with the same label make the name ambiguous.
+/// Finds the field the agent named among the in-scope `fields`: an exact id, else an exact
+/// name, else a label equal to it ignoring case and spacing, else its `field N` place. Compared
+/// as text, never run as a selector. Two fields with the same label make the name ambiguous.
 pub(crate) fn find<'a>(fields: &'a [Field], loc: &str) -> Result<&'a Field, String> {
     super::scope::check_locator("field", loc)?;
     let by = |pick: &dyn Fn(&Field) -> bool| -> Vec<&'a Field> {
         fields.iter().filter(|f| pick(f)).collect()
     };
     let wanted = lower(&clean_text(loc));
-    let tiers: [Vec<&Field>; 3] = [
+    let tiers: [Vec<&Field>; 4] = [
         by(&|f| f.id == loc || f.elements().iter().any(|e| e.id() == loc)),
         by(&|f| f.name == loc),
         by(&|f| !f.label.is_empty() && lower(&f.label) == wanted),
+        by(&|f| f.place() == loc),
     ];
     for tier in tiers {
         match tier.as_slice() {

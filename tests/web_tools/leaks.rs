@@ -4,7 +4,7 @@
 //! validity phrase; arguments the tool cannot read are refused with the reason.
 
 use client_tools::tools::{describe_form_tool, fill_form_tool, navigate_tool, submit_form_tool};
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
 
 use crate::support::*;
@@ -81,6 +81,50 @@ async fn model_locators_are_references_and_never_run_as_selectors() {
     assert_eq!(fx.js("return root.submits").as_f64(), Some(5.0));
     let d = call(&tools[0].0, r#"{"form": "form 2"}"#).await.json();
     assert_eq!(d["forms"][0]["ref"], "second");
+}
+
+#[wasm_bindgen_test]
+async fn a_field_is_named_by_its_ref_and_a_selector_names_none() {
+    let fx = Fixture::new(
+        r#"<form id="f"><input name="note" value="tok_abc"><input class="bare"><input type="hidden" name="csrf" value="tok_abc"></form>"#,
+    );
+    let scoped = || with(&options("{}"), "root", &fx.root);
+    let d = call(&describe_form_tool(Some(scoped())).unwrap(), "{}").await;
+    assert_eq!(
+        d.json()["forms"][0]["fields"][1]["ref"],
+        "field 2",
+        "{}",
+        d.text
+    );
+    let fill = fill_form_tool(Some(scoped())).unwrap();
+    let a = call(&fill, r#"{"fields": {"field 2": "by place"}}"#).await;
+    assert!(!a.is_error, "{}", a.text);
+    assert_eq!(
+        fx.el(".bare")
+            .unchecked_into::<web_sys::HtmlInputElement>()
+            .value(),
+        "by place"
+    );
+    for (hit, miss) in [
+        (r#"[value^="tok_a"]"#, r#"[value^="tok_z"]"#),
+        ("input.bare", "input.nope"),
+        (
+            r#"form:has([name=csrf][value^="t"]) [name=note]"#,
+            r#"form:has([name=csrf][value^="x"]) [name=note]"#,
+        ),
+    ] {
+        let ask = |loc: &str| serde_json::json!({ "fields": { loc: "x" } }).to_string();
+        let (a, b) = (call(&fill, &ask(hit)).await, call(&fill, &ask(miss)).await);
+        refused(&a, "no field in this form");
+        let reason = |x: &Answer, loc: &str| {
+            let r = x.json()["fields"][0]["reason"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            r.replace(&format!("{loc:?}"), "LOC")
+        };
+        assert_eq!(reason(&a, hit), reason(&b, miss));
+    }
 }
 
 #[wasm_bindgen_test]
