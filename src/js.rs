@@ -241,13 +241,78 @@ extern "C" {
     fn json_stringify(v: &JsValue) -> Result<JsValue, JsValue>;
 }
 
-/// The agent's arguments (or any JS value) as JSON; what JSON cannot hold reads as `null`.
-pub(crate) fn to_json(v: &JsValue) -> serde_json::Value {
-    json_stringify(v)
-        .ok()
-        .and_then(|s| s.as_string())
-        .and_then(|s| serde_json::from_str(&s).ok())
-        .unwrap_or(serde_json::Value::Null)
+/// Longest arguments, as JSON text, a tool reads (the protocol's own limit is lower).
+pub(crate) const ARGS_MAX: usize = 1 << 20;
+
+/// What kind of JS value `v` is, for a message: "a number", "an object", …
+fn kind_of(v: &JsValue) -> &'static str {
+    if Array::is_array(v) {
+        "an array"
+    } else if v.is_function() {
+        "a function"
+    } else if v.is_object() {
+        "an object"
+    } else if v.as_f64().is_some() {
+        "a number"
+    } else if v.as_bool().is_some() {
+        "true or false"
+    } else if v.is_bigint() {
+        "a BigInt"
+    } else if v.is_symbol() {
+        "a symbol"
+    } else {
+        "not a string"
+    }
+}
+
+/// The agent's arguments (or a part of them, named by `what`) as JSON, or why they cannot be
+/// read: cyclic, nested too deeply, too long, or holding what JSON has no form for. Never
+/// `null` in their place: a value the tool cannot read is refused, not taken as absent.
+pub(crate) fn read_json(v: &JsValue, what: &str) -> Result<serde_json::Value, String> {
+    let text = match json_stringify(v) {
+        Err(e) if get(&e, "name").as_string().as_deref() == Some("RangeError") => {
+            return Err(format!("{what} cannot be read: nested too deeply"));
+        }
+        Err(e) => {
+            return Err(format!(
+                "{what} cannot be read as JSON ({})",
+                error_text(&e)
+            ))
+        }
+        Ok(t) => t
+            .as_string()
+            .ok_or_else(|| format!("{what} cannot be read as JSON: it is {}", kind_of(v)))?,
+    };
+    if text.len() > ARGS_MAX {
+        return Err(format!(
+            "{what} is {} bytes long as JSON; at most {ARGS_MAX}",
+            text.len()
+        ));
+    }
+    serde_json::from_str(&text).map_err(|e| {
+        if e.to_string().contains("recursion limit") {
+            format!("{what} cannot be read: nested too deeply (at most 128 levels)")
+        } else {
+            format!("{what} cannot be read as JSON ({e})")
+        }
+    })
+}
+
+/// The string argument `key` of the agent's arguments: `None` when absent or `null`; refused
+/// when it is anything but a string, or when reading it throws.
+pub(crate) fn string_arg(args: &JsValue, key: &str) -> Result<Option<String>, String> {
+    if !args.is_object() {
+        return Ok(None);
+    }
+    let v = reflect_get(args, key, args)
+        .map_err(|e| format!("{key} cannot be read ({})", error_text(&e)))?;
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    match v.as_string() {
+        Some(s) => Ok(Some(s)),
+        None => Err(format!("{key} must be a string, not {}", kind_of(&v))),
+    }
 }
 
 /// The own enumerable `[key, value]` pairs of a JS object, in the object's order (which

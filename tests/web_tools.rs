@@ -14,6 +14,8 @@ mod bad_inputs;
 mod describe;
 #[path = "web_tools/fill.rs"]
 mod fill;
+#[path = "web_tools/leaks.rs"]
+mod leaks;
 #[path = "web_tools/navigate.rs"]
 mod navigate;
 #[path = "web_tools/submit.rs"]

@@ -205,8 +205,8 @@ pub(crate) fn checkbox(el: &HtmlInputElement, value: &Value) -> Result<Step, Out
     })
 }
 
-fn options_list(items: &[HtmlInputElement]) -> String {
-    some_of(items.iter().map(option_label))
+fn options_list(items: &[HtmlInputElement], root: &Element) -> String {
+    some_of(items.iter().map(|i| option_label(i, root)))
 }
 
 /// The first few of a list of choices, for a refusal that says what the choices are.
@@ -218,10 +218,18 @@ fn some_of(labels: impl Iterator<Item = String>) -> String {
     out.join(", ")
 }
 
-pub(crate) fn radios(group: &[HtmlInputElement], value: &Value) -> Result<Step, Outcome> {
+pub(crate) fn radios(
+    group: &[HtmlInputElement],
+    root: &Element,
+    value: &Value,
+) -> Result<Step, Outcome> {
     let text = as_text(value)?;
-    let Some(pick) = choose(group, &text, |i| i.value(), option_label) else {
-        return refuse(format!("{text:?} is not one of: {}", options_list(group)));
+    let label = |i: &HtmlInputElement| option_label(i, root);
+    let Some(pick) = choose(group, &text, |i| i.value(), label) else {
+        return refuse(format!(
+            "{text:?} is not one of: {}",
+            options_list(group, root)
+        ));
     };
     if pick.disabled() {
         return refuse(format!("the choice {text:?} is disabled"));
@@ -231,22 +239,32 @@ pub(crate) fn radios(group: &[HtmlInputElement], value: &Value) -> Result<Step, 
     } else {
         vec![pick.clone().into()]
     };
-    let pick = pick.clone();
+    let (pick, root) = (pick.clone(), root.clone());
     step(clicks, move || {
         if pick.checked() {
-            Set(option_label(&pick).into())
+            Set(option_label(&pick, &root).into())
         } else {
             Changed(Value::Null, "the page did not let the choice change".into())
         }
     })
 }
 
-pub(crate) fn checkboxes(group: &[HtmlInputElement], value: &Value) -> Result<Step, Outcome> {
+pub(crate) fn checkboxes(
+    group: &[HtmlInputElement],
+    root: &Element,
+    value: &Value,
+) -> Result<Step, Outcome> {
     let mut want = Vec::new();
+    let label = |i: &HtmlInputElement| option_label(i, root);
     for text in wanted_list(value)? {
-        match choose(group, &text, |i| i.value(), option_label) {
+        match choose(group, &text, |i| i.value(), label) {
             Some(i) => want.push(i.clone()),
-            None => return refuse(format!("{text:?} is not one of: {}", options_list(group))),
+            None => {
+                return refuse(format!(
+                    "{text:?} is not one of: {}",
+                    options_list(group, root)
+                ))
+            }
         }
     }
     let change: Vec<&HtmlInputElement> = group
@@ -254,15 +272,18 @@ pub(crate) fn checkboxes(group: &[HtmlInputElement], value: &Value) -> Result<St
         .filter(|i| want.contains(i) != i.checked())
         .collect();
     if let Some(locked) = change.iter().find(|i| i.disabled()) {
-        return refuse(format!("the choice {:?} is disabled", option_label(locked)));
+        return refuse(format!(
+            "the choice {:?} is disabled",
+            option_label(locked, root)
+        ));
     }
     let clicks = change.iter().map(|i| (*i).clone().into()).collect();
-    let group = group.to_vec();
+    let (group, root) = (group.to_vec(), root.clone());
     step(clicks, move || {
         let now: Vec<Value> = group
             .iter()
             .filter(|i| i.checked())
-            .map(|i| option_label(i).into())
+            .map(|i| option_label(i, &root).into())
             .collect();
         if group.iter().all(|i| want.contains(i) == i.checked()) {
             Set(Value::Array(now))

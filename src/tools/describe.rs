@@ -5,10 +5,11 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, HtmlButtonElement, HtmlFormElement, HtmlInputElement, HtmlSelectElement};
 
 use super::fields::{fields, Control, Field};
-use super::js::{get, proto_get};
+use super::js::proto_get;
 use super::labels::{clean_text, label_of, option_label};
 use super::options::Config;
 use super::scope::{attr, container, contains, form_ref, forms_in, root, Container};
+use super::url::without_query;
 
 /// Longest current value shown; a longer one is cut (the model sees `valueTruncated`).
 const VALUE_MAX: usize = 500;
@@ -52,26 +53,25 @@ fn constraints(el: &Element, out: &mut Map<String, Value>) {
     }
 }
 
-/// Validity as the browser sees it now.
-fn validity(el: &Element, out: &mut Map<String, Value>) {
-    if !get(el, "willValidate").is_truthy() {
+/// Validity as the browser sees it now; a redacted field's as a fixed phrase.
+fn validity(f: &Field, redacted: bool, out: &mut Map<String, Value>) {
+    if !f.validated() {
         return;
     }
-    let valid = get(&get(el, "validity"), "valid").is_truthy();
-    out.insert("valid".into(), Value::Bool(valid));
-    if !valid {
-        let msg = get(el, "validationMessage").as_string().unwrap_or_default();
+    let reason = f.invalid_reason(redacted);
+    out.insert("valid".into(), Value::Bool(reason.is_none()));
+    if let Some(msg) = reason {
         out.insert("validationMessage".into(), Value::String(msg));
     }
 }
 
-fn choices(inputs: &[HtmlInputElement]) -> Value {
+fn choices(inputs: &[HtmlInputElement], root: &Element) -> Value {
     inputs
         .iter()
         .map(|i| {
             let mut o = Map::new();
             o.insert("value".into(), i.value().into());
-            o.insert("label".into(), option_label(i).into());
+            o.insert("label".into(), option_label(i, root).into());
             o.insert("checked".into(), i.checked().into());
             if i.disabled() {
                 o.insert("disabled".into(), true.into());
@@ -110,7 +110,7 @@ fn select_options(s: &HtmlSelectElement, out: &mut Map<String, Value>) {
 }
 
 /// One field, as the model reads it.
-pub(crate) fn describe_field(f: &Field) -> Value {
+pub(crate) fn describe_field(f: &Field, sensitive: &[String]) -> Value {
     let mut o = Map::new();
     let kind = f.kind();
     o.insert("ref".into(), f.reference().into());
@@ -124,13 +124,16 @@ pub(crate) fn describe_field(f: &Field) -> Value {
     }
     let el = f.element();
     constraints(&el, &mut o);
-    let secret = f.secret();
+    let secret = f.secret(sensitive);
     let hidden = kind == "hidden";
     match &f.control {
         _ if secret.is_some() || hidden => {
             let filled = match &f.control {
                 Control::Input(i) => !i.value().is_empty(),
-                _ => false,
+                Control::TextArea(t) => !t.value().is_empty(),
+                Control::Select(s) => !s.value().is_empty(),
+                Control::Editable(e) => !e.inner_text().is_empty(),
+                Control::Radios(v) | Control::Checkboxes(v) => v.iter().any(|i| i.checked()),
             };
             o.insert("value".into(), Value::Null);
             let why = secret.map(|s| s.describe()).unwrap_or("a hidden field");
@@ -165,10 +168,10 @@ pub(crate) fn describe_field(f: &Field) -> Value {
             o.insert("value".into(), v);
         }
         Control::Radios(v) | Control::Checkboxes(v) => {
-            o.insert("options".into(), choices(v));
+            o.insert("options".into(), choices(v, &f.root));
         }
     }
-    validity(&el, &mut o);
+    validity(f, secret.is_some() || hidden, &mut o);
     if f.disabled() {
         o.insert("disabled".into(), true.into());
     }
@@ -182,8 +185,8 @@ pub(crate) fn describe_field(f: &Field) -> Value {
 }
 
 /// The label of a button: its accessible name, else its text, value or alt.
-pub(crate) fn button_label(b: &Element) -> String {
-    let l = label_of(b);
+pub(crate) fn button_label(b: &Element, root: &Element) -> String {
+    let l = label_of(b, root);
     if !l.is_empty() {
         return l;
     }
@@ -220,29 +223,21 @@ pub(crate) fn submit_buttons(form: &HtmlFormElement, root: &Element) -> Vec<Elem
 }
 
 /// How the model names a button: its id, else its name, else its label.
-pub(crate) fn button_ref(b: &Element) -> String {
+pub(crate) fn button_ref(b: &Element, root: &Element) -> String {
     for a in ["id", "name"] {
         if let Some(v) = attr(b, a).filter(|v| !v.is_empty()) {
             return v;
         }
     }
-    button_label(b)
+    button_label(b, root)
 }
 
-/// A form's action without its query and fragment: an action that defaults to the page's URL
-/// carries whatever the URL does (tokens, personal data), which the model need not read.
-fn without_query(action: &str) -> String {
-    match web_sys::Url::new(action) {
-        Ok(url) => {
-            url.set_search("");
-            url.set_hash("");
-            url.href()
-        }
-        Err(_) => String::new(),
-    }
-}
-
-fn describe_container(c: &Container, root: &Element, index: usize) -> Result<Value, String> {
+fn describe_container(
+    config: &Config,
+    c: &Container,
+    root: &Element,
+    index: usize,
+) -> Result<Value, String> {
     let mut o = Map::new();
     if let Container::Form(form) = c {
         o.insert("ref".into(), form_ref(form, index).into());
@@ -253,17 +248,23 @@ fn describe_container(c: &Container, root: &Element, index: usize) -> Result<Val
         let action = proto_get("HTMLFormElement", "action", form)
             .as_string()
             .unwrap_or_default();
-        o.insert("action".into(), without_query(&action).into());
+        o.insert(
+            "action".into(),
+            without_query(&action).unwrap_or_default().into(),
+        );
     }
-    let list: Vec<Value> = fields(c, root)?.iter().map(describe_field).collect();
+    let list: Vec<Value> = fields(c, root)?
+        .iter()
+        .map(|f| describe_field(f, &config.sensitive))
+        .collect();
     o.insert("fields".into(), Value::Array(list));
     if let Container::Form(form) = c {
         let buttons: Vec<Value> = submit_buttons(form, root)
             .iter()
             .map(|b| {
                 let mut m = Map::new();
-                m.insert("ref".into(), button_ref(b).into());
-                m.insert("label".into(), button_label(b).into());
+                m.insert("ref".into(), button_ref(b, root).into());
+                m.insert("label".into(), button_label(b, root).into());
                 if b.matches(":disabled").unwrap_or(false) {
                     m.insert("disabled".into(), true.into());
                 }
@@ -275,14 +276,9 @@ fn describe_container(c: &Container, root: &Element, index: usize) -> Result<Val
     Ok(Value::Object(o))
 }
 
-/// Runs describe: `args.form` picks one form; without it, every form in scope is described (or
+/// Runs describe: `asked` (`args.form`) picks one form; without it, every form in scope is described (or
 /// the root's loose fields when it holds no form).
-pub(crate) fn run(config: &Config, args: &Value) -> Result<JsValue, String> {
-    let asked = match args.get("form") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) => Some(s.as_str()),
-        Some(_) => return Err("form must be a string: a form's id, name or a CSS selector".into()),
-    };
+pub(crate) fn run(config: &Config, asked: Option<&str>) -> Result<JsValue, String> {
     let forms = if asked.is_some() || config.form.is_some() {
         vec![container(config, asked, false)?]
     } else {
@@ -306,7 +302,7 @@ pub(crate) fn run(config: &Config, args: &Value) -> Result<JsValue, String> {
             Container::Form(f) => all_forms.iter().position(|x| x == f).unwrap_or(0),
             Container::Area(_) => 0,
         };
-        list.push(describe_container(c, &root, index)?);
+        list.push(describe_container(config, c, &root, index)?);
     }
     let mut answer = json!({ "forms": list });
     // A result holds at most 65,536 characters: leave out trailing fields until it fits.

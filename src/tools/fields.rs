@@ -28,6 +28,10 @@ pub(crate) struct Field {
     pub label: String,
     pub name: String,
     pub id: String,
+    /// The tool's root: labels come only from inside it.
+    pub root: Element,
+    /// Its place among the container's fields, for the `field N` ref.
+    pub index: usize,
 }
 
 /// Why the page's secrets stay out of the model's view and hands.
@@ -36,6 +40,8 @@ pub(crate) enum Secret {
     Password,
     PaymentCard,
     OneTimeCode,
+    /// A field the app's `sensitive` option names.
+    Marked,
 }
 
 impl Secret {
@@ -44,6 +50,7 @@ impl Secret {
             Secret::Password => "a password",
             Secret::PaymentCard => "payment card data",
             Secret::OneTimeCode => "a one-time code",
+            Secret::Marked => "data the app marked sensitive",
         }
     }
 }
@@ -67,16 +74,24 @@ impl Field {
         self.elements().swap_remove(0)
     }
 
-    /// What the model types to address the field: its id, else its name, else its label.
+    /// What the model types to address the field: its id, else its name, else its label, else
+    /// its place (`field N`).
     pub(crate) fn reference(&self) -> String {
         let is_group = matches!(self.control, Control::Radios(_) | Control::Checkboxes(_));
         if !self.id.is_empty() && !is_group {
             self.id.clone()
         } else if !self.name.is_empty() {
             self.name.clone()
-        } else {
+        } else if !self.label.is_empty() {
             self.label.clone()
+        } else {
+            self.place()
         }
+    }
+
+    /// `field N`: the field's place among its container's fields, counted from 1.
+    fn place(&self) -> String {
+        format!("field {}", self.index + 1)
     }
 
     /// The field's type as the model reads it: the input type, `textarea`, `select`,
@@ -93,9 +108,19 @@ impl Field {
         }
     }
 
-    /// Which secret the field holds, if any: `type=password`, or an `autocomplete` token of a
-    /// card (`cc-*`), a password or a one-time code.
-    pub(crate) fn secret(&self) -> Option<Secret> {
+    /// Which secret the field holds, if any: `type=password`, an `autocomplete` token of a
+    /// card (`cc-*`), a password or a one-time code, or a match of the app's `sensitive`
+    /// selectors (the app's, so trusted to run as CSS).
+    pub(crate) fn secret(&self, sensitive: &[String]) -> Option<Secret> {
+        let marked = |e: &Element| {
+            sensitive.iter().any(|sel| {
+                proto_call("Element", "matches", e, &[&JsValue::from_str(sel)])
+                    .is_ok_and(|v| v.is_truthy())
+            })
+        };
+        if self.elements().iter().any(marked) {
+            return Some(Secret::Marked);
+        }
         let el = self.element();
         if let Some(i) = el.dyn_ref::<HtmlInputElement>() {
             if i.type_() == "password" {
@@ -117,6 +142,43 @@ impl Field {
             }
         }
         None
+    }
+
+    /// Whether the model may not read the field's value: a secret or a hidden input.
+    pub(crate) fn redacted(&self, sensitive: &[String]) -> bool {
+        self.kind() == "hidden" || self.secret(sensitive).is_some()
+    }
+
+    /// Why the browser finds the field invalid now; `None` when it is valid or not validated.
+    /// A redacted field gets a fixed phrase: the browser's message would tell the value's
+    /// length ("you are currently using 6 characters") or shape.
+    pub(crate) fn invalid_reason(&self, redacted: bool) -> Option<String> {
+        for el in self.elements() {
+            if !get(&el, "willValidate").is_truthy() {
+                continue;
+            }
+            let validity = get(&el, "validity");
+            if get(&validity, "valid").is_truthy() {
+                continue;
+            }
+            return Some(if !redacted {
+                get(&el, "validationMessage")
+                    .as_string()
+                    .unwrap_or_default()
+            } else if get(&validity, "valueMissing").is_truthy() {
+                "required and empty".into()
+            } else {
+                "invalid".into()
+            });
+        }
+        None
+    }
+
+    /// Whether the browser checks the field's validity at all (not disabled, hidden, …).
+    pub(crate) fn validated(&self) -> bool {
+        self.elements()
+            .iter()
+            .any(|el| get(el, "willValidate").is_truthy())
     }
 
     /// Whether every element of the field is disabled (itself, or by a disabled fieldset).
@@ -228,7 +290,7 @@ pub(crate) fn fields(container: &Container, root: &Element) -> Result<Vec<Field>
                         Control::Radios(v) | Control::Checkboxes(v) => v.push(i.clone()),
                         Control::Input(first) => {
                             group.control = Control::Checkboxes(vec![first.clone(), i.clone()]);
-                            group.label = group_label(&group.control, &group.name);
+                            group.label = group_label(&group.control, &group.name, root);
                         }
                         _ => {}
                     }
@@ -236,12 +298,14 @@ pub(crate) fn fields(container: &Container, root: &Element) -> Result<Vec<Field>
                 }
                 if radio {
                     let c = Control::Radios(vec![i.clone()]);
-                    let label = group_label(&c, &name);
+                    let label = group_label(&c, &name, root);
                     out.push(Field {
                         control: c,
                         label,
                         name,
                         id,
+                        root: root.clone(),
+                        index: 0,
                     });
                     continue;
                 }
@@ -254,12 +318,14 @@ pub(crate) fn fields(container: &Container, root: &Element) -> Result<Vec<Field>
         } else {
             continue;
         };
-        let label = label_of(&el);
+        let label = label_of(&el, root);
         out.push(Field {
             control,
             label,
             name,
             id,
+            root: root.clone(),
+            index: 0,
         });
     }
     for el in query_all(container.element(), "[contenteditable]")? {
@@ -275,29 +341,36 @@ pub(crate) fn fields(container: &Container, root: &Element) -> Result<Vec<Field>
         }
         let name = attr(&h, "name").unwrap_or_default();
         let id = h.id();
-        let label = label_of(&h);
+        let label = label_of(&h, root);
         out.push(Field {
             control: Control::Editable(h),
             label,
             name,
             id,
+            root: root.clone(),
+            index: 0,
         });
+    }
+    for (i, f) in out.iter_mut().enumerate() {
+        f.index = i;
     }
     Ok(out)
 }
 
-/// Finds the field the agent named: an exact id, else an exact name, else a label equal to it
-/// ignoring case and spacing. Two fields with the same label make the name ambiguous.
+/// Finds the field the agent named among the in-scope `fields`: an exact id, else an exact
+/// name, else a label equal to it ignoring case and spacing, else its `field N` place. Compared
+/// as text, never run as a selector. Two fields with the same label make the name ambiguous.
 pub(crate) fn find<'a>(fields: &'a [Field], loc: &str) -> Result<&'a Field, String> {
     super::scope::check_locator("field", loc)?;
     let by = |pick: &dyn Fn(&Field) -> bool| -> Vec<&'a Field> {
         fields.iter().filter(|f| pick(f)).collect()
     };
     let wanted = lower(&clean_text(loc));
-    let tiers: [Vec<&Field>; 3] = [
+    let tiers: [Vec<&Field>; 4] = [
         by(&|f| f.id == loc || f.elements().iter().any(|e| e.id() == loc)),
         by(&|f| f.name == loc),
         by(&|f| !f.label.is_empty() && lower(&f.label) == wanted),
+        by(&|f| f.place() == loc),
     ];
     for tier in tiers {
         match tier.as_slice() {

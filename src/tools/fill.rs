@@ -9,7 +9,9 @@ use super::controls::{
     type_text, Changed, Outcome, Set,
 };
 use super::fields::{fields, find, Control, Field};
-use super::js::{document, entries, error_result, get, ok_result, to_json, CallContext};
+use super::js::{
+    document, entries, error_result, get, ok_result, read_json, string_arg, CallContext,
+};
 use super::options::Config;
 use super::scope::{connected, container, root};
 use super::text::{format_hint, single_line};
@@ -53,7 +55,7 @@ fn gate(config: &Config, f: &Field) -> Result<(), Outcome> {
     if kind == "file" && !config.allow_files {
         return refuse("file fields are not filled (the app did not allow it)");
     }
-    if let Some(s) = f.secret() {
+    if let Some(s) = f.secret(&config.sensitive) {
         if !config.allow_sensitive {
             return refuse(format!(
                 "the field holds {}; the app did not allow filling it",
@@ -88,8 +90,8 @@ async fn apply(config: &Config, f: &Field, value: &Value) -> Outcome {
         Control::TextArea(t) => type_text("HTMLTextAreaElement", t, value, true),
         Control::Select(s) => select(s, value),
         Control::Editable(e) => editable(e, value),
-        Control::Radios(g) => radios(g, value),
-        Control::Checkboxes(g) => checkboxes(g, value),
+        Control::Radios(g) => radios(g, &f.root, value),
+        Control::Checkboxes(g) => checkboxes(g, &f.root, value),
     };
     let step = match started {
         Ok(step) => step,
@@ -105,11 +107,12 @@ async fn apply(config: &Config, f: &Field, value: &Value) -> Outcome {
     (step.read)()
 }
 
-/// One line of the report; a secret's value never goes back to the model.
-fn report(loc: &str, f: Option<&Field>, outcome: Outcome) -> (Value, bool) {
+/// One line of the report; a redacted field's value and validation message never go back to
+/// the model.
+fn report(config: &Config, loc: &str, f: Option<&Field>, outcome: Outcome) -> (Value, bool) {
     let mut o = Map::new();
     o.insert("field".into(), loc.into());
-    let redact = f.is_some_and(|f| f.secret().is_some());
+    let redact = f.is_some_and(|f| f.redacted(&config.sensitive));
     let shown = |v: Value| {
         if redact {
             Value::String("[redacted]".into())
@@ -133,16 +136,12 @@ fn report(loc: &str, f: Option<&Field>, outcome: Outcome) -> (Value, bool) {
             o.insert("reason".into(), why.into());
         }
     }
-    if let (Some(f), false) = (f, refused) {
-        let el = f.element();
-        if get(&el, "willValidate").is_truthy() && !get(&get(&el, "validity"), "valid").is_truthy()
-        {
-            o.insert("valid".into(), false.into());
-            let msg = get(&el, "validationMessage")
-                .as_string()
-                .unwrap_or_default();
-            o.insert("validationMessage".into(), msg.into());
-        }
+    if let Some(msg) = f
+        .filter(|_| !refused)
+        .and_then(|f| f.invalid_reason(redact))
+    {
+        o.insert("valid".into(), false.into());
+        o.insert("validationMessage".into(), msg.into());
     }
     (Value::Object(o), refused)
 }
@@ -154,14 +153,7 @@ pub(crate) async fn run(
     args: &JsValue,
     ctx: &CallContext,
 ) -> Result<JsValue, String> {
-    let asked = get(args, "form");
-    let asked = match (asked.is_undefined() || asked.is_null(), asked.as_string()) {
-        (true, _) => None,
-        (false, Some(s)) => Some(s),
-        (false, None) => {
-            return Err("form must be a string: a form's id, name or a CSS selector".into())
-        }
-    };
+    let asked = string_arg(args, "form")?;
     let wanted = get(args, "fields");
     if !wanted.is_object() || js_sys::Array::is_array(&wanted) {
         return Err(
@@ -187,9 +179,12 @@ pub(crate) async fn run(
     for (loc, value) in &wanted {
         let (line, refused) = match find(&all, loc) {
             // A cancelled or timed-out call stops changing the page.
-            _ if ctx.aborted() => report(loc, None, Outcome::Refused(CANCELLED.into())),
-            Ok(f) => report(loc, Some(f), apply(config, f, &to_json(value)).await),
-            Err(why) => report(loc, None, Outcome::Refused(why)),
+            _ if ctx.aborted() => report(config, loc, None, Outcome::Refused(CANCELLED.into())),
+            Ok(f) => match read_json(value, &format!("the value of {loc:?}")) {
+                Ok(v) => report(config, loc, Some(f), apply(config, f, &v).await),
+                Err(why) => report(config, loc, Some(f), Outcome::Refused(why)),
+            },
+            Err(why) => report(config, loc, None, Outcome::Refused(why)),
         };
         if refused {
             refused_count += 1;

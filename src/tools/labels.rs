@@ -1,12 +1,13 @@
 //! What a person reads next to a control: its accessible name from `aria-labelledby`,
-//! `aria-label`, `<label>` (for= or wrapping), placeholder or title; a group's legend.
+//! `aria-label`, `<label>` (for= or wrapping), placeholder or title; a group's legend. Only
+//! elements inside the tool's root lend a label: an answer never depends on what lies outside.
 
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlInputElement};
 
 use super::fields::Control;
 use super::js::get;
-use super::scope::{attr, query_all};
+use super::scope::{attr, contains, query_all};
 
 /// Longest label text kept; longer text is cut.
 const LABEL_MAX: usize = 120;
@@ -45,12 +46,14 @@ fn label_text(label: &Element) -> String {
 
 /// The accessible name of a control, as assistive technology computes it in the usual cases:
 /// `aria-labelledby`, `aria-label`, `<label>` (for= or wrapping), then placeholder or title.
-pub(crate) fn label_of(el: &Element) -> String {
+/// Labelling elements outside `root` are passed over.
+pub(crate) fn label_of(el: &Element, root: &Element) -> String {
     if let Some(ids) = attr(el, "aria-labelledby") {
         let doc = el.owner_document();
         let parts: Vec<String> = ids
             .split_whitespace()
             .filter_map(|id| doc.as_ref()?.get_element_by_id(id))
+            .filter(|l| contains(root, l))
             .map(|l| clean_text(&l.text_content().unwrap_or_default()))
             .filter(|t| !t.is_empty())
             .collect();
@@ -68,6 +71,7 @@ pub(crate) fn label_of(el: &Element) -> String {
         let parts: Vec<String> = js_sys::Array::from(&labels)
             .iter()
             .filter_map(|l| l.dyn_into::<Element>().ok())
+            .filter(|l| contains(root, l))
             .map(|l| label_text(&l))
             .filter(|t| !t.is_empty())
             .collect();
@@ -85,8 +89,9 @@ pub(crate) fn label_of(el: &Element) -> String {
     String::new()
 }
 
-/// A group's label: its fieldset's legend or `role=radiogroup` label, else the name.
-pub(crate) fn group_label(control: &Control, name: &str) -> String {
+/// A group's label: its fieldset's legend or `role=radiogroup` label (inside `root`), else the
+/// name.
+pub(crate) fn group_label(control: &Control, name: &str, root: &Element) -> String {
     let first: Element = match control {
         Control::Radios(v) | Control::Checkboxes(v) => v[0].clone().into(),
         _ => return name.into(),
@@ -95,13 +100,19 @@ pub(crate) fn group_label(control: &Control, name: &str) -> String {
         .closest("[role=radiogroup],[role=group]")
         .ok()
         .flatten()
+        .filter(|g| contains(root, g))
     {
-        let l = label_of(&group);
+        let l = label_of(&group, root);
         if !l.is_empty() {
             return l;
         }
     }
-    if let Some(fs) = first.closest("fieldset").ok().flatten() {
+    if let Some(fs) = first
+        .closest("fieldset")
+        .ok()
+        .flatten()
+        .filter(|f| contains(root, f))
+    {
         if let Ok(Some(legend)) = fs.query_selector("legend") {
             let l = clean_text(&legend.text_content().unwrap_or_default());
             if !l.is_empty() {
@@ -113,8 +124,8 @@ pub(crate) fn group_label(control: &Control, name: &str) -> String {
 }
 
 /// The label of one radio button or checkbox of a group (its own `<label>`), else its value.
-pub(crate) fn option_label(input: &HtmlInputElement) -> String {
-    let l = label_of(input);
+pub(crate) fn option_label(input: &HtmlInputElement, root: &Element) -> String {
+    let l = label_of(input, root);
     if l.is_empty() {
         input.value()
     } else {

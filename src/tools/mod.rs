@@ -23,7 +23,7 @@ use crate::js;
 
 use wasm_bindgen::prelude::*;
 
-use js::{error_result, object, set, to_json, CallContext};
+use js::{error_result, object, read_json, set, string_arg, CallContext};
 use options::Config;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -54,11 +54,16 @@ export interface FormToolOptions extends PageToolOptions {
   /** The element the tool may see into (default: `document.body`). */
   root?: Element;
   /** The form to work on: the element, or a selector resolved inside `root` at each call.
-   *  Without it, the agent names a form by id, name or selector when `root` holds several. */
+   *  Without it, the agent names a form by its ref (id, name or "form N") when `root` holds
+   *  several; what the agent sends is compared as text, never run as a selector. */
   form?: HTMLFormElement | string;
   /** Asked before a submit; `false` (or a throw) stops it and the agent is told so. */
   confirm?: (action: PageAction) => boolean | Promise<boolean>;
-  /** Let the agent fill passwords, card data and one-time codes (default: refused). */
+  /** CSS selectors of more fields to treat as secrets, like passwords: their values and
+   *  validation messages are redacted and filling them needs `allowSensitive`. */
+  sensitive?: string[];
+  /** Let the agent fill passwords, card data, one-time codes and `sensitive` fields
+   *  (default: refused). */
   allowSensitive?: boolean;
   /** Let the agent put text files into file inputs (default: refused). */
   allowFiles?: boolean;
@@ -106,9 +111,9 @@ enum Kind {
 
 // The parameter schemas as JSON text (parsed by the browser): far smaller in the .wasm than
 // building them with `json!`. The form tools' "form" property is removed when the app pins a form.
-const DESCRIBE_SCHEMA: &str = r#"{"type":"object","properties":{"form":{"type":"string","description":"The form: its ref as describe_form reports it (id, name or \"form N\"), or a CSS selector. Leave out to describe every form in scope."}}}"#;
-const FILL_SCHEMA: &str = r##"{"type":"object","properties":{"form":{"type":"string","description":"The form: its ref as describe_form reports it, or a CSS selector. Needed only when the page has several forms."},"fields":{"type":"object","description":"Each field's label, name or id (as describe_form reports it) mapped to its value: text for text, number, date (YYYY-MM-DD), time (HH:MM) and color (#rrggbb) fields; true or false for a checkbox; an option's value or label for a radio group or a select; an array of them for a multiple select or a checkbox group.","additionalProperties":{"type":["string","number","boolean","array","object"]}}},"required":["fields"]}"##;
-const SUBMIT_SCHEMA: &str = r#"{"type":"object","properties":{"form":{"type":"string","description":"The form: its ref as describe_form reports it, or a CSS selector. Needed only when the page has several forms."},"button":{"type":"string","description":"The submit button's label, name or id; default: the form's first submit button."}}}"#;
+const DESCRIBE_SCHEMA: &str = r#"{"type":"object","properties":{"form":{"type":"string","description":"The form: its ref as describe_form reports it (its id, name or \"form N\"). Leave out to describe every form in scope."}}}"#;
+const FILL_SCHEMA: &str = r##"{"type":"object","properties":{"form":{"type":"string","description":"The form: its ref as describe_form reports it (its id, name or \"form N\"). Needed only when the page has several forms."},"fields":{"type":"object","description":"Each field's ref, label, name or id (as describe_form reports them) mapped to its value: text for text, number, date (YYYY-MM-DD), time (HH:MM) and color (#rrggbb) fields; true or false for a checkbox; an option's value or label for a radio group or a select; an array of them for a multiple select or a checkbox group.","additionalProperties":{"type":["string","number","boolean","array","object"]}}},"required":["fields"]}"##;
+const SUBMIT_SCHEMA: &str = r#"{"type":"object","properties":{"form":{"type":"string","description":"The form: its ref as describe_form reports it (its id, name or \"form N\"). Needed only when the page has several forms."},"button":{"type":"string","description":"The submit button's label, name or id; default: the form's first submit button."}}}"#;
 const NAVIGATE_SCHEMA: &str = r#"{"type":"object","properties":{"url":{"type":"string","description":"A path of this app such as /orders/42, or a full http(s) URL of this site."}},"required":["url"]}"#;
 
 fn parameters(kind: Kind, config: &Config) -> JsValue {
@@ -146,11 +151,20 @@ async fn dispatch(
     if !object && (!absent || matches!(kind, Kind::Fill | Kind::Navigate)) {
         return Err("the arguments must be a JSON object".into());
     }
+    // Arguments the tool cannot read (cyclic, too deep, too long) are refused as a whole, and
+    // each one it reads must have its type: nothing unreadable is taken as absent.
+    if !absent {
+        read_json(&args, "the arguments")?;
+    }
     match kind {
-        Kind::Describe => describe::run(config, &to_json(&args)),
+        Kind::Describe => describe::run(config, string_arg(&args, "form")?.as_deref()),
         Kind::Fill => fill::run(config, &args, &ctx).await,
-        Kind::Submit => submit::run(config, &to_json(&args), &ctx).await,
-        Kind::Navigate => navigate::run(config, &to_json(&args), &ctx).await,
+        Kind::Submit => {
+            let form = string_arg(&args, "form")?;
+            let button = string_arg(&args, "button")?;
+            submit::run(config, form.as_deref(), button.as_deref(), &ctx).await
+        }
+        Kind::Navigate => navigate::run(config, string_arg(&args, "url")?.as_deref(), &ctx).await,
     }
 }
 

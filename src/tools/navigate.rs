@@ -2,12 +2,12 @@
 //! another allowed site or `mode: "document"`, a page load that waits until the result is
 //! posted.
 
-use serde_json::{json, Value};
+use serde_json::json;
 use wasm_bindgen::JsValue;
 
 use super::js::{call_hook, error_result, object, ok_result, set, CallContext};
 use super::options::Config;
-use super::url::{check_target, Target};
+use super::url::{check_target, shown_path, Target};
 
 /// Changes the route in place: `history.pushState`, then a `popstate` event so routers that
 /// listen for it (and the app's own listener) render the new screen.
@@ -30,16 +30,14 @@ fn title() -> String {
     super::js::document().map(|d| d.title()).unwrap_or_default()
 }
 
-/// Runs navigate: `args.url` is a path of this app or a full http(s) URL.
+/// Runs navigate: `input` (`args.url`) is a path of this app or a full http(s) URL.
 pub(crate) async fn run(
     config: &Config,
-    args: &Value,
+    input: Option<&str>,
     ctx: &CallContext,
 ) -> Result<JsValue, String> {
-    let input = match args.get("url") {
-        Some(Value::String(s)) => s.as_str(),
-        Some(_) => return Err("url must be a string".into()),
-        None => return Err("url is missing: pass a path such as \"/orders\"".into()),
+    let Some(input) = input else {
+        return Err("url is missing: pass a path such as \"/orders\"".into());
     };
     let (url, same_origin) = match check_target(input, &config.allow_origins) {
         Target::SameOrigin(u) => (u, true),
@@ -49,7 +47,10 @@ pub(crate) async fn run(
         }
     };
     let href = url.href();
+    // The app's router gets the whole path; the model reads only what it wrote (`shown`).
     let path = format!("{}{}{}", url.pathname(), url.search(), url.hash());
+    let shown = shown_path(input, &url);
+    let shown_href = format!("{}{shown}", url.origin());
     if path.starts_with("//") {
         // `/..//evil.example` normalises to the path `//evil.example`, which a router handing it
         // on to `location` would read as another site.
@@ -69,7 +70,7 @@ pub(crate) async fn run(
             Ok(v) if v.is_truthy() => {}
             Ok(_) => {
                 return Ok(error_result(&format!(
-                    "The user declined the navigation to {href}."
+                    "The user declined the navigation to {shown_href}."
                 )))
             }
             Err(e) => {
@@ -95,13 +96,13 @@ pub(crate) async fn run(
             return Ok(error_result("Not navigating: a page load must wait for the result, and this call gives no way to run code after it."));
         }
         return Ok(ok_result(
-            &json!({ "navigated": false, "url": href, "outcome": "the page will load this URL once this result is posted" }),
+            &json!({ "navigated": false, "url": shown_href, "outcome": "the page will load this URL once this result is posted" }),
         ));
     }
     let via = if let Some(router) = &config.router {
         if let Err(e) = call_hook(router, &JsValue::from_str(&path)).await {
             return Ok(error_result(&format!(
-                "The app's router failed to open {path}: {e}"
+                "The app's router failed to open {shown}: {e}"
             )));
         }
         "router"
@@ -110,6 +111,6 @@ pub(crate) async fn run(
         "history"
     };
     Ok(ok_result(
-        &json!({ "navigated": true, "path": path, "via": via, "title": title() }),
+        &json!({ "navigated": true, "path": shown, "via": via, "title": title() }),
     ))
 }

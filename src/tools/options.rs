@@ -28,6 +28,8 @@ pub(crate) struct Config {
     pub allow_sensitive: bool,
     pub allow_files: bool,
     pub allow_hidden: bool,
+    /// The app's selectors for more fields to treat as secrets (`sensitive`).
+    pub sensitive: Vec<String>,
     /// Origins (`https://host:port`) besides the page's own that navigate and submit may reach.
     pub allow_origins: Vec<String>,
     pub router: Option<Function>,
@@ -82,6 +84,34 @@ fn origin_of(entry: &str) -> Option<String> {
     (scheme == "http:" || scheme == "https:").then(|| url.origin())
 }
 
+/// `options.sensitive`: an array of CSS selectors, each checked now so a typo throws at once.
+fn sensitive_selectors(options: &JsValue) -> Result<Vec<String>, String> {
+    let list = get(options, "sensitive");
+    if list.is_undefined() || list.is_null() {
+        return Ok(Vec::new());
+    }
+    const SHAPE: &str = "options.sensitive must be an array of CSS selectors";
+    if !js_sys::Array::is_array(&list) {
+        return Err(SHAPE.into());
+    }
+    let probe = super::js::document()?
+        .create_element("div")
+        .map_err(|e| super::js::error_text(&e))?;
+    let mut out = Vec::new();
+    for (i, entry) in js_sys::Array::from(&list).iter().enumerate() {
+        let sel = entry
+            .as_string()
+            .ok_or_else(|| format!("{SHAPE}; [{i}] is not a string"))?;
+        if probe.matches(&sel).is_err() {
+            return Err(format!(
+                "options.sensitive[{i}]: {sel:?} is not a valid CSS selector"
+            ));
+        }
+        out.push(sel);
+    }
+    Ok(out)
+}
+
 impl Config {
     /// Reads `options` (an object or `undefined`); `default_name` names the tool when the app
     /// gives no `name`. Fails with a message naming the bad option.
@@ -109,6 +139,7 @@ impl Config {
                 )),
             },
         };
+        let sensitive = sensitive_selectors(options)?;
         let mut allow_origins = Vec::new();
         let list = get(options, "allowOrigins");
         if !list.is_undefined() && !list.is_null() {
@@ -142,6 +173,7 @@ impl Config {
             allow_sensitive: opt_bool(options, "allowSensitive")?,
             allow_files: opt_bool(options, "allowFiles")?,
             allow_hidden: opt_bool(options, "allowHidden")?,
+            sensitive,
             allow_origins,
             router: opt_function(options, "router")?,
             document_mode,

@@ -1,6 +1,7 @@
 //! Where a tool may act: its root element, and the form (or, for an app without `<form>`, the
 //! root itself) that a call names. The agent's locator is hostile input: it is length-checked,
-//! matched inside the root only, and must name exactly one form.
+//! compared as text with the refs of the forms inside the root only (never run as a selector),
+//! and must name exactly one form. The app's own `form` option is a selector: the app is trusted.
 
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, HtmlFormElement};
@@ -8,7 +9,7 @@ use web_sys::{Element, HtmlFormElement};
 use super::js::{document, proto_call, proto_get};
 use super::options::{Config, FormChoice};
 
-/// Longest locator (form or field name, label, id or selector) an agent may send.
+/// Longest locator (a form's or field's id, name, label or ref) an agent may send.
 pub(crate) const LOCATOR_MAX: usize = 200;
 
 /// The element whose fields a call works on.
@@ -116,44 +117,65 @@ pub(crate) fn check_locator(what: &str, loc: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// The form the agent named among `forms`: by id, by name, by its `form N` place, else by a
-/// CSS selector that matches exactly one of them.
-fn pick_form(
-    root: &Element,
-    forms: &[HtmlFormElement],
-    loc: &str,
-) -> Result<HtmlFormElement, String> {
+/// Most refs listed when a form locator names none.
+const REFS_LISTED: usize = 20;
+
+/// The refs of `forms` for a refusal, all from inside the root.
+fn list_refs(forms: &[HtmlFormElement]) -> String {
+    let mut refs: Vec<String> = forms
+        .iter()
+        .take(REFS_LISTED)
+        .enumerate()
+        .map(|(i, f)| format!("{:?}", form_ref(f, i)))
+        .collect();
+    if forms.len() > REFS_LISTED {
+        refs.push("…".into());
+    }
+    refs.join(", ")
+}
+
+/// The form the agent named among `forms` (those inside the root): an exact id, else an exact
+/// name, else its `form N` place. The locator is compared as text and never given to a
+/// selector engine: a selector would let the model test any attribute of the page (a CSRF
+/// token, a password's `value`), and `:has()` reaches outside the root. A refusal lists only
+/// in-scope refs, so it reads the same whether the name exists outside the root or nowhere.
+fn pick_form(forms: &[HtmlFormElement], loc: &str) -> Result<HtmlFormElement, String> {
     check_locator("form", loc)?;
-    for (i, f) in forms.iter().enumerate() {
-        if form_ref(f, i) == loc {
-            return Ok(f.clone());
+    let by = |pick: &dyn Fn(usize, &HtmlFormElement) -> bool| -> Vec<&HtmlFormElement> {
+        forms
+            .iter()
+            .enumerate()
+            .filter(|(i, f)| pick(*i, f))
+            .map(|(_, f)| f)
+            .collect()
+    };
+    let tiers = [
+        by(&|_, f| attr(f.unchecked_ref(), "id").as_deref() == Some(loc)),
+        by(&|_, f| attr(f.unchecked_ref(), "name").as_deref() == Some(loc)),
+        by(&|i, _| format!("form {}", i + 1) == loc),
+    ];
+    for tier in tiers {
+        match tier.as_slice() {
+            [] => continue,
+            [one] => return Ok((*one).clone()),
+            many => {
+                return Err(format!(
+                    "form: {loc:?} names {} forms; pass one of: {}",
+                    many.len(),
+                    list_refs(forms)
+                ))
+            }
         }
     }
-    let by_name: Vec<&HtmlFormElement> = forms
-        .iter()
-        .filter(|f| attr(f.unchecked_ref(), "name").as_deref() == Some(loc))
-        .collect();
-    if by_name.len() == 1 {
-        return Ok(by_name[0].clone());
+    if forms.is_empty() {
+        return Err(format!(
+            "form: no form in scope is called {loc:?}; there is no form in scope"
+        ));
     }
-    let matched = query_all(root, loc).map_err(|e| {
-        format!("form: {loc:?} is no form's id or name in scope, nor a valid CSS selector ({e})")
-    })?;
-    match matched.as_slice() {
-        [] => Err(format!(
-            "form: no form in scope is called {loc:?} or matches it"
-        )),
-        [one] => one.clone().dyn_into::<HtmlFormElement>().map_err(|_| {
-            format!(
-                "form: {loc:?} matches a <{}>, not a form",
-                one.tag_name().to_ascii_lowercase()
-            )
-        }),
-        many => Err(format!(
-            "form: {loc:?} matches {} elements, not one form",
-            many.len()
-        )),
-    }
+    Err(format!(
+        "form: no form in scope is called {loc:?}; pass one of: {}",
+        list_refs(forms)
+    ))
 }
 
 /// The container a call works on. `asked` is the agent's `form` argument; `need_form` is set
@@ -195,7 +217,7 @@ pub(crate) fn container(
         None => {
             let forms = forms_in(&root)?;
             match asked {
-                Some(loc) => pick_form(&root, &forms, loc)?,
+                Some(loc) => pick_form(&forms, loc)?,
                 None => match forms.as_slice() {
                     [one] => one.clone(),
                     [] if !need_form => return Ok(Container::Area(root)),

@@ -15,27 +15,17 @@ use super::js::{error_result, get, lower, ok_result, proto_call, proto_get, Call
 use super::labels::clean_text;
 use super::options::Config;
 use super::scope::{attr, check_locator, connected, container, root, Container};
-use super::url::{check_target, Target};
+use super::url::{check_target, without_query, Target};
 
-/// The invalid fields of a form, each with the browser's message.
-fn invalid_fields(all: &[Field]) -> Vec<Value> {
-    let mut out = Vec::new();
-    for f in all {
-        for el in f.elements() {
-            if get(&el, "willValidate").is_truthy()
-                && !get(&get(&el, "validity"), "valid").is_truthy()
-            {
-                let msg = get(&el, "validationMessage")
-                    .as_string()
-                    .unwrap_or_default();
-                out.push(
-                    json!({ "field": f.reference(), "label": f.label, "validationMessage": msg }),
-                );
-                break;
-            }
-        }
-    }
-    out
+/// The invalid fields of a form, each with the browser's message (a fixed phrase for a
+/// redacted field).
+fn invalid_fields(all: &[Field], sensitive: &[String]) -> Vec<Value> {
+    all.iter()
+        .filter_map(|f| {
+            let msg = f.invalid_reason(f.redacted(sensitive))?;
+            Some(json!({ "field": f.reference(), "label": f.label, "validationMessage": msg }))
+        })
+        .collect()
 }
 
 /// The submitter the agent named, or the form's first enabled submit button.
@@ -54,14 +44,14 @@ fn pick_submitter(
     let wanted = lower(&clean_text(loc));
     let hits: Vec<&Element> = buttons
         .iter()
-        .filter(|b| button_ref(b) == loc || lower(&button_label(b)) == wanted)
+        .filter(|b| button_ref(b, root) == loc || lower(&button_label(b, root)) == wanted)
         .collect();
     match hits.as_slice() {
         [] => Err(format!(
             "no submit button of this form is called {loc:?}; its buttons: {}",
             buttons
                 .iter()
-                .map(button_label)
+                .map(|b| button_label(b, root))
                 .collect::<Vec<_>>()
                 .join(", ")
         )),
@@ -201,37 +191,34 @@ fn load_later(form: HtmlFormElement, submitter: Option<Element>) -> Box<dyn FnOn
 /// `confirm`, then submits and reports what the page did.
 pub(crate) async fn run(
     config: &Config,
-    args: &Value,
+    asked_form: Option<&str>,
+    asked_button: Option<&str>,
     ctx: &CallContext,
 ) -> Result<JsValue, String> {
-    let text_arg = |key: &str| -> Result<Option<String>, String> {
-        match args.get(key) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.clone())),
-            Some(_) => Err(format!("{key} must be a string")),
-        }
-    };
-    let (asked_form, asked_button) = (text_arg("form")?, text_arg("button")?);
-    let Container::Form(form) = container(config, asked_form.as_deref(), true)? else {
+    let Container::Form(form) = container(config, asked_form, true)? else {
         return Err("there is no form in scope".into());
     };
     let scope_root = root(config)?;
-    let submitter = pick_submitter(&form, &scope_root, asked_button.as_deref())?;
+    let submitter = pick_submitter(&form, &scope_root, asked_button)?;
     let (action, method) = destination(&form, submitter.as_ref());
     let dialog = method == "dialog";
+    // What the model may read of the destination: no query or fragment (an action left out is
+    // the page's own address, query and all). The check sees the same, so its refusal does not
+    // depend on the page's query either; scheme, credentials and origin are all kept.
+    let shown = without_query(&action).unwrap_or_else(|| action.clone());
     if !dialog {
-        if let Target::Refused(why) = check_target(&action, &config.allow_origins) {
+        if let Target::Refused(why) = check_target(&shown, &config.allow_origins) {
             return Err(format!("the form was not submitted: its action {why}"));
         }
     }
     let all = fields(&Container::Form(form.clone()), &scope_root)?;
-    let invalid = invalid_fields(&all);
+    let invalid = invalid_fields(&all, &config.sensitive);
     if !invalid.is_empty() {
         let body =
             json!({ "submitted": false, "reason": "the form is invalid", "invalid": invalid });
         return Ok(error_result(&body.to_string()));
     }
-    let button = submitter.as_ref().map(button_label);
+    let button = submitter.as_ref().map(|b| button_label(b, &scope_root));
     if let Some(confirm) = &config.confirm {
         let action_obj = super::js::object();
         let put = |k: &str, v: JsValue| super::js::set(&action_obj, k, &v);
@@ -287,7 +274,7 @@ pub(crate) async fn run(
     );
     drop(watch);
     if !seen {
-        let body = json!({ "submitted": false, "reason": "the browser fired no submit event (the form may be invalid or gone)", "invalid": invalid_fields(&all) });
+        let body = json!({ "submitted": false, "reason": "the browser fired no submit event (the form may be invalid or gone)", "invalid": invalid_fields(&all, &config.sensitive) });
         return Ok(error_result(&body.to_string()));
     }
     let what = if by_app {
@@ -296,12 +283,12 @@ pub(crate) async fn run(
         "the dialog form closed its dialog".to_string()
     } else if held {
         if ctx.after_result(load_later(form.clone(), submitter.clone())) {
-            format!("the page will load {action} ({method}) once this result is posted")
+            format!("the page will load {shown} ({method}) once this result is posted")
         } else {
             return Ok(error_result("The form was not submitted: it would load a new page, and this call gives no way to do that after its result."));
         }
     } else {
-        format!("a navigation to {action} started")
+        format!("a navigation to {shown} started")
     };
     Ok(ok_result(
         &json!({ "submitted": true, "button": button, "outcome": what }),

@@ -77,6 +77,34 @@ pub(crate) fn check_target(input: &str, allow: &[String]) -> Target {
     }
 }
 
+/// A URL without its query and fragment, for an answer: a form's action that defaults to the
+/// page's address carries whatever that address does (a reset token, personal data), which the
+/// model need not read. `None` when `url` does not parse.
+pub(crate) fn without_query(url: &str) -> Option<String> {
+    let url = web_sys::Url::new(url).ok()?;
+    url.set_search("");
+    url.set_hash("");
+    Some(url.href())
+}
+
+/// The path of `url` as the model wrote it in `input`: the resolved path, with the query and
+/// the fragment only when `input` has them. (`#top` resolves against the page's address, whose
+/// query is the page's, not the model's.)
+pub(crate) fn shown_path(input: &str, url: &web_sys::Url) -> String {
+    let (before_hash, has_hash) = match input.find('#') {
+        Some(i) => (&input[..i], true),
+        None => (input, false),
+    };
+    let mut out = url.pathname();
+    if before_hash.contains('?') {
+        out.push_str(&url.search());
+    }
+    if has_hash {
+        out.push_str(&url.hash());
+    }
+    out
+}
+
 /// The scheme of a value that would run code or smuggle content if the app used it as a link
 /// (`javascript:`, `data:`, …), as the browser's parser reads it; `None` for anything else.
 pub(crate) fn script_scheme(value: &str) -> Option<String> {

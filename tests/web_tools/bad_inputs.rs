@@ -127,20 +127,24 @@ const FORMS: &str = r#"<form id="outside"><input name="o"></form><input name="ti
 <label><input type="checkbox" name="ok"> OK</label><div>filler</div><button>Save</button></form></section>"#;
 
 #[wasm_bindgen_test]
-async fn hostile_selectors_are_refused_and_never_reach_outside_the_root() {
+async fn hostile_locators_are_refs_never_selectors_and_never_reach_outside_the_root() {
     let fx = Fixture::new(FORMS);
     let scope = fx.el("#scope");
     let tool = describe_form_tool(Some(with(&options("{}"), "root", &scope))).unwrap();
     let huge = "form".repeat(2000);
     let rows: Vec<(&str, Expect)> = vec![
-        ("*", Refused("matches 16 elements, not one form")),
-        ("[[", Refused("nor a valid CSS selector")),
-        ("form:has(", Refused("nor a valid CSS selector")),
+        // A locator is a ref compared as text: selectors name no form, inside the root or not.
+        ("*", Refused("no form in scope is called")),
+        ("[[", Refused("no form in scope is called")),
+        ("form:has(", Refused("no form in scope is called")),
         (&huge, Refused("at most 200")),
-        ("#outside", Refused("no form in scope")),
-        ("outside", Refused("no form in scope")),
-        ("body > form", Refused("no form in scope")),
-        ("div", Refused("matches a <div>, not a form")),
+        ("#outside", Refused("no form in scope is called")),
+        ("outside", Refused("no form in scope is called")),
+        ("body > form", Refused("no form in scope is called")),
+        ("div", Refused("no form in scope is called")),
+        (":root form", Refused("no form in scope is called")),
+        ("#scope form", Refused("no form in scope is called")),
+        ("#f", Refused("pass one of: \"f\"")),
         ("\u{0}", Refused("control characters")),
         ("   ", Refused("is empty")),
     ];
@@ -151,8 +155,8 @@ async fn hostile_selectors_are_refused_and_never_reach_outside_the_root() {
             SamePath(_) => unreachable!(),
         }
     }
-    // `:root form` is still evaluated inside the root: it finds the in-scope form only.
-    for ok in [":root form", "main", "f", "#scope form"] {
+    // The refs describe_form hands out: id, name, "form N".
+    for ok in ["f", "main", "form 1"] {
         let a = call(&tool, &serde_json::json!({ "form": ok }).to_string()).await;
         assert!(!a.is_error, "{ok}: {}", a.text);
         assert_eq!(a.json()["forms"][0]["ref"], "f", "{ok}");

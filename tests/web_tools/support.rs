@@ -143,3 +143,43 @@ pub fn refused(a: &Answer, needle: &str) {
         a.text
     );
 }
+
+/// Calls the handler with a JS value built by `make_args` (source of a function body that
+/// returns the arguments), for arguments JSON cannot spell: a 10,000-deep object, a function.
+pub async fn call_js(tool: &JsValue, make_args: &str) -> Answer {
+    let args = Function::new_no_args(make_args)
+        .call0(&JsValue::NULL)
+        .unwrap();
+    call_value(tool, args).await
+}
+
+/// Calls the handler with these arguments exactly as given.
+pub async fn call_value(tool: &JsValue, args: JsValue) -> Answer {
+    let handler: Function = Reflect::get(tool, &"handler".into())
+        .unwrap()
+        .unchecked_into();
+    let ctx = Object::new();
+    let after = Closure::<dyn FnMut(JsValue)>::new(|_f: JsValue| {});
+    Reflect::set(&ctx, &"afterResult".into(), after.as_ref()).unwrap();
+    let ret = handler
+        .call2(&JsValue::NULL, &args, &ctx)
+        .expect("a handler never throws");
+    let out = JsFuture::from(js_sys::Promise::resolve(&ret))
+        .await
+        .expect("a handler never rejects");
+    if let Some(text) = out.as_string() {
+        return Answer {
+            is_error: false,
+            text,
+            deferred: 0,
+        };
+    }
+    Answer {
+        is_error: true,
+        text: Reflect::get(&out, &"text".into())
+            .unwrap()
+            .as_string()
+            .expect("text is a string"),
+        deferred: 0,
+    }
+}

@@ -1,0 +1,112 @@
+// The hostile calls: the same table goes to both pages. Each row is `{ tool, args }`; the tool
+// names are those page.js registers (client__page__<tool>). Built from the secrets of both
+// pages, so that before the fix a selector-oracle row matches on one page and not the other.
+import { PAGES } from "./secrets.mjs";
+
+const A = PAGES.a.secrets;
+const B = PAGES.b.secrets;
+const both = (f) => [f(A), f(B)];
+
+/** What a model might send as `form`: the refs the tools hand out, near misses, refs of forms
+ *  outside the root, and CSS selectors that would read secrets one character at a time. */
+export const FORM_LOCATORS = [
+  "checkout", "login", "search", "newsletter", "form 1", "form 2", "form 3", "form 4", "form 99",
+  "Checkout", "checkout ", "form 0", "form -1", "form 1.0",
+  ...both((s) => `vault-${s.vault}`),
+  ...both((s) => `vault-form-${s.vault}`),
+  ...both((s) => `form:has(input[name=csrf][value^="${s.csrf[0]}"])`),
+  ...both((s) => `form:has(input[name=cart][value$="${s.cart.slice(-1)}"])`),
+  ...both((s) => `form:has([value^="${s.card.slice(0, 4)}"])`),
+  ...both((s) => `form:has(input[type=password][value^="${s.storedPassword[0]}"])`),
+  ...both((s) => `:root[data-secret^="${s.html[0]}"] form`),
+  ...both((s) => `:root:has(meta[content^="${s.meta[0]}"]) #checkout`),
+  ...both((s) => `html:has(#vault-${s.vault}) #checkout`),
+  ...both((s) => `main:has(~ #side[data-secret="${s.side}"]) form`),
+  ...both((s) => `#top[data-user-token^="${s.userToken[0]}"] ~ main form`),
+  ...both((s) => `body:has([data-token^="${s.newsletterToken[0]}"]) form:nth-child(1)`),
+  ...both((s) => `html:has(input[name="vault_csrf"][value^="${s.csrf.slice(0, 2)}"]) form[name=login]`),
+  ...both((s) => `form:has(input[name=otp][value*="${s.otp[2]}"])`),
+  "form:nth-child(1)", "form:nth-child(2)", ":nth-child(1 of form)", "form:nth-of-type(3)",
+  "#\\63 heckout", "#\\000063heckout", "\\66orm", "#checkout", "#login", "[name=login]",
+  "*", "form", "input", "meta", "[[", ":has(", "#checkout, #newsletter", "main > form",
+  "form[target=sink]", "form:not([data-app-handled])", ":root form",
+];
+
+/** Field names a model might send to fill: refs, redacted fields, fields outside the root or
+ *  outside <body>, and selectors. */
+export const FIELD_LOCATORS = [
+  "Email", "email", "Full name", "full-name", "fullname", "password", "Password", "card", "Card number",
+  "cvc", "otp", "newpw", "taxid", "Tax id", "csrf", "cart", "ship", "country", "terms", "q", "nl",
+  "nl_csrf", "search_csrf", "pass", "nonce", "field 99", "[name=csrf]", "input[value^=a]",
+  ...both((s) => `master-${s.vault}`),
+  ...both((s) => `tied-${s.vault}`),
+  ...both((s) => `Vault ${s.vault}`),
+  ...both((s) => `Full name Vault ${s.vault}`),
+  "vault_csrf",
+];
+
+export const BUTTONS = [
+  "Pay", "pay", "PAY", " Pay", "Save draft", "save", "Sign in", "Subscribe", "Search", "Post",
+  "button[name=pay]", "#checkout button", "form:has(input[value^=a]) button", "Submit",
+];
+
+export const URLS = [
+  "#top", "#", "?", "?x=1", "?reset=guess", "", "page.html", "./", "/", "/page.html#frag", "/orders/42?tab=items",
+  "https://docs.example/a?b=1#c", "https://evil.example/", "javascript:alert(location.search)", "//evil.example",
+  "/..//evil.example", "%", "?#", "#tok=alpha", "#tok=bravo-longer", "data:text/html,hi", "HTTP://docs.example/x",
+];
+
+const DEEP = (() => {
+  let o = { x: "leaf" };
+  for (let i = 0; i < 60; i++) o = { a: o };
+  return o;
+})();
+
+/** Wrong types, oversized and deeply nested arguments. */
+const BAD_ARGS = [
+  { form: 7 }, { form: null }, { form: [] }, { form: { $ref: "#checkout" } }, { form: "x".repeat(300) },
+  { form: "\u0000checkout" }, { form: "   " }, { form: DEEP }, { button: DEEP }, { button: 1 }, { button: "b".repeat(500) },
+  { fields: "csrf" }, { fields: [] }, { fields: {} }, { fields: { Email: DEEP } }, { fields: { Email: "a\nb" } },
+  { url: 5 }, { url: DEEP }, { url: "/" + "a".repeat(3000) }, { url: "java\tscript:x" },
+];
+
+const describeTools = ["describe_form", "describe_scoped", "describe_fixed"];
+const fillTools = ["fill_form", "fill_scoped", "fill_fixed"];
+const submitTools = ["submit_form", "submit_scoped", "submit_fixed", "submit_confirm"];
+const navigateTools = ["navigate", "navigate_router", "navigate_confirm"];
+
+/** The table, in order. The last rows fill the form validly and submit it. */
+export function table() {
+  const rows = [];
+  for (const tool of describeTools) rows.push({ tool, args: {} });
+  for (const form of FORM_LOCATORS) {
+    for (const tool of describeTools) rows.push({ tool, args: { form } });
+    for (const tool of fillTools) rows.push({ tool, args: { form, fields: { Comment: "hello", Email: "a@b.example" } } });
+    for (const tool of submitTools) rows.push({ tool, args: { form } });
+  }
+  for (const field of FIELD_LOCATORS) {
+    rows.push({ tool: "fill_form", args: { form: "checkout", fields: { [field]: "x" } } });
+    rows.push({ tool: "fill_scoped", args: { form: "checkout", fields: { [field]: "x" } } });
+    rows.push({ tool: "fill_fixed", args: { fields: { [field]: "x" } } });
+  }
+  for (const button of BUTTONS) {
+    for (const tool of submitTools) rows.push({ tool, args: { form: "checkout", button } });
+  }
+  for (const url of URLS) {
+    for (const tool of navigateTools) rows.push({ tool, args: { url } });
+  }
+  for (const args of BAD_ARGS) {
+    const tools = "url" in args ? navigateTools : "fields" in args ? fillTools : [...describeTools, ...submitTools];
+    for (const tool of tools) rows.push({ tool, args });
+  }
+  // A valid form: the model fills what it may (the password with allowSensitive), then submits.
+  rows.push({ tool: "fill_fixed", args: { fields: { Email: "ada@example.org", "I accept the terms": true, Password: "correct horse battery", "Card number": "4242 4242 4242 4242" } } });
+  for (const tool of describeTools) rows.push({ tool, args: { form: "checkout" } });
+  for (const button of ["Save draft", "Pay"]) {
+    rows.push({ tool: "submit_confirm", args: { form: "checkout", button } });
+    rows.push({ tool: "submit_fixed", args: { button } });
+  }
+  rows.push({ tool: "fill_fixed", args: { fields: { csrf: "model-set", cart: "" } } });
+  for (const tool of describeTools) rows.push({ tool, args: {} });
+  return rows;
+}

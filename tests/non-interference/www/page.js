@@ -1,0 +1,98 @@
+// The page of the non-interference suite: writes this page's secrets (window.SECRETS, set by
+// run.mjs before the page loads) into the shared markup, then registers the four page tools in
+// every configuration the suite calls: no options, `root` only, a fixed `form`, and a few more.
+// A page loaded into the `sink` frame by a form submission does nothing.
+import init, { Client, describeFormTool, fillFormTool, submitFormTool, navigateTool } from "/pkg/client_tools.js";
+
+const query = new URLSearchParams(location.search);
+if (window.top === window && query.has("session")) {
+  main().catch((e) => {
+    document.body.dataset.error = String(e?.message ?? e);
+  });
+}
+
+function put(selector, attribute, value) {
+  const el = document.querySelector(selector);
+  if (!el) throw new Error(`page.html has no ${selector}`);
+  el.setAttribute(attribute, value);
+}
+
+/** Every secret that is not typed by the user: value attributes, data attributes, a meta tag,
+ *  and a form outside <body> whose ids and names are secrets too. */
+function writeSecrets(s) {
+  document.documentElement.dataset.secret = s.html;
+  put('meta[name="csrf-token"]', "content", s.meta);
+  put("#top", "data-user-token", s.userToken);
+  put('[name="search_csrf"]', "value", s.searchCsrf);
+  put('#checkout [name="card"]', "value", s.card);
+  put('#checkout [name="otp"]', "value", s.otp);
+  put('#checkout [name="newpw"]', "value", s.newPassword);
+  put('#checkout [name="csrf"]', "value", s.csrf);
+  put('#checkout [name="cart"]', "value", s.cart);
+  put('form[name="login"] [name="pass"]', "value", s.storedPassword);
+  put('form[name="login"] [name="nonce"]', "value", s.nonce);
+  put("#side", "data-secret", s.side);
+  put("#newsletter", "data-token", s.newsletterToken);
+  put('[name="nl_csrf"]', "value", s.newsletterCsrf);
+  // Outside <body> (a child of <html>): outside the root of every tool, ids included.
+  const vault = document.createElement("div");
+  vault.id = `vault-${s.vault}`;
+  vault.dataset.secret = s.html;
+  const form = document.createElement("form");
+  form.id = `vault-form-${s.vault}`;
+  form.setAttribute("name", `vault-${s.vault}`);
+  for (const [name, type, value, extra] of [
+    [`master-${s.vault}`, "text", s.vaultValue, {}],
+    ["vault_csrf", "hidden", s.csrf, {}],
+    [`tied-${s.vault}`, "text", s.vaultValue, { form: "checkout" }],
+  ]) {
+    const input = document.createElement("input");
+    input.name = name;
+    input.type = type;
+    input.setAttribute("value", value);
+    for (const [k, v] of Object.entries(extra)) input.setAttribute(k, v);
+    form.append(input);
+  }
+  const label = document.createElement("label");
+  label.htmlFor = "full-name";
+  label.textContent = `Vault ${s.vault}`;
+  vault.append(form, label);
+  document.documentElement.append(vault);
+}
+
+async function main() {
+  const secrets = window.SECRETS;
+  if (!secrets) throw new Error("window.SECRETS is not set");
+  writeSecrets(secrets);
+  for (const f of document.querySelectorAll("form[data-app-handled]")) {
+    f.addEventListener("submit", (e) => e.preventDefault());
+  }
+  await init();
+  const scope = document.getElementById("scope");
+  const sensitive = ["[data-sensitive]"];
+  window.routes = [];
+  const tools = [
+    describeFormTool(),
+    fillFormTool(),
+    submitFormTool(),
+    navigateTool(),
+    describeFormTool({ name: "describe_scoped", root: scope, sensitive }),
+    fillFormTool({ name: "fill_scoped", root: scope, sensitive }),
+    submitFormTool({ name: "submit_scoped", root: scope, sensitive }),
+    describeFormTool({ name: "describe_fixed", form: "#checkout", sensitive }),
+    fillFormTool({ name: "fill_fixed", form: "#checkout", sensitive, allowSensitive: true, allowHidden: true }),
+    submitFormTool({ name: "submit_fixed", root: scope, form: document.getElementById("checkout"), sensitive }),
+    submitFormTool({ name: "submit_confirm", root: scope, sensitive, confirm: () => false }),
+    navigateTool({ name: "navigate_router", router: (path) => { window.routes.push(path); } }),
+    navigateTool({ name: "navigate_confirm", mode: "document", allowOrigins: ["https://docs.example"], confirm: () => false }),
+  ];
+  window.client = await Client.register({
+    baseUrl: location.origin,
+    sessionId: query.get("session"),
+    token: query.get("token"),
+    name: "page",
+    lifetime: { type: "never" },
+    tools,
+  });
+  document.body.dataset.ready = "1";
+}
