@@ -19,10 +19,12 @@
 //! assert_eq!(parser.last_event_id(), "7");
 //! ```
 
+mod resume;
 mod scan;
 #[cfg(test)]
 mod tests;
 
+pub use resume::InvalidLastEventId;
 use scan::find_line_end;
 
 /// The UTF-8 byte order mark, stripped once at the start of each stream.
@@ -176,6 +178,33 @@ impl Parser {
     /// header). It changes only when a block ends, so an unterminated block's `id` never counts.
     pub fn last_event_id(&self) -> &str {
         &self.last_event_id
+    }
+
+    /// Prepares for a connection that resumes after `last_event_id` (the `Last-Event-ID` it
+    /// sends; empty: none), as [`Parser::reset_for_reconnect`] does, but from a last event ID
+    /// known from elsewhere: a stream that another parser (or an earlier page) read up to there.
+    /// Its events carry that ID until an `id` field changes it.
+    ///
+    /// Fails, changing nothing, on an ID no `id` field can yield (it holds NUL, LF or CR),
+    /// which would not fit in a `Last-Event-ID` header either.
+    ///
+    /// ```
+    /// use client_tools_core::sse::{Item, Parser};
+    /// let mut parser = Parser::new();
+    /// parser.resume_from("41").unwrap();
+    /// let mut ids = Vec::new();
+    /// parser.feed(b"data: a\n\nid: 42\ndata: b\n\n", &mut |i| {
+    ///     if let Item::Event(e) = i { ids.push(e.id) }
+    /// });
+    /// assert_eq!(ids, ["41", "42"]);
+    /// assert!(parser.resume_from("4\n2").is_err());
+    /// ```
+    pub fn resume_from(&mut self, last_event_id: &str) -> Result<(), InvalidLastEventId> {
+        resume::check(last_event_id)?;
+        self.last_event_id.clear();
+        self.last_event_id.push_str(last_event_id);
+        self.reset_for_reconnect();
+        Ok(())
     }
 
     /// Prepares for a new connection: drops any partial line and block, looks for a BOM again,

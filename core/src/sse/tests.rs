@@ -147,6 +147,44 @@ fn a_reconnect_keeps_the_last_event_id_and_drops_the_partial_block() {
 }
 
 #[test]
+fn resuming_from_a_known_id_drops_the_partial_block_and_carries_that_id() {
+    let mut parser = Parser::new();
+    let mut items = Vec::new();
+    parser.feed(b"id: 5\ndata: a\n\nid: 6\ndata: cut", &mut |i| {
+        items.push(i)
+    });
+    parser.resume_from("41").unwrap();
+    assert_eq!(parser.last_event_id(), "41");
+    // A BOM is looked for again, as on any new connection.
+    parser.feed(b"\xEF\xBB\xBFdata: b\n\nid\ndata: c\n\n", &mut |i| {
+        items.push(i)
+    });
+    assert_eq!(
+        items,
+        [
+            event("message", "a", "5"),
+            event("message", "b", "41"),
+            event("message", "c", "")
+        ]
+    );
+    // An empty ID resumes with no Last-Event-ID.
+    parser.resume_from("").unwrap();
+    assert_eq!(parser.last_event_id(), "");
+}
+
+#[test]
+fn an_id_no_stream_can_yield_is_refused_and_changes_nothing() {
+    let mut parser = Parser::new();
+    parser.feed(b"id: 5\n\n", &mut |_| {});
+    for (id, byte, at) in [("a\0", 0, 1), ("\nb", b'\n', 0), ("ab\rc", b'\r', 2)] {
+        let err = parser.resume_from(id).unwrap_err();
+        assert_eq!((err.byte, err.at), (byte, at), "{id:?}");
+        assert!(err.to_string().contains(&format!("at byte {at}")), "{err}");
+    }
+    assert_eq!(parser.last_event_id(), "5");
+}
+
+#[test]
 fn the_id_flag_marks_events_whose_own_block_had_an_id() {
     let items = run(
         &mut Parser::new(),
