@@ -203,7 +203,16 @@ async fn refused_and_timed_out_registrations_say_why() {
         .await
         .expect_err("nothing listens");
     assert_eq!(e.kind(), ErrorKind::RegisterTimeout, "{e}");
-    assert!(e.message().contains("failed:"), "{e}");
+    assert!(e.message().contains("Connection refused"), "{e}");
+
+    // https:// speaks TLS: the plain-HTTP devserver cannot answer the handshake.
+    let base = format!("https://{}", server.addr);
+    let e = Client::register(Options::new(base, "s", "t").register_timeout(Duration::from_secs(1)))
+        .await
+        .expect_err("no TLS there");
+    assert_eq!(e.kind(), ErrorKind::RegisterTimeout, "{e}");
+    // rustls read the plain-HTTP answer where a TLS record belonged.
+    assert!(e.message().contains("InvalidContentType"), "{e}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
