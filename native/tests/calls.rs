@@ -63,6 +63,14 @@ async fn calls_are_answered_by_async_handlers() {
     assert_eq!(client.state(), ClientState::Registered);
     let id = client.id().unwrap();
     assert_eq!(agent.client_ids().await, vec![id]);
+    // A worker is not a tab: by default it lives until it leaves.
+    let listed = agent.send("GET", "/clients", None).await;
+    assert_eq!(
+        listed["clients"][0]["lifetime"],
+        json!({"type": "never"}),
+        "{listed}"
+    );
+    assert_eq!(listed["clients"][0]["expires_at"], Value::Null, "{listed}");
     let tools = agent.send("GET", "/tools", None).await.to_string();
     for t in ["echo", "divide", "done", "boom"] {
         assert!(tools.contains(&format!("client__worker__{t}")), "{tools}");
