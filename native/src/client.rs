@@ -103,3 +103,14 @@ impl Client {
 fn stopped() -> Error {
     Error::new(ErrorKind::NotRegistered, "the client has stopped")
 }
+
+#[cfg(test)]
+mod tests {
+    /// A client can be shared between tasks (`Arc<Client>`) and moved into one.
+    #[test]
+    fn a_client_is_send_and_sync() {
+        fn shareable<T: Send + Sync + 'static>() {}
+        shareable::<super::Client>();
+        shareable::<crate::Error>();
+    }
+}

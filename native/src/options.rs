@@ -36,7 +36,8 @@ pub struct Tool {
 impl Tool {
     /// A tool whose handler is an async closure of the arguments (already checked against
     /// [`Tool::parameters`]) and a [`CallContext`]; what it returns maps to the result as
-    /// [`IntoToolResult`] says.
+    /// [`IntoToolResult`] says. Each call runs on its own tokio task; work that blocks the
+    /// thread belongs in `tokio::task::spawn_blocking`.
     ///
     /// ```no_run
     /// # use client_tools_native::Tool;

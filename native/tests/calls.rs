@@ -63,6 +63,14 @@ async fn calls_are_answered_by_async_handlers() {
     assert_eq!(client.state(), ClientState::Registered);
     let id = client.id().unwrap();
     assert_eq!(agent.client_ids().await, vec![id]);
+    // A worker is not a tab: by default it lives until it leaves.
+    let listed = agent.send("GET", "/clients", None).await;
+    assert_eq!(
+        listed["clients"][0]["lifetime"],
+        json!({"type": "never"}),
+        "{listed}"
+    );
+    assert_eq!(listed["clients"][0]["expires_at"], Value::Null, "{listed}");
     let tools = agent.send("GET", "/tools", None).await.to_string();
     for t in ["echo", "divide", "done", "boom"] {
         assert!(tools.contains(&format!("client__worker__{t}")), "{tools}");
@@ -203,7 +211,16 @@ async fn refused_and_timed_out_registrations_say_why() {
         .await
         .expect_err("nothing listens");
     assert_eq!(e.kind(), ErrorKind::RegisterTimeout, "{e}");
-    assert!(e.message().contains("failed:"), "{e}");
+    assert!(e.message().contains("Connection refused"), "{e}");
+
+    // https:// speaks TLS: the plain-HTTP devserver cannot answer the handshake.
+    let base = format!("https://{}", server.addr);
+    let e = Client::register(Options::new(base, "s", "t").register_timeout(Duration::from_secs(1)))
+        .await
+        .expect_err("no TLS there");
+    assert_eq!(e.kind(), ErrorKind::RegisterTimeout, "{e}");
+    // rustls read the plain-HTTP answer where a TLS record belonged.
+    assert!(e.message().contains("InvalidContentType"), "{e}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
