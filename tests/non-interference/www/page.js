@@ -1,6 +1,7 @@
 // The page of the non-interference suite: writes this page's secrets (window.SECRETS, set by
 // run.mjs before the page loads) into the shared markup, then registers the four page tools in
-// every configuration the suite calls: no options, `root` only, a fixed `form`, and a few more.
+// every configuration the suite calls: no options, `root` only (the *_scoped tools; a tool's
+// name is an option too, so each has one), a fixed `form` (*_fixed), and a few more.
 // A page loaded into the `sink` frame by a form submission does nothing.
 import init, { Client, describeFormTool, fillFormTool, submitFormTool, navigateTool } from "/pkg/client_tools.js";
 
@@ -76,9 +77,9 @@ async function main() {
     fillFormTool(),
     submitFormTool(),
     navigateTool(),
-    describeFormTool({ name: "describe_scoped", root: scope, sensitive }),
-    fillFormTool({ name: "fill_scoped", root: scope, sensitive }),
-    submitFormTool({ name: "submit_scoped", root: scope, sensitive }),
+    describeFormTool({ name: "describe_scoped", root: scope }),
+    fillFormTool({ name: "fill_scoped", root: scope }),
+    submitFormTool({ name: "submit_scoped", root: scope }),
     describeFormTool({ name: "describe_fixed", form: "#checkout", sensitive }),
     fillFormTool({ name: "fill_fixed", form: "#checkout", sensitive, allowSensitive: true, allowHidden: true }),
     submitFormTool({ name: "submit_fixed", root: scope, form: document.getElementById("checkout"), sensitive }),
