@@ -60,7 +60,9 @@ pub(crate) async fn call(
 
 /// What a handler returned, as result text: a string as it is; `undefined` as a short success
 /// text; `{ isError: boolean, text: string }` (a `ToolResult`) as that result; anything else
-/// as its JSON.
+/// as its JSON. An object that means to be a result but is malformed (`is_error`, a
+/// non-boolean `isError`, a non-string `text` beside `isError`) is an error saying so: sent
+/// as a success, its JSON would tell the model the opposite of what the handler meant.
 pub(crate) fn result_text(value: &JsValue) -> Result<String, String> {
     if value.is_undefined() {
         return Ok(DONE_TEXT.to_owned());
@@ -68,14 +70,25 @@ pub(crate) fn result_text(value: &JsValue) -> Result<String, String> {
     if let Some(s) = value.as_string() {
         return Ok(s);
     }
-    if value.is_object() {
-        let is_error = Reflect::get(value, &"isError".into())
-            .ok()
-            .and_then(|v| v.as_bool());
-        let text = Reflect::get(value, &"text".into())
-            .ok()
-            .and_then(|v| v.as_string());
-        if let (Some(is_error), Some(text)) = (is_error, text) {
+    if value.is_object() && !js_sys::Array::is_array(value) {
+        let get = |k: &str| Reflect::get(value, &k.into()).unwrap_or(JsValue::UNDEFINED);
+        let (is_error, text) = (get("isError"), get("text"));
+        if !get("is_error").is_undefined() && is_error.is_undefined() {
+            return Err(malformed("it has is_error; the flag is spelled isError"));
+        }
+        if !is_error.is_undefined() {
+            let Some(is_error) = is_error.as_bool() else {
+                return Err(malformed(&format!(
+                    "isError must be true or false, got {}",
+                    kind(&is_error)
+                )));
+            };
+            let Some(text) = text.as_string() else {
+                return Err(malformed(&format!(
+                    "text must be a string, got {}",
+                    kind(&text)
+                )));
+            };
             return if is_error { Err(text) } else { Ok(text) };
         }
     }
@@ -88,6 +101,30 @@ pub(crate) fn result_text(value: &JsValue) -> Result<String, String> {
             "the handler's return value cannot be written as JSON: {}",
             super::net::error_text(&e)
         )),
+    }
+}
+
+/// The error text of a malformed `{ isError, text }` result.
+fn malformed(why: &str) -> String {
+    format!(
+        "the handler returned a malformed result object ({why}); expected {{ isError: boolean, text: string }}"
+    )
+}
+
+/// A JS value's kind, for a message.
+fn kind(v: &JsValue) -> &'static str {
+    if v.is_undefined() {
+        "undefined"
+    } else if v.is_null() {
+        "null"
+    } else if v.as_string().is_some() {
+        "a string"
+    } else if v.as_f64().is_some() {
+        "a number"
+    } else if v.as_bool().is_some() {
+        "a boolean"
+    } else {
+        "an object"
     }
 }
 

@@ -6,6 +6,7 @@
 //! handler or callback may call straight back into the SDK (`setTools` inside a handler).
 
 mod handlers;
+pub(crate) mod keys;
 mod listen;
 mod net;
 pub(crate) mod options;
@@ -51,9 +52,12 @@ impl Waiter {
     }
 
     pub(crate) fn reject(self, message: &str) {
-        let _ = self
-            .reject
-            .call1(&JsValue::UNDEFINED, &js_sys::Error::new(message).into());
+        self.reject_with(&js_sys::Error::new(message).into());
+    }
+
+    /// Rejects with `reason` as it is (an `AbortSignal`'s reason, say).
+    pub(crate) fn reject_with(self, reason: &JsValue) {
+        let _ = self.reject.call1(&JsValue::UNDEFINED, reason);
     }
 }
 
@@ -150,6 +154,28 @@ impl Shared {
             shared.drain();
         });
         *self.register_timeout.borrow_mut() = Some(timeout);
+    }
+
+    /// Stops the client when `signal` aborts: a pending `Client.register` rejects with the
+    /// signal's reason, and the client leaves (a registration on its way is undone when its
+    /// answer comes). What a React effect's cleanup needs, so StrictMode leaves no client behind.
+    pub(crate) fn stop_on(self: &Rc<Self>, signal: &web_sys::AbortSignal) {
+        let weak = Rc::downgrade(self);
+        let signal_ = signal.clone();
+        let listener = Listener::new(signal.as_ref(), "abort", move |_| {
+            let Some(shared) = weak.upgrade() else { return };
+            shared.register_timeout.borrow_mut().take();
+            let waiter = shared.registered.borrow_mut().take();
+            if let Some(w) = waiter {
+                w.reject_with(&signal_.reason());
+            }
+            if shared.engine().state() != crate::engine::ClientState::Failed {
+                shared.note_app_left();
+                shared.engine.borrow_mut().leave(now());
+                shared.drain();
+            }
+        });
+        self.listeners.borrow_mut().extend(listener);
     }
 
     /// Feeds one input and carries out what follows.
