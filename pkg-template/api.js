@@ -18,7 +18,8 @@ const FACTORIES = {
 /** What the glue must export for this wrapper (checked by scripts/build-pkg). */
 export const GLUE_EXPORTS = ["default", "initSync", "Client", ...Object.keys(FACTORIES)];
 
-const HINT =
+/** What to do when the module is not found, in browsers (the entries may give their own). */
+export const BROWSER_HINT =
   "A bundler that does not copy client_tools_bg.wasm (esbuild) needs the file copied and its URL " +
   "given before the first Client.register: init({ module_or_path: url }) (README: esbuild).";
 
@@ -28,9 +29,10 @@ function messageOf(error) {
 
 /**
  * Builds the API over `glue` (the wasm-bindgen module). `defaultSource()` says where the module
- * is when `init` gets no options: a URL in browsers, the file's bytes in Node.
+ * is when `init` gets no options: a URL in browsers, the file's bytes in Node; `hint` says what
+ * to do when it is not there.
  */
-export function wrap(glue, defaultSource) {
+export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
   let loaded = false;
   let loading = null;
 
@@ -39,7 +41,7 @@ export function wrap(glue, defaultSource) {
     try {
       source = options === undefined ? await defaultSource() : await options.module_or_path;
     } catch (error) {
-      throw new Error(`client-tools: cannot find client_tools_bg.wasm: ${messageOf(error)}. ${HINT}`);
+      throw new Error(`client-tools: cannot find client_tools_bg.wasm: ${messageOf(error)}. ${hint}`);
     }
     if (typeof source === "string" || source instanceof URL) {
       const url = String(source);
@@ -50,7 +52,7 @@ export function wrap(glue, defaultSource) {
         throw new Error(`client-tools: cannot load the WebAssembly module from ${url}: ${messageOf(error)}`);
       }
       if (!response.ok) {
-        throw new Error(`client-tools: cannot load the WebAssembly module: ${url} answered ${response.status}. ${HINT}`);
+        throw new Error(`client-tools: cannot load the WebAssembly module: ${url} answered ${response.status}. ${hint}`);
       }
       source = response;
     }

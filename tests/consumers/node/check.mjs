@@ -66,6 +66,11 @@ await main(async (checks) => {
         child.kill("SIGKILL");
       }
     });
+    await checks.check("node: init() (optional) loads the module from disk", async () => {
+      const script = 'const m = await import("client-tools"); await m.init(); await m.default(); console.log("loaded");';
+      const out = (await run(process.execPath, ["--input-type=module", "-e", script], { cwd: work })).trim();
+      if (out !== "loaded") throw new Error(out);
+    });
     await checks.check("node: require(\"client-tools\") works or says to use import", async () => {
       const script = 'try { const m = require("client-tools"); console.log("works: Client.register is a " + typeof m.Client.register); } catch (e) { console.log("fails: " + e.message); }';
       const out = (await run(process.execPath, ["--no-warnings", "-e", script], { cwd: work })).trim();

@@ -1,7 +1,8 @@
 // strict TypeScript without skipLibCheck against the package's declarations: the whole API
 // (ok.ts) under lib ES2022 (no esnext.disposable), lib ESNext with `using` (using.ts), and
-// NodeNext resolution; the deliberate mistakes (mistakes.ts) each fail to compile; every export
-// and member of client_tools.d.ts is documented and none is typed `any`.
+// NodeNext resolution; the npm README's quick start as pasted; the deliberate mistakes
+// (mistakes.ts) each fail to compile; every export and member of client_tools.d.ts is
+// documented and none is typed `any`.
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import ts from "typescript";
@@ -23,6 +24,14 @@ await main(async (checks) => {
   ]) {
     await checks.check(`tsc: --strict, no skipLibCheck, ${what}`, () => tsc(config).then(() => undefined));
   }
+
+  await checks.check("tsc: the npm README's quick start compiles as pasted", async () => {
+    const readme = await readFile(join(CONSUMERS, "node_modules", "client-tools", "README.md"), "utf8");
+    const block = /## Quick start[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)?.[1];
+    if (!block) throw new Error("no quick start in the README");
+    await writeFile(join(work, "quickstart.ts"), block);
+    await tsc("tsconfig.quickstart.json");
+  });
 
   const source = await readFile(join(work, "mistakes.ts"), "utf8");
   const marked = source.split("\n").flatMap((line, i) => (/^\s*\/\/ @ts-expect-error/.test(line) ? [i + 2] : []));
