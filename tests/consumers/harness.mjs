@@ -3,6 +3,7 @@
 // in shared/app.js registers, the model sees its tools, and each call is answered as it should).
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
+import { createServer as createTcpServer } from "node:net";
 import { readFile } from "node:fs/promises";
 import { extname, join, normalize, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -72,6 +73,39 @@ export function serveStatic(mounts) {
   );
 }
 
+/** A free loopback port, for a server that must be told one (next, vite). */
+export function freePort() {
+  return new Promise((done) => {
+    const server = createTcpServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => done(port));
+    });
+  });
+}
+
+/**
+ * Starts `command args` (a dev or production server) detached in its own process group; resolves
+ * to `{ url, stop, output }` once `url` answers, or rejects with the server's output.
+ */
+export async function startServer(command, args, { cwd, url, env, timeoutMs = 120000 }) {
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  let output = "";
+  child.stdout.on("data", (chunk) => (output += chunk));
+  child.stderr.on("data", (chunk) => (output += chunk));
+  // The group, so that a server's workers stop with it.
+  const stop = () => {
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {}
+  };
+  const up = await waitFor(() => fetch(url).then((r) => r.ok, () => false), timeoutMs);
+  if (!up) {
+    stop();
+    throw new Error(`${command} ${args.join(" ")} did not answer ${url} in ${timeoutMs / 1000} s:\n${output.slice(-2000)}`);
+  }
+  return { url, stop, output: () => output };
+}
+
 /** The model's side: a request to the devserver's agent routes for `session`. */
 export async function agent(base, session, token, method, path, body) {
   const response = await fetch(`${base}/v1/sessions/${session}${path}`, {
@@ -123,10 +157,11 @@ export async function launch() {
 
 /**
  * The standard check of an app built around shared/app.js and served at `siteUrl` (the page
- * `path`): it registers as client `name`, a typo'd option was refused by name, and the model's
- * calls are answered: a plain result, a page tool, a throw and a malformed result object.
+ * `path`; `label` names its checks, `name` by default): it registers as client `name`, a typo'd
+ * option was refused by name, and the model's calls are answered: a plain result, a page tool,
+ * a throw and a malformed result object.
  */
-export async function checkApp(checks, { name, devserverUrl, siteUrl, path = "/", session, token }) {
+export async function checkApp(checks, { name, label = name, devserverUrl, siteUrl, path = "/", session, token }) {
   const browser = await launch();
   try {
     const page = await browser.newPage();
@@ -135,45 +170,45 @@ export async function checkApp(checks, { name, devserverUrl, siteUrl, path = "/"
     page.on("console", (message) => message.type() === "error" && errors.push(`${message.text()} (${message.location().url})`));
     const query = new URLSearchParams({ base: devserverUrl, session, token });
     await page.goto(`${siteUrl}${path}?${query}`);
-    const registered = await checks.check(`${name}: the app registers with no init() call`, async () => {
+    const registered = await checks.check(`${label}: the app registers with no init() call`, async () => {
       await page.locator("#status[data-state=registered], #status[data-state=error]").waitFor({ timeout: 20000 });
       const text = await page.locator("#status").textContent();
       if (!text.startsWith("registered")) throw new Error(text);
       return text;
     });
-    await checks.check(`${name}: a typo'd option is refused by name`, async () => {
+    await checks.check(`${label}: a typo'd option is refused by name`, async () => {
       const typo = await page.evaluate(() => window.__consumer?.typo);
       if (typo !== "refused") throw new Error(String(typo));
     });
     if (registered) {
       const call = (runId, tool, args) => callAndWait(devserverUrl, session, token, runId, `client__${name}__${tool}`, args);
-      await checks.check(`${name}: the model sees the app's tools`, async () => {
+      await checks.check(`${label}: the model sees the app's tools`, async () => {
         const names = await toolNames(devserverUrl, session, token);
         const expected = ["add", "describe_contact", "fail", "malformed"].map((t) => `client__${name}__${t}`);
         if (JSON.stringify(names) !== JSON.stringify(expected)) throw new Error(names.join(", "));
         return names.join(", ");
       });
       const { id: runId } = await agent(devserverUrl, session, token, "POST", "/runs", {});
-      await checks.check(`${name}: a call is answered`, async () => {
+      await checks.check(`${label}: a call is answered`, async () => {
         const r = await call(runId, "add", { a: 2, b: 40 });
         if (r.state !== "succeeded" || r.is_error || r.text !== "42") throw new Error(JSON.stringify(r));
         return `add(2, 40) → ${r.text}`;
       });
-      await checks.check(`${name}: a page tool made before the module loaded works`, async () => {
+      await checks.check(`${label}: a page tool made before the module loaded works`, async () => {
         const r = await call(runId, "describe_contact", {});
         if (r.state !== "succeeded" || r.is_error || !r.text.includes("Your name")) throw new Error(JSON.stringify(r));
       });
-      await checks.check(`${name}: a throw is answered as an error`, async () => {
+      await checks.check(`${label}: a throw is answered as an error`, async () => {
         const r = await call(runId, "fail", {});
         if (r.is_error !== true || !r.text.includes("this tool always fails")) throw new Error(JSON.stringify(r));
       });
-      await checks.check(`${name}: a malformed result object is answered as an error that says so`, async () => {
+      await checks.check(`${label}: a malformed result object is answered as an error that says so`, async () => {
         const r = await call(runId, "malformed", {});
         if (r.is_error !== true || !r.text.includes("is_error")) throw new Error(JSON.stringify(r));
         return r.text;
       });
     }
-    await checks.check(`${name}: no errors in the page's console`, async () => {
+    await checks.check(`${label}: no errors in the page's console`, async () => {
       if (errors.length) throw new Error(errors.join(" | "));
     });
   } finally {

@@ -1,43 +1,16 @@
 // Next.js (latest), shared by check.mjs (`next build` + `next start`) and check-dev.mjs
 // (`next dev`, React StrictMode mounting twice): the README's React recipe registers one client,
 // swaps the tools on a route change, and calls are answered.
-import { spawn } from "node:child_process";
-import { createServer } from "node:net";
-import { bin, agent, callAndWait, clientNames, launch, main, options, run, startDevserver, toolNames, waitFor } from "../harness.mjs";
-
-function freePort() {
-  return new Promise((done) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => done(port));
-    });
-  });
-}
+import { agent, bin, callAndWait, clientNames, freePort, launch, main, options, run, startDevserver, startServer, toolNames, waitFor } from "../harness.mjs";
 
 /** Starts `next <command>` on a free port; resolves once it answers `/`. */
 async function startNext(work, command) {
   const port = await freePort();
-  const child = spawn(bin("next"), [command, "-p", String(port), "-H", "127.0.0.1"], {
+  return startServer(bin("next"), [command, "-p", String(port), "-H", "127.0.0.1"], {
     cwd: work,
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true, // its own process group, so stopping it stops its workers too
+    url: `http://127.0.0.1:${port}`,
+    env: { NEXT_TELEMETRY_DISABLED: "1" },
   });
-  let output = "";
-  child.stdout.on("data", (chunk) => (output += chunk));
-  child.stderr.on("data", (chunk) => (output += chunk));
-  const url = `http://127.0.0.1:${port}`;
-  const up = await waitFor(() => fetch(url).then((r) => r.ok, () => false), 120000);
-  const stop = () => {
-    try {
-      process.kill(-child.pid, "SIGTERM");
-    } catch {}
-  };
-  if (!up) {
-    stop();
-    throw new Error(`next ${command} did not answer in 120 s:\n${output.slice(-2000)}`);
-  }
-  return { url, stop, output: () => output };
 }
 
 export async function nextCheck(mode) {
