@@ -25,6 +25,10 @@ export type Lifetime = { type: "never" } | { type: "ttl"; data: { seconds: numbe
  * `pause`: stop pinging, ping (or register again) when visible. `leave`: leave, register again when visible. */
 export type WhenHidden = "keep" | "pause" | "leave";
 
+/** Where a client stands: `registering` (also after a lapse, until registered again),
+ * `registered`, `left` (for good once the app left), or `failed` (stopped by an error it cannot recover from). */
+export type ClientState = "registering" | "registered" | "left" | "failed";
+
 /** What a handler gets besides its arguments. */
 export interface ToolContext {
   /** The call's id, as the server named it. */
@@ -41,16 +45,27 @@ export interface ToolContext {
 
 /** A result with an explicit error flag; returning `{ isError: true, text }` answers `is_error` without throwing. */
 export interface ToolResult {
+  /** `true` answers the call as an error (`is_error`), `false` as a success. */
   isError: boolean;
+  /** The result text the model reads. */
   text: string;
 }
 
+/** Any JSON value a handler may return as its result, except an object that looks like a
+ * malformed `ToolResult` (`is_error`, or an `isError` that is not a `ToolResult`'s): at run time
+ * those are answered as errors that say so. */
+export type JsonResult =
+  | string | number | boolean | null | Json[]
+  | ({ [key: string]: Json } & { isError?: never; is_error?: never });
+
 /** What a handler may return: a string as it is, `undefined` as a short success text,
  * a `ToolResult`, or any other JSON value (sent as its JSON). A throw or a rejection answers `is_error` with its message. */
-export type HandlerReturn = string | undefined | void | ToolResult | Json;
+export type HandlerReturn = undefined | void | ToolResult | JsonResult;
 
-/** A tool the page offers to the agent. */
-export interface ToolDefinition<Args extends JsonObject = JsonObject> {
+/** A tool the page offers to the agent. `Args` is the type of its arguments: an object type
+ * or an interface whose properties are JSON values; a `ToolDefinition<Args>` of any `Args`
+ * fits where a `ToolDefinition` is asked for. */
+export interface ToolDefinition<Args extends { [K in keyof Args]?: Json } = JsonObject> {
   /** 1–64 of `A-Z a-z 0-9 _ -`, unique within the client. */
   name: string;
   /** At most 4,096 characters: what the tool does, for the model. */
@@ -61,11 +76,12 @@ export interface ToolDefinition<Args extends JsonObject = JsonObject> {
   timeoutMs?: number;
   /** At most this many calls per run; later calls are answered `is_error`. */
   maxCallsPerRun?: number;
-  /** Answers one call. (A method, so a tool typed for its own arguments fits in `ToolDefinition[]`.) */
-  handler(args: Args, ctx: ToolContext): HandlerReturn | Promise<HandlerReturn>;
+  /** Answers one call. (A method whose arguments are `Args` as a mapped type and a JSON object,
+   * so that a tool typed for its own arguments, even by an interface, fits in `ToolDefinition[]`.) */
+  handler(args: { [K in keyof Args]: Args[K] } & JsonObject, ctx: ToolContext): HandlerReturn | Promise<HandlerReturn>;
 }
 
-/** How the client is doing. */
+/** How the client is doing. `expiresAt` is an RFC 3339 time, `null` for a `never` lifetime. */
 export type ClientStatus =
   | { type: "registered"; id: string; name: string; expiresAt: string | null }
   | { type: "reregistered"; id: string; name: string; expiresAt: string | null }
@@ -95,10 +111,12 @@ export interface ClientError extends Error {
   code: ClientErrorCode;
 }
 
-/** The options of `Client.register`. */
+/** The options of `Client.register`. A key not listed here is refused, naming the nearest
+ * known one (`whenHiden: unknown option; did you mean whenHidden?`). */
 export interface ClientOptions {
   /** The server, e.g. "http://127.0.0.1:8787". */
   baseUrl: string;
+  /** The agent session to join, as the server named it. */
   sessionId: string;
   /** The session token (or an API key), sent as a Bearer token. */
   token: string;
@@ -108,32 +126,99 @@ export interface ClientOptions {
   lifetime?: Lifetime;
   /** Default "keep". */
   whenHidden?: WhenHidden;
+  /** The tools offered from the start; `client.setTools` replaces them later. */
   tools?: ToolDefinition[];
   /** How long `Client.register` waits for the first registration, retrying network errors and
    * 5xx meanwhile, before it rejects and the client stops (default 30000). */
   registerTimeoutMs?: number;
+  /** Called on every change of the registration and the stream (a throw is ignored). */
   onStatus?: (status: ClientStatus) => void;
+  /** Called as each call is dispatched, acked, answered or failed (a throw is ignored). */
   onCall?: (event: CallEvent) => void;
+  /** Aborting it stops the client: a pending `Client.register` rejects with the signal's reason
+   * (and a registration on its way is undone), a registered client leaves. React effects abort
+   * it in their cleanup. */
+  signal?: AbortSignal;
+}
+
+/** What `init` takes: where the WebAssembly module comes from. */
+export interface InitOptions {
+  /** The module: its URL (a string or `URL`), a `Request` or `Response` for it, its bytes, or a
+   * compiled `WebAssembly.Module` (or a promise of one of these). Default: `client_tools_bg.wasm`
+   * next to the package's JS (read from disk in Node). */
+  module_or_path:
+    | string | URL | Request | Response | BufferSource | WebAssembly.Module
+    | Promise<string | URL | Request | Response | BufferSource | WebAssembly.Module>;
+}
+
+/** Loads the WebAssembly module. Optional: `Client.register` and `setTools` load it themselves.
+ * Call it to say where the module is (a bundler that does not copy `client_tools_bg.wasm`, a
+ * CDN) or to start loading early. Only the first call loads; later calls share its promise, and
+ * a failed load is tried again by the next call. Rejects with an `Error` that says what failed. */
+declare function init(options?: InitOptions): Promise<void>;
+export { init };
+export default init;
+
+declare global {
+  // Declared for TypeScript setups whose lib lacks esnext.disposable, so that `Client`'s
+  // members below type-check there too; the same declarations as TypeScript's own lib.
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+    readonly asyncDispose: unique symbol;
+  }
+}
+
+/** A registration on a session: it declares the page's tools and answers the agent's calls
+ * to them until it leaves. Made by `Client.register`. */
+export class Client {
+  private constructor();
+  /** Registers on the session and starts answering calls; loads the WebAssembly module first if
+   * needed (no `init()` call is required). Resolves once the server took the registration;
+   * rejects with an `Error` naming the option that is wrong, with the server's refusal (a bad
+   * token, a full session), when `registerTimeoutMs` (30 s) pass without a registration (the
+   * server unreachable, or answering 5xx), or with `signal`'s reason when it is aborted first. */
+  static register(options: ClientOptions): Promise<Client>;
+  /** The client id the server gave (`cli_…`). */
+  readonly id: string;
+  /** The name the client got: the one asked for, or with a counter appended (`web-2`). */
+  readonly name: string;
+  /** When the registration runs out unless pinged; `null` for a `never` lifetime and once left. */
+  readonly expiresAt: Date | null;
+  /** Where the client stands now. */
+  readonly state: ClientState;
+  /** Replaces the tools on offer (a `PUT`): a tool left out is no longer offered. Results of
+   * calls in progress wait until the server has the new list, so a call that changed the
+   * screen is answered after the new screen's tools are declared. Rejects with an `Error`
+   * naming a bad tool (`tools[1].name: …`), or when the server refuses the list. */
+  setTools(tools: ToolDefinition[]): Promise<void>;
+  /** Leaves the session (a `DELETE`): frees the name; calls still owed fail on the server with
+   * `client_gone` and their handlers' signals abort. The client is done for good. Calling it
+   * again returns the first call's promise. */
+  leave(): Promise<void>;
+  /** `using client = await Client.register(…)`: leaves when the scope ends (without waiting). */
+  [Symbol.dispose](): void;
+  /** `await using client = await Client.register(…)`: leaves when the scope ends. */
+  [Symbol.asyncDispose](): Promise<void>;
 }
 "#;
 
 /// A registration on a session: it declares the page's tools and answers the agent's calls
-/// to them until it leaves.
-#[wasm_bindgen]
+/// to them until it leaves. Typed in `TS_TYPES` (the package's JS wraps it: see
+/// pkg-template/api.js).
+#[wasm_bindgen(skip_typescript)]
 pub struct Client {
     shared: Rc<Shared>,
 }
 
 fn key_prefix() -> String {
-    let crypto = web_sys::window().and_then(|w| w.crypto().ok()).or_else(|| {
-        use wasm_bindgen::JsCast;
-        js_sys::global()
-            .dyn_into::<web_sys::WorkerGlobalScope>()
-            .ok()
-            .and_then(|w| w.crypto().ok())
-    });
+    use wasm_bindgen::JsCast;
+    // `globalThis.crypto`: a window's, a worker's, or Node's. `randomUUID` exists only in
+    // secure contexts, so it is looked up before it is called.
+    let crypto = js_sys::Reflect::get(&js_sys::global(), &"crypto".into())
+        .ok()
+        .filter(|c| js_sys::Reflect::get(c, &"randomUUID".into()).is_ok_and(|f| f.is_function()));
     match crypto {
-        Some(c) => c.random_uuid(),
+        Some(c) => c.unchecked_into::<web_sys::Crypto>().random_uuid(),
         // Not a secure context: still unique enough per page for idempotency.
         None => format!("{:x}-{:x}", now(), (js_sys::Math::random() * 9.0e15) as u64),
     }
@@ -163,15 +248,15 @@ impl Client {
     /// the registration; rejects with an `Error` naming the option that is wrong, with the
     /// server's refusal (a bad token, a full session), or when `registerTimeoutMs` (30 s) pass
     /// without a registration (the server unreachable, or answering 5xx).
-    #[wasm_bindgen(unchecked_return_type = "Promise<Client>")]
-    pub fn register(
-        #[wasm_bindgen(unchecked_param_type = "ClientOptions")] options: JsValue,
-    ) -> Promise {
+    pub fn register(options: JsValue) -> Promise {
         let seed = (js_sys::Math::random() * 9.0e15) as u64;
         let opts = match options::register(&options, key_prefix(), seed) {
             Ok(o) => o,
             Err(message) => return rejected("invalid_option", &message),
         };
+        if let Some(signal) = opts.signal.as_ref().filter(|s| s.aborted()) {
+            return Promise::reject(&signal.reason());
+        }
         let engine = match Engine::new(opts.config, now()) {
             Ok(e) => e,
             Err(e) => return rejected("invalid_option", &e.to_string()),
@@ -180,6 +265,9 @@ impl Client {
         let shared = Shared::new(engine, opts.handlers, opts.on_status, opts.on_call);
         let (registered, waiter) = Waiter::new();
         shared.wait_registered(waiter, register_timeout_ms);
+        if let Some(signal) = &opts.signal {
+            shared.stop_on(signal);
+        }
         shared.drain();
         let client = Client { shared };
         wasm_bindgen_futures::future_to_promise(async move {
@@ -202,9 +290,11 @@ impl Client {
 
     /// When the registration runs out unless pinged; `null` for a `never` lifetime.
     #[wasm_bindgen(getter, js_name = expiresAt)]
-    pub fn expires_at(&self) -> Option<js_sys::Date> {
-        let ms = self.shared.engine().expires_at_ms()?;
-        Some(js_sys::Date::new(&JsValue::from_f64(ms as f64)))
+    pub fn expires_at(&self) -> JsValue {
+        match self.shared.engine().expires_at_ms() {
+            Some(ms) => js_sys::Date::new(&JsValue::from_f64(ms as f64)).into(),
+            None => JsValue::NULL,
+        }
     }
 
     /// `"registering"`, `"registered"`, `"left"` or `"failed"`.
@@ -224,11 +314,8 @@ impl Client {
     /// calls in progress wait until the server has the new list, so a call that changed the
     /// screen is answered after the new screen's tools are declared. Rejects with an `Error`
     /// naming a bad tool (`tools[1].name: …`), or when the server refuses the list.
-    #[wasm_bindgen(js_name = setTools, unchecked_return_type = "Promise<void>")]
-    pub fn set_tools(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "ToolDefinition[]")] tools: JsValue,
-    ) -> Promise {
+    #[wasm_bindgen(js_name = setTools)]
+    pub fn set_tools(&self, tools: JsValue) -> Promise {
         let tools = match options::tools(&tools, "tools") {
             Ok(t) => t,
             Err(message) => return rejected("invalid_option", &message),
@@ -251,9 +338,12 @@ impl Client {
     }
 
     /// Leaves the session (a `DELETE`): frees the name; calls still owed fail on the server
-    /// with `client_gone` and their handlers' signals abort. The client is done for good.
-    #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
+    /// with `client_gone` and their handlers' signals abort. The client is done for good; a
+    /// client that stopped on an error has nothing to leave, and resolves at once.
     pub fn leave(&self) -> Promise {
+        if self.shared.engine().state() == crate::engine::ClientState::Failed {
+            return Promise::resolve(&JsValue::UNDEFINED);
+        }
         self.shared.note_app_left();
         let op = self.shared.engine.borrow_mut().leave(now());
         let (promise, waiter) = Waiter::new();

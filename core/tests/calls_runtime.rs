@@ -290,32 +290,12 @@ fn the_result_convention_for_every_shape() {
 #[test]
 fn a_malformed_result_object_is_an_error_that_says_so() {
     let malformed = [
-        (json!({"is_error": true, "text": "x"}), "is_error"),
-        (
-            json!({"isError": "yes", "text": "x"}),
-            "isError as string, not a boolean",
-        ),
-        (
-            json!({"isError": true, "text": 5}),
-            "text as integer, not a string",
-        ),
-        (json!({"isError": false}), "text as missing, not a string"),
-        (
-            json!({"isError": false, "text": "x", "extra": 1}),
-            "unknown key \"extra\"",
-        ),
-        (
-            json!({"success": "yes"}),
-            "success as string, not a boolean",
-        ),
-        (
-            json!({"success": false, "error": 5}),
-            "error as integer, not a string",
-        ),
-        (
-            json!({"success": true, "data": 1, "message": "x"}),
-            "unknown key \"message\"",
-        ),
+        (json!({"is_error": true, "text": "x"}), "the handler returned a malformed result object (it has is_error; the flag is spelled isError); expected { isError: boolean, text: string }"),
+        (json!({"isError": "yes", "text": "x"}), "(isError must be true or false, got a string)"),
+        (json!({"isError": true, "text": 5}), "(text must be a string, got a number)"),
+        (json!({"isError": false}), "(text must be a string, got undefined)"),
+        (json!({"success": "yes"}), "malformed ToolResult (success must be true or false, got a string); expected { success: boolean, data?, error?: string }"),
+        (json!({"success": false, "error": 5}), "(error must be a string, got a number)"),
     ];
     for (value, says) in malformed {
         let answer = Answer::from_returned(Returned::Value(value.clone()));
@@ -329,6 +309,19 @@ fn a_malformed_result_object_is_an_error_that_says_so() {
         assert_eq!(*kind, ErrorKind::HandlerError);
         assert!(message.contains(says), "{value}: {message}");
     }
+    // Plain JSON that only looks alike: an extra key beside `success` makes it data.
+    let data = json!({"success": true, "count": 3});
+    assert_eq!(
+        Answer::from_returned(Returned::Value(data.clone())),
+        Answer::Ok(Content::json(&data))
+    );
+    assert_eq!(
+        Answer::from_returned(Returned::Value(
+            json!({"isError": false, "text": "x", "n": 1})
+        )),
+        Answer::Ok(Content::Text("x".into())),
+        "extra keys beside isError and text are let be"
+    );
 }
 
 #[test]

@@ -109,6 +109,28 @@ impl Shared {
         *self.register_timeout.borrow_mut() = Some(timeout);
     }
 
+    /// Stops the client when `signal` aborts: a pending `Client.register` rejects with the
+    /// signal's reason, and the client leaves (a registration on its way is undone when its
+    /// answer comes). What a React effect's cleanup needs, so StrictMode leaves no client behind.
+    pub(crate) fn stop_on(self: &Rc<Self>, signal: &web_sys::AbortSignal) {
+        let weak = Rc::downgrade(self);
+        let signal_ = signal.clone();
+        let listener = Listener::new(signal.as_ref(), "abort", move |_| {
+            let Some(shared) = weak.upgrade() else { return };
+            shared.register_timeout.borrow_mut().take();
+            let waiter = shared.registered.borrow_mut().take();
+            if let Some(w) = waiter {
+                w.reject(&signal_.reason());
+            }
+            if shared.engine().state() != crate::engine::ClientState::Failed {
+                shared.note_app_left();
+                shared.engine.borrow_mut().leave(now());
+                shared.drain();
+            }
+        });
+        self.listeners.borrow_mut().extend(listener);
+    }
+
     /// Feeds one input and carries out what follows.
     pub(crate) fn feed(self: &Rc<Self>, input: Input) {
         self.engine.borrow_mut().handle(input, now());

@@ -12,6 +12,7 @@ mod calls;
 mod driver;
 mod guards;
 mod handlers;
+pub(crate) mod keys;
 mod lifecycle;
 mod net;
 pub(crate) mod options;

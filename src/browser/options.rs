@@ -22,7 +22,34 @@ pub(crate) struct Options {
     pub on_call: Option<Function>,
     /// How long `Client.register` waits for the first registration.
     pub register_timeout_ms: u32,
+    /// Aborts the registration (or leaves, once registered).
+    pub signal: Option<web_sys::AbortSignal>,
 }
+
+/// The keys of `Client.register`'s options; any other is refused as a typo.
+const REGISTER_KEYS: &[&str] = &[
+    "baseUrl",
+    "sessionId",
+    "token",
+    "name",
+    "lifetime",
+    "whenHidden",
+    "tools",
+    "registerTimeoutMs",
+    "onStatus",
+    "onCall",
+    "signal",
+];
+
+/// The keys of a tool definition.
+const TOOL_KEYS: &[&str] = &[
+    "name",
+    "description",
+    "parameters",
+    "timeoutMs",
+    "maxCallsPerRun",
+    "handler",
+];
 
 /// The default of `registerTimeoutMs`.
 pub(crate) const REGISTER_TIMEOUT_MS: u32 = 30_000;
@@ -113,6 +140,7 @@ fn tool(v: &JsValue, i: usize) -> Result<JsTool, String> {
     if !v.is_object() || v.is_function() {
         return Err(format!("{field}: must be an object, got {}", describe(v)));
     }
+    super::keys::check(v, TOOL_KEYS, &format!("{field}."))?;
     let name = match prop(v, "name").as_string() {
         Some(s) => s,
         None => {
@@ -172,6 +200,7 @@ pub(crate) fn register(v: &JsValue, key_prefix: String, seed: u64) -> Result<Opt
     if !v.is_object() {
         return Err(format!("options: must be an object, got {}", describe(v)));
     }
+    super::keys::check(v, REGISTER_KEYS, "")?;
     let base_url = required_string(v, "baseUrl", "baseUrl")?;
     let session_id = required_string(v, "sessionId", "sessionId")?;
     let token = required_string(v, "token", "token")?;
@@ -215,5 +244,12 @@ pub(crate) fn register(v: &JsValue, key_prefix: String, seed: u64) -> Result<Opt
         handlers,
         on_status: optional_function(v, "onStatus", "onStatus")?,
         on_call: optional_function(v, "onCall", "onCall")?,
+        signal: match prop(v, "signal") {
+            s if s.is_undefined() || s.is_null() => None,
+            s => Some(
+                s.dyn_into::<web_sys::AbortSignal>()
+                    .map_err(|s| format!("signal: must be an AbortSignal, got {}", describe(&s)))?,
+            ),
+        },
     })
 }

@@ -112,6 +112,34 @@ fn sensitive_selectors(options: &JsValue) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
+/// The options every page tool takes.
+const COMMON_KEYS: &[&str] = &["name", "description", "timeoutMs", "maxCallsPerRun"];
+/// The form tools' own options.
+const FORM_KEYS: &[&str] = &[
+    "root",
+    "form",
+    "confirm",
+    "sensitive",
+    "allowSensitive",
+    "allowFiles",
+    "allowHidden",
+    "allowOrigins",
+];
+/// The navigate tool's own options.
+const NAVIGATE_KEYS: &[&str] = &["allowOrigins", "router", "mode", "confirm"];
+
+/// Refuses a key the tool does not know (a typo would otherwise be ignored in silence). The
+/// default name tells the navigate tool from the form tools.
+fn check_keys(options: &JsValue, default_name: &str) -> Result<(), String> {
+    let own = if default_name == "navigate" {
+        NAVIGATE_KEYS
+    } else {
+        FORM_KEYS
+    };
+    let known: Vec<&str> = COMMON_KEYS.iter().chain(own).copied().collect();
+    crate::browser::keys::check(options, &known, "options.")
+}
+
 impl Config {
     /// Reads `options` (an object or `undefined`); `default_name` names the tool when the app
     /// gives no `name`. Fails with a message naming the bad option.
@@ -119,6 +147,7 @@ impl Config {
         if !(options.is_undefined() || options.is_null() || options.is_object()) {
             return Err("options must be an object".into());
         }
+        check_keys(options, default_name)?;
         let name = opt_string(options, "name")?.unwrap_or_else(|| default_name.into());
         crate::protocol::validate::tool_name("options.name", &name).map_err(|e| e.to_string())?;
         let root = match get(options, "root") {

@@ -9,12 +9,12 @@
 //!   false` is an error whose text is `error`;
 //! - anything else: its JSON (an object stays an object where the transport carries JSON).
 //!
-//! An object that looks like a result object or a `ToolResult` but is malformed (`is_error`,
-//! a `isError` that is not a boolean, a `text` that is not a string, an unknown key beside
-//! them) is answered as an error that says so: sent as success, the model would read the
-//! app's mistake as the tool's answer.
+//! An object that means to be a result object but is malformed (`is_error` for `isError`, an
+//! `isError` that is not a boolean, a `text` that is not a string), or a `ToolResult` (an
+//! object of `success`, `data`, `error` only) whose `success` is not a boolean or whose
+//! `error` is not a string, is answered as an error that says so: sent as a success, the model
+//! would read the app's mistake as the tool's answer.
 
-use crate::protocol::validate::json_type_name;
 use serde_json::{Map, Value};
 
 /// The result text of a handler that returned nothing.
@@ -156,107 +156,111 @@ impl Answer {
 const RESULT_SHAPE: &str = "{ isError: boolean, text: string }";
 const TOOL_RESULT_SHAPE: &str = "{ success: boolean, data?, error?: string }";
 
-fn malformed(message: String) -> Answer {
-    Answer::error(ErrorKind::HandlerError, message)
+/// A value's kind, for a message: "a string", "a number", "null", …
+fn kind(v: Option<&Value>) -> &'static str {
+    match v {
+        None => "undefined",
+        Some(Value::Null) => "null",
+        Some(Value::Bool(_)) => "a boolean",
+        Some(Value::Number(_)) => "a number",
+        Some(Value::String(_)) => "a string",
+        Some(Value::Array(_)) => "an array",
+        Some(Value::Object(_)) => "an object",
+    }
+}
+
+fn malformed(why: &str, shape: &str) -> Answer {
+    let what = if shape == RESULT_SHAPE {
+        "result object"
+    } else {
+        "ToolResult"
+    };
+    Answer::error(
+        ErrorKind::HandlerError,
+        format!("the handler returned a malformed {what} ({why}); expected {shape}"),
+    )
+}
+
+/// Whether an object is read as a result object or a `ToolResult` rather than plain JSON: it
+/// has `isError` (or its misspelling `is_error`), or it has `success` and no key a
+/// `ToolResult` does not have.
+fn is_result_like(map: &Map<String, Value>) -> bool {
+    map.contains_key("isError")
+        || map.contains_key("is_error")
+        || (map.contains_key("success")
+            && map
+                .keys()
+                .all(|k| matches!(k.as_str(), "success" | "data" | "error")))
 }
 
 /// JSON text: read only as far as the convention needs; plain JSON is kept as written.
 fn from_json_text(text: String) -> Answer {
-    let first = text.trim_start().as_bytes().first().copied();
-    if !matches!(first, Some(b'{' | b'"')) {
-        return match serde_json::from_str::<Value>(&text) {
+    let not_json = |e: serde_json::Error| {
+        Answer::error(
+            ErrorKind::HandlerError,
+            format!("the handler's result is not JSON: {e}"),
+        )
+    };
+    if !matches!(text.trim_start().as_bytes().first(), Some(b'{' | b'"')) {
+        return match serde_json::from_str::<serde::de::IgnoredAny>(&text) {
             Ok(_) => Answer::Ok(Content::Json(text)),
-            Err(e) => Answer::error(
-                ErrorKind::HandlerError,
-                format!("the handler's result is not JSON: {e}"),
-            ),
+            Err(e) => not_json(e),
         };
     }
     match serde_json::from_str::<Value>(&text) {
         Ok(Value::String(s)) => Answer::Ok(Content::Text(s)),
         Ok(Value::Object(map)) if is_result_like(&map) => from_object(map),
         Ok(_) => Answer::Ok(Content::Json(text)),
-        Err(e) => Answer::error(
-            ErrorKind::HandlerError,
-            format!("the handler's result is not JSON: {e}"),
-        ),
+        Err(e) => not_json(e),
     }
-}
-
-/// Whether an object is read as a result object or a `ToolResult` rather than plain JSON.
-fn is_result_like(map: &Map<String, Value>) -> bool {
-    ["is_error", "isError", "success"]
-        .iter()
-        .any(|k| map.contains_key(*k))
 }
 
 /// A returned object: a result object, a `ToolResult`, or plain JSON.
 fn from_object(mut map: Map<String, Value>) -> Answer {
-    if map.contains_key("is_error") {
-        return malformed(format!(
-            "the handler returned a result with is_error; a result object is {RESULT_SHAPE}"
-        ));
+    if !is_result_like(&map) {
+        return Answer::Ok(Content::json(&Value::Object(map)));
     }
-    if map.contains_key("isError") {
-        if let Some(key) = map.keys().find(|k| *k != "isError" && *k != "text") {
-            return malformed(format!(
-                "the handler's result object has an unknown key {key:?}; a result object is {RESULT_SHAPE}"
-            ));
-        }
+    if map.contains_key("isError") || map.contains_key("is_error") {
         let is_error = match map.get("isError") {
             Some(Value::Bool(b)) => *b,
+            None => return malformed("it has is_error; the flag is spelled isError", RESULT_SHAPE),
             other => {
-                return malformed(format!(
-                    "the handler's result object has isError as {}, not a boolean; a result object is {RESULT_SHAPE}",
-                    json_type_name(other.unwrap_or(&Value::Null))
-                ))
+                let why = format!("isError must be true or false, got {}", kind(other));
+                return malformed(&why, RESULT_SHAPE);
             }
         };
         return match map.remove("text") {
             Some(Value::String(text)) if is_error => Answer::error(ErrorKind::HandlerError, text),
             Some(Value::String(text)) => Answer::Ok(Content::Text(text)),
-            other => malformed(format!(
-                "the handler's result object has text as {}, not a string; a result object is {RESULT_SHAPE}",
-                other.as_ref().map_or("missing", json_type_name)
-            )),
-        };
-    }
-    if map.contains_key("success") {
-        if let Some(key) = map
-            .keys()
-            .find(|k| !matches!(k.as_str(), "success" | "data" | "error"))
-        {
-            return malformed(format!(
-                "the handler's ToolResult has an unknown key {key:?}; a ToolResult is {TOOL_RESULT_SHAPE}"
-            ));
-        }
-        let error = match map.remove("error") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(e)) => Some(e),
-            Some(other) => {
-                return malformed(format!(
-                    "the handler's ToolResult has error as {}, not a string; a ToolResult is {TOOL_RESULT_SHAPE}",
-                    json_type_name(&other)
-                ))
+            other => {
+                let why = format!("text must be a string, got {}", kind(other.as_ref()));
+                malformed(&why, RESULT_SHAPE)
             }
         };
-        return match map.get("success") {
-            Some(Value::Bool(true)) => Answer::Ok(match map.remove("data") {
-                None | Some(Value::Null) => Content::Text(DONE_TEXT.to_owned()),
-                Some(Value::String(text)) => Content::Text(text),
-                Some(data) => Content::json(&data),
-            }),
-            Some(Value::Bool(false)) => Answer::error(
-                ErrorKind::HandlerError,
-                error.unwrap_or_else(|| "The tool failed.".to_owned()),
-            ),
-            other => malformed(format!(
-                "the handler's ToolResult has success as {}, not a boolean; a ToolResult is {TOOL_RESULT_SHAPE}",
-                json_type_name(other.unwrap_or(&Value::Null))
-            )),
-        };
     }
-    Answer::Ok(Content::json(&Value::Object(map)))
+    let error = match map.remove("error") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(e)) => Some(e),
+        Some(other) => {
+            let why = format!("error must be a string, got {}", kind(Some(&other)));
+            return malformed(&why, TOOL_RESULT_SHAPE);
+        }
+    };
+    match map.get("success") {
+        Some(Value::Bool(true)) => Answer::Ok(match map.remove("data") {
+            None | Some(Value::Null) => Content::Text(DONE_TEXT.to_owned()),
+            Some(Value::String(text)) => Content::Text(text),
+            Some(data) => Content::json(&data),
+        }),
+        Some(Value::Bool(false)) => Answer::error(
+            ErrorKind::HandlerError,
+            error.unwrap_or_else(|| "The tool failed.".to_owned()),
+        ),
+        other => {
+            let why = format!("success must be true or false, got {}", kind(other));
+            malformed(&why, TOOL_RESULT_SHAPE)
+        }
+    }
 }
 
 /// How long a result may be, set by the transport.

@@ -1,0 +1,194 @@
+// The package's public API around the wasm-bindgen glue (client_tools_wasm.js): one memoized
+// load of the WebAssembly module that every entry point awaits, so no app has to call init();
+// a Client whose getters are typed as they are once registered and that `using` can dispose of;
+// page-tool factories that work before the module is loaded. The entries (client_tools.js for
+// browsers and bundlers, node.js for Node) differ only in where the module comes from.
+
+/** Marks a page tool made before the module loaded: register/setTools complete it. */
+const PENDING = Symbol("client-tools pending page tool");
+
+/** The page-tool factories the glue exports, with each tool's default name. */
+const FACTORIES = {
+  describeFormTool: "describe_form",
+  fillFormTool: "fill_form",
+  submitFormTool: "submit_form",
+  navigateTool: "navigate",
+};
+
+/** What the glue must export for this wrapper (checked by scripts/build-pkg). */
+export const GLUE_EXPORTS = ["default", "initSync", "Client", ...Object.keys(FACTORIES)];
+
+/** What to do when the module is not found, in browsers (the entries may give their own). */
+export const BROWSER_HINT =
+  "A bundler that does not copy client_tools_bg.wasm (esbuild) needs the file copied and its URL " +
+  "given before the first Client.register: init({ module_or_path: url }) (README: esbuild).";
+
+function messageOf(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Builds the API over `glue` (the wasm-bindgen module). `defaultSource()` says where the module
+ * is when `init` gets no options: a URL in browsers, the file's bytes in Node; `hint` says what
+ * to do when it is not there.
+ */
+export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
+  let loaded = false;
+  let loading = null;
+
+  async function load(options) {
+    let source;
+    try {
+      source = options === undefined ? await defaultSource() : await options.module_or_path;
+    } catch (error) {
+      throw new Error(`client-tools: cannot find client_tools_bg.wasm: ${messageOf(error)}. ${hint}`);
+    }
+    if (typeof source === "string" || source instanceof URL) {
+      const url = String(source);
+      let response;
+      try {
+        response = await fetch(url);
+      } catch (error) {
+        throw new Error(`client-tools: cannot load the WebAssembly module from ${url}: ${messageOf(error)}`);
+      }
+      if (!response.ok) {
+        throw new Error(`client-tools: cannot load the WebAssembly module: ${url} answered ${response.status}. ${hint}`);
+      }
+      source = response;
+    }
+    try {
+      await glue.default({ module_or_path: source });
+    } catch (error) {
+      throw new Error(`client-tools: cannot instantiate the WebAssembly module: ${messageOf(error)}`);
+    }
+  }
+
+  function init(options) {
+    if (loading) return loading;
+    if (options !== undefined) {
+      if (options === null || typeof options !== "object") {
+        return Promise.reject(new Error("init: options must be { module_or_path }"));
+      }
+      const unknown = Object.keys(options).find((key) => key !== "module_or_path");
+      if (unknown !== undefined) {
+        return Promise.reject(new Error(`init: ${unknown}: unknown option; the option is module_or_path`));
+      }
+    }
+    loading = load(options).then(
+      () => {
+        loaded = true;
+      },
+      (error) => {
+        loading = null; // a later call tries again (the network may be back)
+        throw error;
+      },
+    );
+    return loading;
+  }
+
+  /** A page tool from a factory, completed now if it was made before the module loaded. */
+  function complete(tool, field) {
+    if (tool === null || typeof tool !== "object" || !(PENDING in tool)) return tool;
+    try {
+      return tool[PENDING]();
+    } catch (error) {
+      throw new Error(`${field}: ${messageOf(error)}`);
+    }
+  }
+
+  function completeAll(tools, field) {
+    return Array.isArray(tools) ? tools.map((tool, i) => complete(tool, `${field}[${i}]`)) : tools;
+  }
+
+  const CONSTRUCT = Symbol("construct");
+
+  class Client {
+    #inner;
+    #id;
+    #name;
+    #leaving = null;
+
+    constructor(token, inner) {
+      if (token !== CONSTRUCT) throw new Error("client-tools: a Client is made by Client.register(options)");
+      this.#inner = inner;
+      // Kept: the engine forgets them once the client left, but they stay true of it.
+      this.#id = inner.id;
+      this.#name = inner.name;
+    }
+
+    static async register(options) {
+      await init();
+      const given = options !== null && typeof options === "object" && Array.isArray(options.tools)
+        ? { ...options, tools: completeAll(options.tools, "tools") }
+        : options;
+      return new Client(CONSTRUCT, await glue.Client.register(given));
+    }
+
+    get id() {
+      return this.#inner.id ?? this.#id;
+    }
+
+    get name() {
+      return this.#inner.name ?? this.#name;
+    }
+
+    get expiresAt() {
+      return this.#inner.expiresAt;
+    }
+
+    get state() {
+      return this.#inner.state;
+    }
+
+    setTools(tools) {
+      try {
+        return this.#inner.setTools(completeAll(tools, "tools"));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+
+    leave() {
+      this.#leaving ??= this.#inner.leave();
+      return this.#leaving;
+    }
+  }
+  // Only where the runtime has them; TypeScript's `using` looks them up by these symbols.
+  if (typeof Symbol.dispose === "symbol") {
+    Object.defineProperty(Client.prototype, Symbol.dispose, {
+      // A sync dispose cannot wait or report; `await using` sees leave's outcome.
+      value() {
+        this.leave().catch(() => {});
+      },
+    });
+  }
+  if (typeof Symbol.asyncDispose === "symbol") {
+    Object.defineProperty(Client.prototype, Symbol.asyncDispose, {
+      value() {
+        return this.leave();
+      },
+    });
+  }
+
+  const factories = {};
+  for (const [exportName, defaultName] of Object.entries(FACTORIES)) {
+    factories[exportName] = (options) => {
+      if (loaded) return glue[exportName](options);
+      // Before the module is loaded the definition is completed (and its options checked)
+      // when Client.register or setTools takes it, once the module is there.
+      let built;
+      const build = () => (built ??= glue[exportName](options));
+      const name = options !== null && typeof options === "object" && typeof options.name === "string" ? options.name : defaultName;
+      const tool = {
+        name,
+        async handler(args, ctx) {
+          await init();
+          return build().handler(args, ctx);
+        },
+      };
+      return Object.defineProperty(tool, PENDING, { value: build });
+    };
+  }
+
+  return { init, Client, ...factories };
+}

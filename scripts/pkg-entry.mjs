@@ -1,0 +1,56 @@
+// Part of scripts/build-pkg: makes the package's public declarations from wasm-bindgen's and
+// checks the package fits together.
+//
+//   node scripts/pkg-entry.mjs GLUE_DTS PKG_DIR
+//
+// GLUE_DTS is the .d.ts wasm-bindgen wrote: the SDK's types (typescript_custom_section in
+// src/client.rs and src/tools/mod.rs) followed by the glue's own init API (InitInput,
+// InitOutput with the raw wasm exports, initSync, __wbg_init). The public client_tools.d.ts is
+// the first part only: the wrapper (pkg-template/api.js) replaces the second.
+import { readFile, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const [glueDts, pkgDir] = process.argv.slice(2);
+if (!glueDts || !pkgDir) {
+  console.error("pkg-entry: usage: node scripts/pkg-entry.mjs GLUE_DTS PKG_DIR");
+  process.exit(2);
+}
+const fail = (message) => {
+  console.error(`pkg-entry: ${message}`);
+  process.exit(1);
+};
+
+const text = await readFile(glueDts, "utf8");
+const cut = text.indexOf("export type InitInput");
+if (cut < 0) fail(`${glueDts} has no "export type InitInput": has wasm-bindgen's output changed?`);
+const dts = `${text.slice(0, cut).trimEnd()}\n`;
+
+// No `any`, no glue internals: what a user reads and what tsc --strict checks.
+// Comments are blanked (keeping line breaks) so that prose may say "any".
+const code = dts.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, " ")).replace(/\/\/.*$/gm, "");
+const banned = [/\bany\b/, /\bInitOutput\b/, /\binitSync\b/, /__wbg/, /\bfree\(\)/];
+for (const pattern of banned) {
+  const line = code.split("\n").findIndex((l) => pattern.test(l));
+  if (line >= 0) fail(`client_tools.d.ts line ${line + 1} matches ${pattern}: ${dts.split("\n")[line].trim()}`);
+}
+
+// Every runtime export is declared, and the glue exports what the wrapper uses.
+const api = await import(pathToFileURL(resolve(pkgDir, "api.js")).href);
+const glue = await import(pathToFileURL(resolve(pkgDir, "client_tools_wasm.js")).href);
+const missingInGlue = api.GLUE_EXPORTS.filter((name) => !(name in glue));
+if (missingInGlue.length) fail(`the glue lacks ${missingInGlue.join(", ")}`);
+const unwrapped = Object.keys(glue).filter((name) => !api.GLUE_EXPORTS.includes(name));
+if (unwrapped.length) fail(`the glue exports ${unwrapped.join(", ")}, which pkg-template/api.js does not wrap`);
+for (const entry of ["client_tools.js", "node.js"]) {
+  const mod = await import(pathToFileURL(resolve(pkgDir, entry)).href);
+  for (const name of Object.keys(mod)) {
+    const declared = name === "default"
+      ? /export default \w+;/.test(dts)
+      : new RegExp(`export (declare )?(function|class|const) ${name}\\b|export \\{[^}]*\\b${name}\\b`).test(dts);
+    if (!declared) fail(`${entry} exports ${name}, which client_tools.d.ts does not declare`);
+  }
+}
+
+await writeFile(join(pkgDir, "client_tools.d.ts"), dts);
+console.error(`pkg-entry: client_tools.d.ts ${dts.length} B, glue exports checked`);

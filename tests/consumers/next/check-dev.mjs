@@ -1,0 +1,3 @@
+import { nextCheck } from "./next-check.mjs";
+
+await nextCheck("dev");

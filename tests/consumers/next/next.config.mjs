@@ -1,0 +1,2 @@
+/** StrictMode is Next's default for the app router; set here because the dev check relies on it. */
+export default { reactStrictMode: true };
