@@ -66,6 +66,20 @@ await main(async (checks) => {
         child.kill("SIGKILL");
       }
     });
+    await checks.check("node: Symbol.asyncDispose (await using) leaves, and leave() again resolves", async () => {
+      const script = `
+        import { Client } from "client-tools";
+        const client = await Client.register({ baseUrl: ${JSON.stringify(server.url)}, sessionId: "${SESSION}", token: "${TOKEN}", name: "scoped", tools: [{ name: "x", handler: () => "x" }] });
+        const before = client.state;
+        await client[Symbol.asyncDispose]();
+        await client.leave();
+        console.log(before, client.state, client.name, typeof client[Symbol.dispose]);`;
+      const out = (await run(process.execPath, ["--input-type=module", "-e", script], { cwd: work })).trim();
+      if (out !== "registered left scoped function") throw new Error(out);
+      const names = await toolNames(server.url, SESSION, TOKEN);
+      if (names.some((n) => n.startsWith("client__scoped__"))) throw new Error(`still offered: ${names}`);
+      return out;
+    });
     await checks.check("node: init() (optional) loads the module from disk", async () => {
       const script = 'const m = await import("client-tools"); await m.init(); await m.default(); console.log("loaded");';
       const out = (await run(process.execPath, ["--input-type=module", "-e", script], { cwd: work })).trim();
