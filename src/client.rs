@@ -71,8 +71,9 @@ export type ClientStatus =
   | { type: "lapsed" }
   | { type: "streamOpen" }
   | { type: "streamReconnecting"; attempt: number; delayMs: number }
-  | { type: "left" }
-  | { type: "error"; message: string; fatal: boolean };
+  | { type: "left"; by: "app" | "hidden" | "pageHide" }
+  | { type: "error"; message: string; fatal: false }
+  | { type: "error"; message: string; fatal: true; kind: "unauthorized" | "rejected" | "notRegistered" | "registerTimeout" };
 
 /** How a call is doing, for logs and UIs. `elapsedMs` counts from the dispatch. */
 export type CallEvent =
@@ -121,7 +122,11 @@ fn key_prefix() -> String {
     match crypto {
         Some(c) => c.random_uuid(),
         // Not a secure context: still unique enough per page for idempotency.
-        None => format!("{:x}-{:x}", now(), (js_sys::Math::random() * 9.0e15) as u64),
+        None => format!(
+            "{:x}-{:x}",
+            now().as_ms(),
+            (js_sys::Math::random() * 9.0e15) as u64
+        ),
     }
 }
 
@@ -148,10 +153,9 @@ impl Client {
             Ok(e) => e,
             Err(e) => return rejected(&e.to_string()),
         };
-        let register_timeout_ms = opts.register_timeout_ms;
         let shared = Shared::new(engine, opts.handlers, opts.on_status, opts.on_call);
         let (registered, waiter) = Waiter::new();
-        shared.wait_registered(waiter, register_timeout_ms);
+        shared.wait_registered(waiter);
         shared.drain();
         let client = Client { shared };
         wasm_bindgen_futures::future_to_promise(async move {
@@ -175,8 +179,8 @@ impl Client {
     /// When the registration runs out unless pinged; `null` for a `never` lifetime.
     #[wasm_bindgen(getter, js_name = expiresAt)]
     pub fn expires_at(&self) -> Option<js_sys::Date> {
-        let ms = self.shared.engine().expires_at_ms()?;
-        Some(js_sys::Date::new(&JsValue::from_f64(ms as f64)))
+        let at = self.shared.engine().expiry()?;
+        Some(js_sys::Date::new(&JsValue::from_f64(at.as_ms() as f64)))
     }
 
     /// `"registering"`, `"registered"`, `"left"` or `"failed"`.
@@ -226,7 +230,6 @@ impl Client {
     /// with `client_gone` and their handlers' signals abort. The client is done for good.
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn leave(&self) -> Promise {
-        self.shared.note_app_left();
         let op = self.shared.engine.borrow_mut().leave(now());
         let (promise, waiter) = Waiter::new();
         self.shared.add_op(op, waiter);

@@ -10,8 +10,9 @@ mod listen;
 mod net;
 pub(crate) mod options;
 
-use crate::engine::{Engine, Input, OpId, Output, Status, StreamId};
+use crate::engine::{Engine, Input, LeftBy, OpId, Output, Status, StreamId};
 use client_tools_core::calls::Returned;
+use client_tools_core::time::Instant;
 use gloo_timers::callback::Timeout;
 use js_sys::{Function, Promise};
 use listen::Listener;
@@ -23,9 +24,9 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::spawn_local;
 use web_sys::AbortController;
 
-/// Milliseconds since the epoch: the engine's "now".
-pub(crate) fn now() -> u64 {
-    js_sys::Date::now() as u64
+/// The engine's "now": ms since the epoch, by the page's clock.
+pub(crate) fn now() -> Instant {
+    Instant::from_ms(js_sys::Date::now() as u64)
 }
 
 /// The two halves of a JS promise the SDK settles later.
@@ -77,16 +78,12 @@ pub(crate) struct Shared {
     calls: RefCell<HashMap<String, CallSlot>>,
     streams: RefCell<HashMap<StreamId, AbortController>>,
     ops: RefCell<HashMap<OpId, Waiter>>,
-    /// Settled by the first registration (or a fatal error): `Client.register`'s promise.
+    /// Settled by the first registration, or rejected by a fatal error (the engine's register
+    /// timeout among them): `Client.register`'s promise.
     registered: RefCell<Option<Waiter>>,
-    /// Rejects `Client.register`'s promise if the first registration takes too long.
-    register_timeout: RefCell<Option<Timeout>>,
-    /// The latest failed request or engine error, for a message that says why.
-    last_error: RefCell<Option<String>>,
-    timer: RefCell<Option<(u64, Timeout)>>,
+    timer: RefCell<Option<(Instant, Timeout)>>,
     listeners: RefCell<Vec<Listener>>,
     draining: Cell<bool>,
-    app_left: Cell<bool>,
     /// `ctx.afterResult`, bound to a call id per call.
     after_result: Closure<dyn Fn(String, JsValue)>,
 }
@@ -119,12 +116,9 @@ impl Shared {
                 streams: RefCell::default(),
                 ops: RefCell::default(),
                 registered: RefCell::default(),
-                register_timeout: RefCell::default(),
-                last_error: RefCell::default(),
                 timer: RefCell::default(),
                 listeners: RefCell::default(),
                 draining: Cell::new(false),
-                app_left: Cell::new(false),
                 after_result,
             }
         });
@@ -132,25 +126,11 @@ impl Shared {
         shared
     }
 
-    /// Sets the promise `Client.register` waits on.
-    /// `timeout_ms` after now, if still unregistered, the promise rejects with the latest
-    /// error and the client stops (it leaves, so nothing is left registering in the background).
-    pub(crate) fn wait_registered(self: &Rc<Self>, waiter: Waiter, timeout_ms: u32) {
+    /// Sets the promise `Client.register` waits on: the engine resolves it by registering,
+    /// or rejects it with a fatal error (a refusal, or its register timeout, which names the
+    /// request that failed last).
+    pub(crate) fn wait_registered(&self, waiter: Waiter) {
         *self.registered.borrow_mut() = Some(waiter);
-        let weak = Rc::downgrade(self);
-        let timeout = Timeout::new(timeout_ms, move || {
-            let Some(shared) = weak.upgrade() else { return };
-            let Some(waiter) = shared.registered.borrow_mut().take() else {
-                return;
-            };
-            let why = shared.last_error.borrow_mut().take();
-            let why = why.map_or_else(String::new, |e| format!(": {e}"));
-            waiter.reject(&format!("not registered within {timeout_ms} ms{why}"));
-            shared.note_app_left();
-            shared.engine.borrow_mut().leave(now());
-            shared.drain();
-        });
-        *self.register_timeout.borrow_mut() = Some(timeout);
     }
 
     /// Feeds one input and carries out what follows.
@@ -196,7 +176,7 @@ impl Shared {
             Some(at) if timer.as_ref().is_some_and(|(t, _)| *t == at) => {}
             Some(at) => {
                 // setTimeout takes at most 2^31-1 ms; the engine is woken again before then.
-                let delay = at.saturating_sub(now()).min(i32::MAX as u64) as u32;
+                let delay = at.since(now()).as_ms().min(i32::MAX as u64) as u32;
                 let weak = Rc::downgrade(self);
                 let t = Timeout::new(delay, move || {
                     if let Some(shared) = weak.upgrade() {
@@ -215,26 +195,17 @@ impl Shared {
             Output::Send(req) => {
                 let shared = self.clone();
                 spawn_local(async move {
-                    let what = || format!("{} {}", req.method.as_str(), req.url);
                     let input = match net::send(&req).await {
-                        Ok(a) => {
-                            if a.status >= 400 {
-                                shared.note_error(format!("{} answered {}", what(), a.status));
-                            }
-                            Input::Answer {
-                                request: req.id,
-                                status: a.status,
-                                body: a.body,
-                                retry_after_ms: a.retry_after_ms,
-                            }
-                        }
-                        Err(message) => {
-                            shared.note_error(format!("{} failed: {message}", what()));
-                            Input::NetworkError {
-                                request: req.id,
-                                message,
-                            }
-                        }
+                        Ok(a) => Input::Answer {
+                            request: req.id,
+                            status: a.status,
+                            body: a.body,
+                            retry_after: a.retry_after,
+                        },
+                        Err(message) => Input::NetworkError {
+                            request: req.id,
+                            message,
+                        },
                     };
                     shared.feed(input);
                 });
@@ -254,19 +225,16 @@ impl Shared {
                 run_id,
                 tool,
                 arguments,
-                deadline_ms,
-            } => self.run_handler(call_id, run_id, tool, arguments, deadline_ms),
-            Output::HandlerDeadline {
-                call_id,
-                deadline_ms,
-            } => {
+                deadline,
+            } => self.run_handler(call_id, run_id, tool, arguments, deadline),
+            Output::HandlerDeadline { call_id, deadline } => {
                 if let Some(d) = self
                     .calls
                     .borrow()
                     .get(&call_id)
                     .and_then(|s| s.deadline.as_ref())
                 {
-                    d.set_time(deadline_ms as f64);
+                    d.set_time(deadline.as_ms() as f64);
                 }
             }
             Output::AbortHandler { call_id, reason } => {
@@ -307,7 +275,6 @@ impl Shared {
     fn on_status(self: &Rc<Self>, status: Status) {
         match &status {
             Status::Registered { .. } | Status::Reregistered { .. } => {
-                self.register_timeout.borrow_mut().take();
                 let waiter = self.registered.borrow_mut().take();
                 if let Some(w) = waiter {
                     w.resolve(&JsValue::UNDEFINED);
@@ -316,16 +283,16 @@ impl Shared {
             Status::Error {
                 message,
                 fatal: true,
+                ..
             } => {
-                self.register_timeout.borrow_mut().take();
                 let waiter = self.registered.borrow_mut().take();
                 if let Some(w) = waiter {
                     w.reject(message);
                 }
                 self.stop();
             }
-            Status::Error { message, .. } => self.note_error(message.clone()),
-            Status::Left if self.app_left.get() => self.stop(),
+            // The app left: for good (a hide or page hide comes back).
+            Status::Left { by: LeftBy::App } => self.stop(),
             _ => {}
         }
         tell(&self.on_status, &status);
@@ -335,16 +302,6 @@ impl Shared {
     /// itself once the engine has nothing left to do: see `arm_timer`.)
     fn stop(&self) {
         self.listeners.borrow_mut().clear();
-    }
-
-    /// Keeps the latest failure, to say why if `Client.register` times out.
-    fn note_error(&self, message: String) {
-        *self.last_error.borrow_mut() = Some(message);
-    }
-
-    /// Marks that the app itself left: the client is done for good.
-    pub(crate) fn note_app_left(&self) {
-        self.app_left.set(true);
     }
 
     fn open_stream(
@@ -405,7 +362,7 @@ impl Shared {
         run_id: String,
         tool: String,
         arguments: serde_json::Map<String, serde_json::Value>,
-        deadline_ms: u64,
+        deadline: Instant,
     ) {
         let handler = self.handlers.borrow().get(&tool).cloned();
         let Some(handler) = handler else {
@@ -420,7 +377,7 @@ impl Shared {
         };
         let abort = AbortController::new().ok();
         let signal = abort.as_ref().map(|a| a.signal());
-        let deadline = js_sys::Date::new(&JsValue::from_f64(deadline_ms as f64));
+        let deadline = js_sys::Date::new(&JsValue::from_f64(deadline.as_ms() as f64));
         self.calls.borrow_mut().insert(
             call_id.clone(),
             CallSlot {
