@@ -3,7 +3,8 @@
 //! The engine does no I/O, reads no clock and draws no randomness of its own. A shell (the
 //! browser shell in `src/browser/`, or a test) feeds it what happened and carries out what it
 //! asks. "Now" is always an argument, an [`Instant`] (the shells count ms since the Unix
-//! epoch); jitter comes from [`Config::seed`]. So every protocol rule runs as a fast, deterministic native test.
+//! epoch); jitter comes from [`Config::seed`]. So every protocol rule runs as a fast,
+//! deterministic native test.
 //!
 //! # Run loop
 //!
@@ -18,7 +19,7 @@
 //!             Output::OpenStream { stream, .. }  => open(stream),        // bytes: handle_stream_bytes
 //!             Output::CloseStream { stream }     => abort(stream),
 //!             Output::RunHandler { .. }          => run(handler),        // done: Input::HandlerDone
-//!             Output::HandlerDeadline { .. }     => move(ctx.deadline),
+//!             Output::HandlerDeadline { .. }     => move_deadline(..),
 //!             Output::AbortHandler { .. }        => signal.abort(),
 //!             Output::Status(s) | Output::Call(c)=> tell_app(..),
 //!             Output::OpDone { op, result }      => settle_promise(op, result),
@@ -45,9 +46,13 @@
 //! flight (`requests`), the registration and its visibility policy (`registration`), the tool
 //! list (`tools`), the stream connection (`stream`) and the calls in progress (`calls`, over
 //! the shared [`CallRuntime`](crate::calls::CallRuntime)). Each takes what it needs as
-//! arguments, pushes outputs to the queue it is given and returns what should happen next as
-//! a small enum; the router (`router`) matches every input, answer, stream item and timer
-//! (one table indexed by `Timer`, as in quinn-proto) to the sub-state it concerns.
+//! arguments (another sub-state at most, e.g. the requests to send through), pushes outputs
+//! to the queue it is given (`outbox`, which also keeps the latest failure for the register
+//! timeout's message) and returns what should happen next as a small enum. The router
+//! (`router`) matches every input, answer, stream item and timer (one table indexed by
+//! `Timer`, as in quinn-proto) to the sub-state it concerns; `router::flows` carries out what
+//! spans several (a lapse voids the old registration's requests and registers again; a leave
+//! ends the calls, settles the tool ops and closes the stream).
 //!
 //! # What it does
 //!
