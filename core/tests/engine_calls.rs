@@ -4,7 +4,7 @@
 mod engine_support;
 
 use client_tools_core::calls::Returned;
-use client_tools_core::engine::{CallEvent, Input, Method, Output, ToolDef};
+use client_tools_core::engine::{CallEvent, Input, Method, Output, Status, ToolDef};
 use client_tools_core::protocol::time::format_rfc3339;
 use client_tools_core::time::Duration;
 use engine_support::*;
@@ -387,4 +387,77 @@ fn call_handler_error_is_posted_as_is_error() {
         returned: Returned::Threw("no such row".into()),
     });
     assert_eq!(result_text(&mut h, "call_1"), ("no such row".into(), true));
+}
+
+/// The reason of the one `Failed` call event, and whether the app was told of an error.
+fn failed_reason(h: &Harness) -> (String, bool) {
+    let reasons: Vec<&str> = h
+        .call_events()
+        .into_iter()
+        .filter_map(|e| match e {
+            CallEvent::Failed { reason, .. } => Some(reason.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(reasons.len(), 1, "{:?}", h.call_events());
+    let told = h
+        .statuses()
+        .iter()
+        .any(|s| matches!(s, Status::Error { fatal: false, .. }));
+    (reasons[0].to_owned(), told)
+}
+
+#[test]
+fn result_409_call_not_acked_acks_again_once_then_the_call_fails_by_its_type() {
+    let mut h = Harness::registered(config());
+    h.dispatch(1, "call_1", "noop", json!({}));
+    h.ack_ok("call_1");
+    h.input(Input::HandlerDone {
+        call_id: "call_1".into(),
+        returned: Returned::text("done"),
+    });
+    let r = h.take_send(Method::Post, "/result");
+    h.answer(&r, 409, &error_json("call_not_acked", "ack first"));
+    // The server lost the ack: ack again, then the result follows.
+    h.ack_ok("call_1");
+    let r = h.take_send(Method::Post, "/result");
+    h.answer(&r, 409, &error_json("call_not_acked", "ack first"));
+    assert_eq!(
+        h.count_sends(Method::Post, "/ack"),
+        0,
+        "acked again once only"
+    );
+    assert_eq!(failed_reason(&h), ("call_not_acked".to_owned(), true));
+    assert_eq!(h.engine.calls_in_progress(), 0);
+}
+
+#[test]
+fn a_refused_ack_ends_the_call_with_the_error_type_known_or_not() {
+    // A type the protocol does not list is kept as sent, and the app is told.
+    let mut h = Harness::registered(config());
+    h.dispatch(1, "call_1", "noop", json!({}));
+    let ack = h.take_send(Method::Post, "/calls/call_1/ack");
+    h.answer(&ack, 400, &error_json("quota_exceeded", "too many"));
+    assert_eq!(failed_reason(&h), ("quota_exceeded".to_owned(), true));
+    assert_eq!(h.aborts(), [("call_1", "quota_exceeded")]);
+
+    // `not_found` is the server saying the call is over: no error for the app.
+    let mut h = Harness::registered(config());
+    h.dispatch(1, "call_1", "noop", json!({}));
+    let ack = h.take_send(Method::Post, "/calls/call_1/ack");
+    h.answer(&ack, 404, &error_json("not_found", "unknown call"));
+    assert_eq!(failed_reason(&h), ("not_found".to_owned(), false));
+
+    // An unreadable error body: the reason says the status and what came back.
+    let mut h = Harness::registered(config());
+    h.dispatch(1, "call_1", "noop", json!({}));
+    let ack = h.take_send(Method::Post, "/calls/call_1/ack");
+    h.answer(&ack, 400, "<html>bad gateway</html>");
+    assert_eq!(
+        failed_reason(&h),
+        (
+            "ack refused (400): HTTP 400: <html>bad gateway</html>".to_owned(),
+            true
+        )
+    );
 }
