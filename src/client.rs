@@ -88,8 +88,9 @@ export type ClientStatus =
   | { type: "lapsed" }
   | { type: "streamOpen" }
   | { type: "streamReconnecting"; attempt: number; delayMs: number }
-  | { type: "left" }
-  | { type: "error"; message: string; fatal: boolean };
+  | { type: "left"; by: "app" | "hidden" | "pageHide" }
+  | { type: "error"; message: string; fatal: false }
+  | { type: "error"; message: string; fatal: true; kind: "unauthorized" | "rejected" | "notRegistered" | "registerTimeout" };
 
 /** How a call is doing, for logs and UIs. `elapsedMs` counts from the dispatch. */
 export type CallEvent =
@@ -220,7 +221,11 @@ fn key_prefix() -> String {
     match crypto {
         Some(c) => c.unchecked_into::<web_sys::Crypto>().random_uuid(),
         // Not a secure context: still unique enough per page for idempotency.
-        None => format!("{:x}-{:x}", now(), (js_sys::Math::random() * 9.0e15) as u64),
+        None => format!(
+            "{:x}-{:x}",
+            now().as_ms(),
+            (js_sys::Math::random() * 9.0e15) as u64
+        ),
     }
 }
 
@@ -235,7 +240,6 @@ impl Drop for Client {
     fn drop(&mut self) {
         use crate::engine::ClientState::{Registered, Registering};
         if matches!(self.shared.engine().state(), Registering | Registered) {
-            self.shared.note_app_left();
             self.shared.engine.borrow_mut().leave(now());
             self.shared.drain();
         }
@@ -261,10 +265,9 @@ impl Client {
             Ok(e) => e,
             Err(e) => return rejected("invalid_option", &e.to_string()),
         };
-        let register_timeout_ms = opts.register_timeout_ms;
         let shared = Shared::new(engine, opts.handlers, opts.on_status, opts.on_call);
         let (registered, waiter) = Waiter::new();
-        shared.wait_registered(waiter, register_timeout_ms);
+        shared.wait_registered(waiter);
         if let Some(signal) = &opts.signal {
             shared.stop_on(signal);
         }
@@ -291,8 +294,8 @@ impl Client {
     /// When the registration runs out unless pinged; `null` for a `never` lifetime.
     #[wasm_bindgen(getter, js_name = expiresAt)]
     pub fn expires_at(&self) -> JsValue {
-        match self.shared.engine().expires_at_ms() {
-            Some(ms) => js_sys::Date::new(&JsValue::from_f64(ms as f64)).into(),
+        match self.shared.engine().expiry() {
+            Some(at) => js_sys::Date::new(&JsValue::from_f64(at.as_ms() as f64)).into(),
             None => JsValue::NULL,
         }
     }
@@ -344,7 +347,6 @@ impl Client {
         if self.shared.engine().state() == crate::engine::ClientState::Failed {
             return Promise::resolve(&JsValue::UNDEFINED);
         }
-        self.shared.note_app_left();
         let op = self.shared.engine.borrow_mut().leave(now());
         let (promise, waiter) = Waiter::new();
         self.shared.add_op(op, waiter);

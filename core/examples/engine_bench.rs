@@ -36,7 +36,8 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-const NOW: u64 = 1_795_953_600_000;
+const NOW: client_tools_core::time::Instant =
+    client_tools_core::time::Instant::from_ms(1_795_953_600_000);
 
 /// An engine registered as `cli_1`, its stream open; returns the stream id.
 fn registered_engine() -> (Engine, client_tools_core::engine::StreamId) {
@@ -64,7 +65,7 @@ fn registered_engine() -> (Engine, client_tools_core::engine::StreamId) {
             request: register.expect("register sent"),
             status: 201,
             body: body.to_string(),
-            retry_after_ms: None,
+            retry_after: None,
         },
         NOW,
     );
@@ -87,7 +88,7 @@ fn registered_engine() -> (Engine, client_tools_core::engine::StreamId) {
             request: pending.expect("pending read"),
             status: 200,
             body: r#"{"calls":[]}"#.into(),
-            retry_after_ms: None,
+            retry_after: None,
         },
         NOW,
     );
@@ -179,7 +180,7 @@ fn main() {
                     request: id,
                     status: 200,
                     body: r#"{"result_deadline":"2026-11-29T12:05:00Z"}"#.into(),
-                    retry_after_ms: None,
+                    retry_after: None,
                 },
                 NOW,
             );
@@ -196,7 +197,7 @@ fn main() {
                     request: id,
                     status: 200,
                     body: "{}".into(),
-                    retry_after_ms: None,
+                    retry_after: None,
                 },
                 NOW,
             );

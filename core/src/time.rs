@@ -30,6 +30,9 @@ impl Instant {
 }
 
 impl Duration {
+    /// No time at all.
+    pub const ZERO: Duration = Duration(0);
+
     /// A span of `ms` ms.
     pub const fn from_ms(ms: u64) -> Duration {
         Duration(ms)
@@ -59,5 +62,26 @@ impl Sub<Duration> for Instant {
     /// Saturates at the clock's origin.
     fn sub(self, d: Duration) -> Instant {
         Instant(self.0.saturating_sub(d.0))
+    }
+}
+
+/// Serializes as a number of ms (`deadlineMs`, `elapsedMs` in JS).
+impl serde::Serialize for Instant {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u64(self.0)
+    }
+}
+
+/// Serializes as a number of ms.
+impl serde::Serialize for Duration {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u64(self.0)
+    }
+}
+
+impl Duration {
+    /// The smaller of the two spans.
+    pub fn min(self, other: Duration) -> Duration {
+        Duration(self.0.min(other.0))
     }
 }

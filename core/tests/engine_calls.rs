@@ -4,8 +4,9 @@
 mod engine_support;
 
 use client_tools_core::calls::Returned;
-use client_tools_core::engine::{CallEvent, Input, Method, Output, ToolDef};
+use client_tools_core::engine::{CallEvent, Input, Method, Output, Status, ToolDef};
 use client_tools_core::protocol::time::format_rfc3339;
+use client_tools_core::time::Duration;
 use engine_support::*;
 use serde_json::json;
 
@@ -64,8 +65,8 @@ fn call_acked_at_once_result_posted_only_after_ack() {
         matches!(&h.out[1], Output::Send(r) if r.url.ends_with("/clients/cli_1/calls/call_1/ack"))
     );
     assert!(
-        matches!(&h.out[2], Output::RunHandler { tool, arguments, deadline_ms, .. }
-        if tool == "highlight_row" && arguments["row_id"] == "42" && *deadline_ms == h.now + 30_000)
+        matches!(&h.out[2], Output::RunHandler { tool, arguments, deadline, .. }
+        if tool == "highlight_row" && arguments["row_id"] == "42" && deadline.as_ms() == h.now + 30_000)
     );
     let ack = h.take_send(Method::Post, "/ack");
     assert!(ack.header("Idempotency-Key").is_some());
@@ -87,7 +88,7 @@ fn call_acked_at_once_result_posted_only_after_ack() {
     assert!(h.out.contains(&Output::Call(CallEvent::Acked {
         call_id: "call_1".into(),
         tool: "highlight_row".into(),
-        elapsed_ms: 150
+        elapsed: Duration::from_ms(150)
     })));
     let r = h.take_send(Method::Post, "/calls/call_1/result");
     assert_eq!(
@@ -172,7 +173,7 @@ fn call_result_409_call_settled_dropped_quietly() {
         h.statuses()
     );
     assert_eq!(
-        h.engine.poll_timeout(),
+        h.next_deadline(),
         Some(T0 + 20_000),
         "no retry, only the ping"
     );
@@ -206,7 +207,7 @@ fn call_local_deadline_posts_timed_out_and_late_done_ignored() {
     let mut h = Harness::registered(c);
     h.dispatch(1, "call_1", "noop", json!({}));
     h.ack_ok("call_1");
-    assert_eq!(h.engine.poll_timeout(), Some(T0 + 5_000));
+    assert_eq!(h.next_deadline(), Some(T0 + 5_000));
     h.fire_next();
     assert_eq!(h.aborts(), [("call_1", "timed out after 5000 ms")]);
     assert_eq!(
@@ -231,13 +232,13 @@ fn call_local_deadline_never_later_than_server_result_deadline() {
         200,
         &json!({"result_deadline": format_rfc3339(h.now + 10_000)}).to_string(),
     );
-    let at = h.engine.poll_timeout().unwrap();
+    let at = h.next_deadline().unwrap();
     assert!(at < h.now + 10_000 && at >= h.now + 5_000, "{}", at - h.now);
     // The shell is told, so the handler's `ctx.deadline` shows the real deadline.
     assert!(
         h.out.iter().any(
-            |o| matches!(o, Output::HandlerDeadline { call_id, deadline_ms }
-            if call_id == "call_1" && *deadline_ms == at)
+            |o| matches!(o, Output::HandlerDeadline { call_id, deadline }
+            if call_id == "call_1" && deadline.as_ms() == at)
         ),
         "{:?}",
         h.out
@@ -386,4 +387,77 @@ fn call_handler_error_is_posted_as_is_error() {
         returned: Returned::Threw("no such row".into()),
     });
     assert_eq!(result_text(&mut h, "call_1"), ("no such row".into(), true));
+}
+
+/// The reason of the one `Failed` call event, and whether the app was told of an error.
+fn failed_reason(h: &Harness) -> (String, bool) {
+    let reasons: Vec<&str> = h
+        .call_events()
+        .into_iter()
+        .filter_map(|e| match e {
+            CallEvent::Failed { reason, .. } => Some(reason.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(reasons.len(), 1, "{:?}", h.call_events());
+    let told = h
+        .statuses()
+        .iter()
+        .any(|s| matches!(s, Status::Error { fatal: false, .. }));
+    (reasons[0].to_owned(), told)
+}
+
+#[test]
+fn result_409_call_not_acked_acks_again_once_then_the_call_fails_by_its_type() {
+    let mut h = Harness::registered(config());
+    h.dispatch(1, "call_1", "noop", json!({}));
+    h.ack_ok("call_1");
+    h.input(Input::HandlerDone {
+        call_id: "call_1".into(),
+        returned: Returned::text("done"),
+    });
+    let r = h.take_send(Method::Post, "/result");
+    h.answer(&r, 409, &error_json("call_not_acked", "ack first"));
+    // The server lost the ack: ack again, then the result follows.
+    h.ack_ok("call_1");
+    let r = h.take_send(Method::Post, "/result");
+    h.answer(&r, 409, &error_json("call_not_acked", "ack first"));
+    assert_eq!(
+        h.count_sends(Method::Post, "/ack"),
+        0,
+        "acked again once only"
+    );
+    assert_eq!(failed_reason(&h), ("call_not_acked".to_owned(), true));
+    assert_eq!(h.engine.calls_in_progress(), 0);
+}
+
+#[test]
+fn a_refused_ack_ends_the_call_with_the_error_type_known_or_not() {
+    // A type the protocol does not list is kept as sent, and the app is told.
+    let mut h = Harness::registered(config());
+    h.dispatch(1, "call_1", "noop", json!({}));
+    let ack = h.take_send(Method::Post, "/calls/call_1/ack");
+    h.answer(&ack, 400, &error_json("quota_exceeded", "too many"));
+    assert_eq!(failed_reason(&h), ("quota_exceeded".to_owned(), true));
+    assert_eq!(h.aborts(), [("call_1", "quota_exceeded")]);
+
+    // `not_found` is the server saying the call is over: no error for the app.
+    let mut h = Harness::registered(config());
+    h.dispatch(1, "call_1", "noop", json!({}));
+    let ack = h.take_send(Method::Post, "/calls/call_1/ack");
+    h.answer(&ack, 404, &error_json("not_found", "unknown call"));
+    assert_eq!(failed_reason(&h), ("not_found".to_owned(), false));
+
+    // An unreadable error body: the reason says the status and what came back.
+    let mut h = Harness::registered(config());
+    h.dispatch(1, "call_1", "noop", json!({}));
+    let ack = h.take_send(Method::Post, "/calls/call_1/ack");
+    h.answer(&ack, 400, "<html>bad gateway</html>");
+    assert_eq!(
+        failed_reason(&h),
+        (
+            "ack refused (400): HTTP 400: <html>bad gateway</html>".to_owned(),
+            true
+        )
+    );
 }

@@ -49,7 +49,7 @@ fn conversation_with_in_process_server() {
     cfg.tools.push(tool("slow", None));
     cfg.tools[2].timeout_ms = Some(1_000);
     cfg.tools.push(tool("navigate", None));
-    let engine = Engine::new(cfg, T0).unwrap();
+    let engine = Engine::new(cfg, at(T0)).unwrap();
     let mut p = Pair::new(engine, server, page());
 
     // Registered under the name the server gave.
@@ -145,7 +145,7 @@ fn conversation_with_in_process_server() {
     let mut tools = p.engine.tools().to_vec();
     tools.retain(|t| t.spec.name != "navigate");
     tools.push(tool("pay", None));
-    p.engine.set_tools(tools, p.now).unwrap();
+    p.engine.set_tools(tools, at(p.now)).unwrap();
     p.run_until(p.now + 1_000);
     assert_eq!(succeeded(&p, &nav).0, "Now on the checkout screen.");
     let put = p
@@ -192,7 +192,7 @@ fn conversation_with_in_process_server() {
         .server
         .call_tool(p.engine.name().unwrap(), "slow", json!({}), p.now);
     p.run_until_cond(1_000, |p| p.handlers_started.contains(&owed));
-    p.engine.leave(p.now);
+    p.engine.leave(at(p.now));
     p.run_until(p.now + 1_000);
     assert_eq!(p.engine.state(), ClientState::Left);
     assert!(!p.server.clients.contains_key(&new_id));
@@ -236,7 +236,7 @@ fn conversation_with_in_process_server() {
 
 #[test]
 fn conversation_offline_then_back_answers_every_call() {
-    let engine = Engine::new(config(), T0).unwrap();
+    let engine = Engine::new(config(), at(T0)).unwrap();
     let mut p = Pair::new(engine, FakeServer::new(), page());
     p.run_until(T0 + 1_000);
     let first = p
@@ -268,7 +268,7 @@ fn conversation_random_faults_keep_every_invariant() {
     for seed in 1..=40u64 {
         let mut cfg = config();
         cfg.seed = seed;
-        let engine = Engine::new(cfg, T0).unwrap();
+        let engine = Engine::new(cfg, at(T0)).unwrap();
         let mut p = Pair::new(engine, FakeServer::new(), page());
         p.seed(seed);
         p.jitter_ms = 200;

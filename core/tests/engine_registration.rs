@@ -2,8 +2,11 @@
 
 mod engine_support;
 
-use client_tools_core::engine::{ClientState, Config, Engine, Input, Method, Output, Status};
+use client_tools_core::engine::{
+    ClientState, Config, Engine, EngineErrorKind, Input, Method, Output, Status,
+};
 use client_tools_core::protocol::{ErrorKind, Lifetime};
+use client_tools_core::time::Duration;
 use engine_support::*;
 use serde_json::json;
 
@@ -33,7 +36,7 @@ fn register_sends_name_lifetime_tools_and_keeps_id_name_expiry() {
     assert_eq!(h.engine.id(), Some("cli_9"));
     assert_eq!(h.engine.name(), Some("web-2"));
     assert_eq!(h.engine.expires_at(), Some("2026-11-29T12:01:00Z"));
-    assert_eq!(h.engine.expires_at_ms(), Some(T0 + 60_000));
+    assert_eq!(h.engine.expiry(), Some(at(T0 + 60_000)));
     assert_eq!(
         h.statuses(),
         [&Status::Registered {
@@ -92,7 +95,7 @@ fn config_invalid_is_refused_naming_the_field() {
     for (change, field, kind) in cases {
         let mut c = config();
         change(&mut c);
-        let err = Engine::new(c, T0).err().expect("refused");
+        let err = Engine::new(c, at(T0)).err().expect("refused");
         assert_eq!((err.field.as_str(), err.kind), (field, kind), "{err}");
     }
 }
@@ -100,7 +103,7 @@ fn config_invalid_is_refused_naming_the_field() {
 #[test]
 fn ping_every_third_of_ttl_from_deadlines() {
     let mut h = Harness::registered(config());
-    assert_eq!(h.engine.poll_timeout(), Some(T0 + 20_000));
+    assert_eq!(h.next_deadline(), Some(T0 + 20_000));
     h.advance_to(T0 + 19_999);
     assert_eq!(h.count_sends(Method::Post, "/ping"), 0);
     h.advance_to(T0 + 20_000);
@@ -110,7 +113,7 @@ fn ping_every_third_of_ttl_from_deadlines() {
     h.now = T0 + 20_300;
     h.answer(&ping, 200, r#"{"expires_at": "2026-11-29T12:01:20Z"}"#);
     assert_eq!(h.engine.expires_at(), Some("2026-11-29T12:01:20Z"));
-    assert_eq!(h.engine.poll_timeout(), Some(T0 + 40_000));
+    assert_eq!(h.next_deadline(), Some(T0 + 40_000));
 }
 
 #[test]
@@ -121,7 +124,7 @@ fn ping_late_timer_pings_at_once() {
     assert_eq!(h.count_sends(Method::Post, "/ping"), 1);
     let ping = h.take_send(Method::Post, "/ping");
     h.answer(&ping, 200, "{}");
-    assert_eq!(h.engine.poll_timeout(), Some(T0 + 115_000));
+    assert_eq!(h.next_deadline(), Some(T0 + 115_000));
 }
 
 #[test]
@@ -157,9 +160,9 @@ fn retry_after_is_the_floor_of_a_retry() {
         request: ping.id,
         status: 429,
         body: error_json("rate_limited", "slow down"),
-        retry_after_ms: Some(12_000),
+        retry_after: Some(Duration::from_ms(12_000)),
     });
-    assert!(h.engine.poll_timeout().unwrap() >= T0 + 32_000);
+    assert!(h.next_deadline().unwrap() >= T0 + 32_000);
     h.advance_to(T0 + 31_999);
     assert_eq!(h.count_sends(Method::Post, "/ping"), 0);
 }
@@ -169,7 +172,7 @@ fn ping_404_reregisters_with_current_tools_and_tells_app() {
     let mut h = Harness::registered(config());
     let op = h
         .engine
-        .set_tools(vec![tool("next_screen", None)], h.now)
+        .set_tools(vec![tool("next_screen", None)], at(h.now))
         .unwrap();
     h.drain();
     let put = h.take_send(Method::Put, "/clients/cli_1/tools");
@@ -198,7 +201,7 @@ fn never_lifetime_does_not_ping() {
     let mut c = config();
     c.lifetime = Lifetime::Never;
     let mut h = Harness::registered(c);
-    assert_eq!(h.engine.poll_timeout(), None);
+    assert_eq!(h.next_deadline(), None);
     h.advance_to(T0 + 3_600_000);
     h.input(Input::VisibilityChanged { hidden: true });
     h.input(Input::VisibilityChanged { hidden: false });
@@ -212,10 +215,10 @@ fn unauthorized_401_is_fatal() {
     h.answer(&reg, 401, &error_json("unauthorized", "unknown token"));
     assert_eq!(h.engine.state(), ClientState::Failed);
     assert!(
-        matches!(h.statuses().last(), Some(Status::Error { fatal: true, message })
+        matches!(h.statuses().last(), Some(Status::Error { fatal: true, message, kind: Some(EngineErrorKind::Unauthorized) })
         if message.contains("unknown token"))
     );
-    assert_eq!(h.engine.poll_timeout(), None);
+    assert_eq!(h.next_deadline(), None);
     let stream = h.stream_id();
     assert!(h.out.contains(&Output::CloseStream { stream }));
     // Nothing more happens.
@@ -235,7 +238,7 @@ fn register_refused_400_is_fatal_with_the_servers_reason() {
         &error_json("invalid_request", "tools[0].name: bad"),
     );
     assert!(
-        matches!(h.statuses().last(), Some(Status::Error { fatal: true, message })
+        matches!(h.statuses().last(), Some(Status::Error { fatal: true, message, kind: Some(EngineErrorKind::Rejected) })
         if message.contains("tools[0].name: bad"))
     );
 }
@@ -285,7 +288,7 @@ fn register_answer_that_is_not_a_client_is_tried_again() {
     // A captive portal answering for the server.
     h.answer(&reg, 200, "<html>Sign in to the Wi-Fi</html>");
     assert!(
-        matches!(h.statuses().last(), Some(Status::Error { fatal: false, message })
+        matches!(h.statuses().last(), Some(Status::Error { fatal: false, message, kind: None })
         if message.starts_with("register: the answer is not a client object"))
     );
     assert_eq!(h.engine.state(), ClientState::Registering);
@@ -312,7 +315,125 @@ fn retry_after_is_honoured_up_to_five_minutes() {
         request: ping.id,
         status: 503,
         body: String::new(),
-        retry_after_ms: Some(86_400_000),
+        retry_after: Some(Duration::from_ms(86_400_000)),
     });
-    assert_eq!(h.engine.poll_timeout(), Some(T0 + 20_000 + 300_000));
+    assert_eq!(h.next_deadline(), Some(T0 + 20_000 + 300_000));
+}
+
+/// Answers every register request sent so far with `status` (and `body`).
+fn answer_registers(h: &mut Harness, status: u16, body: &str) -> usize {
+    let regs: Vec<_> = h
+        .sends()
+        .into_iter()
+        .filter(|r| r.method == Method::Post && r.url.ends_with("/clients"))
+        .cloned()
+        .collect();
+    h.out
+        .retain(|o| !matches!(o, Output::Send(r) if r.url.ends_with("/clients")));
+    for r in &regs {
+        h.answer(r, status, body);
+    }
+    regs.len()
+}
+
+#[test]
+fn register_timeout_stops_the_engine_saying_which_request_failed_last() {
+    let mut c = config();
+    c.register_timeout = Duration::from_ms(5_000);
+    let mut h = Harness::new(c);
+    // The server answers every register 503: retried with backoff until the deadline.
+    let mut tries = 0;
+    while h.engine.state() != ClientState::Failed {
+        tries += answer_registers(&mut h, 503, "");
+        h.fire_next();
+    }
+    assert!(tries >= 3, "{tries} registers");
+    assert_eq!(h.now, T0 + 5_000, "stopped at the deadline, not later");
+    let url = "https://api.test/v1/sessions/ses_1/clients";
+    let message = format!("not registered within 5000 ms: POST {url} answered 503");
+    assert_eq!(
+        h.statuses().last(),
+        Some(&&Status::Error {
+            message: message.clone(),
+            fatal: true,
+            kind: Some(EngineErrorKind::RegisterTimeout),
+        })
+    );
+    let failure = h.engine.failure().expect("stopped");
+    assert_eq!(
+        (failure.kind, failure.message.as_str()),
+        (EngineErrorKind::RegisterTimeout, message.as_str())
+    );
+    assert_eq!(h.next_deadline(), None);
+    let stream = h.stream_id();
+    assert!(h.out.contains(&Output::CloseStream { stream }));
+}
+
+#[test]
+fn register_timeout_names_a_network_error_and_undoes_a_late_registration() {
+    let mut c = config();
+    c.register_timeout = Duration::from_ms(2_000);
+    let mut h = Harness::new(c);
+    let reg = h.take_send(Method::Post, "/clients");
+    h.input(Input::NetworkError {
+        request: reg.id,
+        message: "Failed to fetch".into(),
+    });
+    // The retry goes out and hangs; the deadline passes.
+    while h.count_sends(Method::Post, "/clients") == 0 {
+        h.fire_next();
+    }
+    let late = h.take_send(Method::Post, "/clients");
+    h.advance_to(T0 + 2_000);
+    assert_eq!(h.engine.state(), ClientState::Failed);
+    assert!(
+        matches!(h.statuses().last(), Some(Status::Error { fatal: true, message, .. })
+        if message == "not registered within 2000 ms: POST https://api.test/v1/sessions/ses_1/clients failed: Failed to fetch"),
+        "{:?}",
+        h.statuses().last()
+    );
+    // The register that was on its way succeeds after all: the engine deletes it, so nothing
+    // stays registered behind a stopped client, and reports nothing more.
+    h.out.clear();
+    h.answer(&late, 201, &client_json("cli_7", "web", None));
+    let del = h.take_send(Method::Delete, "/clients/cli_7");
+    assert!(del.header("Idempotency-Key").is_some());
+    assert!(h.statuses().is_empty());
+    assert_eq!(h.engine.id(), None);
+}
+
+#[test]
+fn a_registration_in_time_stops_the_register_timeout() {
+    let mut c = config();
+    c.register_timeout = Duration::from_ms(5_000);
+    c.lifetime = Lifetime::Never;
+    let mut h = Harness::new(c);
+    let reg = h.take_send(Method::Post, "/clients");
+    h.advance_to(T0 + 4_000);
+    h.answer(&reg, 201, &client_json(CLIENT, "web", None));
+    assert_eq!(h.engine.state(), ClientState::Registered);
+    // `never` pings not, the stream is not closed: nothing is scheduled, nothing fails.
+    assert_eq!(h.next_deadline(), None);
+    h.advance_to(T0 + 60_000);
+    assert_eq!(h.engine.state(), ClientState::Registered);
+    assert!(!h
+        .statuses()
+        .iter()
+        .any(|s| matches!(s, Status::Error { .. })));
+}
+
+#[test]
+fn register_timeout_defaults_to_30_s() {
+    assert_eq!(config().register_timeout, Duration::from_secs(30));
+    let mut h = Harness::new(config());
+    let reg = h.take_send(Method::Post, "/clients");
+    assert_eq!(h.next_deadline(), Some(T0 + 30_000));
+    h.answer(&reg, 503, "");
+    h.advance_to(T0 + 29_999);
+    assert_ne!(h.engine.state(), ClientState::Failed);
+    h.advance_to(T0 + 30_000);
+    assert_eq!(
+        h.engine.failure().map(|e| e.kind),
+        Some(EngineErrorKind::RegisterTimeout)
+    );
 }

@@ -1,7 +1,8 @@
 //! The JSON shapes of what the app is told: the browser shell hands `Status`, `CallEvent` and
 //! errors to JS as plain objects, so their spelling is part of the API (`src/client.rs` types).
 
-use client_tools_core::engine::{CallEvent, EngineError, EngineErrorKind, Status};
+use client_tools_core::engine::{CallEvent, EngineError, EngineErrorKind, LeftBy, Status};
+use client_tools_core::time::Duration;
 use serde_json::{json, to_value};
 
 #[test]
@@ -29,17 +30,49 @@ fn status_serializes_with_a_type_tag_and_camel_case_fields() {
         (
             Status::StreamReconnecting {
                 attempt: 2,
-                delay_ms: 1500,
+                delay: Duration::from_ms(1500),
             },
             json!({"type": "streamReconnecting", "attempt": 2, "delayMs": 1500}),
         ),
-        (Status::Left, json!({"type": "left"})),
+        (
+            Status::Left { by: LeftBy::App },
+            json!({"type": "left", "by": "app"}),
+        ),
+        (
+            Status::Left { by: LeftBy::Hidden },
+            json!({"type": "left", "by": "hidden"}),
+        ),
+        (
+            Status::Left {
+                by: LeftBy::PageHide,
+            },
+            json!({"type": "left", "by": "pageHide"}),
+        ),
         (
             Status::Error {
                 message: "bad token".into(),
                 fatal: true,
+                kind: Some(EngineErrorKind::Unauthorized),
             },
-            json!({"type": "error", "message": "bad token", "fatal": true}),
+            json!({"type": "error", "message": "bad token", "fatal": true,
+                   "kind": "unauthorized"}),
+        ),
+        (
+            Status::Error {
+                message: "not registered within 1500 ms: POST /x answered 503".into(),
+                fatal: true,
+                kind: Some(EngineErrorKind::RegisterTimeout),
+            },
+            json!({"type": "error", "message": "not registered within 1500 ms: POST /x answered 503",
+                   "fatal": true, "kind": "registerTimeout"}),
+        ),
+        (
+            Status::Error {
+                message: "ping refused (400): bad".into(),
+                fatal: false,
+                kind: None,
+            },
+            json!({"type": "error", "message": "ping refused (400): bad", "fatal": false}),
         ),
     ];
     for (status, want) in cases {
@@ -62,7 +95,7 @@ fn call_event_serializes_with_a_type_tag_and_camel_case_fields() {
             CallEvent::Acked {
                 call_id: "c".into(),
                 tool: "t".into(),
-                elapsed_ms: 12,
+                elapsed: Duration::from_ms(12),
             },
             json!({"type": "acked", "callId": "c", "tool": "t", "elapsedMs": 12}),
         ),
@@ -71,7 +104,7 @@ fn call_event_serializes_with_a_type_tag_and_camel_case_fields() {
                 call_id: "c".into(),
                 tool: "t".into(),
                 is_error: true,
-                elapsed_ms: 40,
+                elapsed: Duration::from_ms(40),
             },
             json!({"type": "answered", "callId": "c", "tool": "t", "isError": true, "elapsedMs": 40}),
         ),
@@ -80,7 +113,7 @@ fn call_event_serializes_with_a_type_tag_and_camel_case_fields() {
                 call_id: "c".into(),
                 tool: "t".into(),
                 reason: "run_gone".into(),
-                elapsed_ms: 9,
+                elapsed: Duration::from_ms(9),
             },
             json!({"type": "failed", "callId": "c", "tool": "t", "reason": "run_gone", "elapsedMs": 9}),
         ),

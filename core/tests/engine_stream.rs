@@ -11,7 +11,7 @@ fn reconnecting(h: &Harness) -> Vec<(u32, u64)> {
     h.statuses()
         .iter()
         .filter_map(|s| match s {
-            Status::StreamReconnecting { attempt, delay_ms } => Some((*attempt, *delay_ms)),
+            Status::StreamReconnecting { attempt, delay } => Some((*attempt, delay.as_ms())),
             _ => None,
         })
         .collect()
@@ -62,7 +62,7 @@ fn stream_reconnects_with_last_event_id_after_jittered_backoff() {
     };
     assert_eq!(attempt, 1);
     assert!(delay <= 1_000, "first ceiling is 1 s, got {delay}");
-    assert_eq!(h.engine.poll_timeout(), Some(h.now + delay));
+    assert_eq!(h.next_deadline(), Some(h.now + delay));
     reconnect(&mut h);
     let headers = h
         .out
@@ -161,7 +161,7 @@ fn stream_401_is_fatal() {
         h.statuses().last(),
         Some(Status::Error { fatal: true, .. })
     ));
-    assert_eq!(h.engine.poll_timeout(), None);
+    assert_eq!(h.next_deadline(), None);
 }
 
 #[test]
@@ -216,7 +216,7 @@ fn stream_event_split_across_chunks_dispatches_once() {
     let s = h.stream_id();
     let text = dispatched_sse(1, CLIENT, "run_1", "call_1", "noop", json!({}));
     for chunk in text.as_bytes().chunks(7) {
-        h.engine.handle_stream_bytes(s, chunk, h.now);
+        h.engine.handle_stream_bytes(s, chunk, at(h.now));
     }
     h.drain();
     assert_eq!(h.handlers_run().len(), 1);

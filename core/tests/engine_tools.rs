@@ -15,7 +15,7 @@ fn set_tools_sends_put_and_results_wait_for_it() {
     // The handler navigated: the page declares the new screen's tools, then answers.
     let op = h
         .engine
-        .set_tools(vec![tool("checkout", None)], h.now)
+        .set_tools(vec![tool("checkout", None)], at(h.now))
         .unwrap();
     h.drain();
     let put = h.take_send(Method::Put, "/clients/cli_1/tools");
@@ -49,8 +49,14 @@ fn set_tools_sends_put_and_results_wait_for_it() {
 #[test]
 fn set_tools_twice_while_put_in_flight_sends_the_newest_after() {
     let mut h = Harness::registered(config());
-    let a = h.engine.set_tools(vec![tool("a", None)], h.now).unwrap();
-    let b = h.engine.set_tools(vec![tool("b", None)], h.now).unwrap();
+    let a = h
+        .engine
+        .set_tools(vec![tool("a", None)], at(h.now))
+        .unwrap();
+    let b = h
+        .engine
+        .set_tools(vec![tool("b", None)], at(h.now))
+        .unwrap();
     h.drain();
     let put = h.take_send(Method::Put, "/tools");
     assert_eq!(body_json(&put)["tools"][0]["name"], "a");
@@ -75,7 +81,7 @@ fn set_tools_invalid_is_refused_naming_the_field() {
     let mut h = Harness::registered(config());
     let err = h
         .engine
-        .set_tools(vec![tool("ok", None), tool("bad name", None)], h.now)
+        .set_tools(vec![tool("ok", None), tool("bad name", None)], at(h.now))
         .unwrap_err();
     assert_eq!(err.field, "tools[1].name");
     assert_eq!(h.count_sends(Method::Put, "/tools"), 0);
@@ -84,7 +90,10 @@ fn set_tools_invalid_is_refused_naming_the_field() {
 #[test]
 fn set_tools_put_404_reregisters_declaring_the_new_tools() {
     let mut h = Harness::registered(config());
-    let op = h.engine.set_tools(vec![tool("cart", None)], h.now).unwrap();
+    let op = h
+        .engine
+        .set_tools(vec![tool("cart", None)], at(h.now))
+        .unwrap();
     h.drain();
     let put = h.take_send(Method::Put, "/tools");
     h.answer(&put, 404, &error_json("not_found", "unknown client"));
@@ -111,7 +120,7 @@ fn set_tools_while_registering_is_declared_by_a_put_after() {
     let reg = h.take_send(Method::Post, "/clients");
     let op = h
         .engine
-        .set_tools(vec![tool("later", None)], h.now)
+        .set_tools(vec![tool("later", None)], at(h.now))
         .unwrap();
     h.drain();
     assert_eq!(h.count_sends(Method::Put, "/tools"), 0);
@@ -125,8 +134,11 @@ fn set_tools_while_registering_is_declared_by_a_put_after() {
 #[test]
 fn fatal_error_settles_every_open_op() {
     let mut h = Harness::registered(config());
-    let tools_op = h.engine.set_tools(vec![tool("a", None)], h.now).unwrap();
-    let leave_op = h.engine.leave(h.now);
+    let tools_op = h
+        .engine
+        .set_tools(vec![tool("a", None)], at(h.now))
+        .unwrap();
+    let leave_op = h.engine.leave(at(h.now));
     h.drain();
     let del = h.take_send(Method::Delete, "/clients/cli_1");
     h.answer(

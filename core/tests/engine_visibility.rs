@@ -4,7 +4,7 @@
 mod engine_support;
 
 use client_tools_core::calls::Returned;
-use client_tools_core::engine::{ClientState, Input, Method, Output, Status, WhenHidden};
+use client_tools_core::engine::{ClientState, Input, LeftBy, Method, Output, Status, WhenHidden};
 use engine_support::*;
 use serde_json::json;
 
@@ -12,7 +12,7 @@ use serde_json::json;
 fn hidden_keep_pings_on_and_pings_at_once_when_visible() {
     let mut h = Harness::registered(config());
     h.input(Input::VisibilityChanged { hidden: true });
-    assert_eq!(h.engine.poll_timeout(), Some(T0 + 20_000));
+    assert_eq!(h.next_deadline(), Some(T0 + 20_000));
     h.advance_to(T0 + 20_000);
     let ping = h.take_send(Method::Post, "/ping");
     h.answer(&ping, 200, "{}");
@@ -27,7 +27,7 @@ fn hidden_pause_stops_pings_and_visible_pings_or_reregisters() {
     c.when_hidden = WhenHidden::Pause;
     let mut h = Harness::registered(c.clone());
     h.input(Input::VisibilityChanged { hidden: true });
-    assert_eq!(h.engine.poll_timeout(), None);
+    assert_eq!(h.next_deadline(), None);
     h.advance_to(T0 + 50_000);
     assert_eq!(h.count_sends(Method::Post, "/ping"), 0);
     // Visible before the TTL ran out: ping at once.
@@ -57,8 +57,11 @@ fn hidden_leave_leaves_and_visible_registers_again() {
     assert!(del.header("Idempotency-Key").is_some());
     assert!(h.out.contains(&Output::CloseStream { stream }));
     assert_eq!(h.engine.state(), ClientState::Left);
-    assert_eq!(h.statuses().last(), Some(&&Status::Left));
-    assert_eq!(h.engine.poll_timeout(), None);
+    assert_eq!(
+        h.statuses().last(),
+        Some(&&Status::Left { by: LeftBy::Hidden })
+    );
+    assert_eq!(h.next_deadline(), None);
     h.answer(&del, 204, "");
     h.input(Input::VisibilityChanged { hidden: false });
     let reg = h.take_send(Method::Post, "/clients");
@@ -81,6 +84,13 @@ fn pagehide_leaves_with_keepalive_delete() {
     let del = h.take_send(Method::Delete, "/clients/cli_1");
     assert!(del.keepalive);
     assert_eq!(h.engine.state(), ClientState::Left);
+    assert_eq!(
+        h.statuses().last(),
+        Some(&&Status::Left {
+            by: LeftBy::PageHide
+        })
+    );
+    assert_eq!(h.engine.left_by(), Some(LeftBy::PageHide));
 }
 
 #[test]
@@ -112,12 +122,18 @@ fn leave_sends_delete_aborts_handlers_closes_stream() {
     let mut h = Harness::registered(config());
     h.dispatch(1, "call_1", "noop", json!({}));
     let stream = h.stream_id();
-    let op = h.engine.leave(h.now);
+    let op = h.engine.leave(at(h.now));
     h.drain();
     assert_eq!(h.aborts(), [("call_1", "client left")]);
     assert!(h.out.contains(&Output::CloseStream { stream }));
     let del = h.take_send(Method::Delete, "/clients/cli_1");
     assert!(!h.out.iter().any(|o| matches!(o, Output::OpDone { .. })));
+    // The app's leave, for good: the shell asks the engine, it keeps no copy.
+    assert_eq!(
+        h.statuses().last(),
+        Some(&&Status::Left { by: LeftBy::App })
+    );
+    assert_eq!(h.engine.left_by(), Some(LeftBy::App));
     h.answer(&del, 204, "");
     assert!(h.out.contains(&Output::OpDone { op, result: Ok(()) }));
     // For good: visibility does not bring it back; a late handler is ignored.
@@ -135,7 +151,7 @@ fn leave_sends_delete_aborts_handlers_closes_stream() {
 fn leave_while_registering_undoes_the_registration() {
     let mut h = Harness::new(config());
     let reg = h.take_send(Method::Post, "/clients");
-    let op = h.engine.leave(h.now);
+    let op = h.engine.leave(at(h.now));
     h.drain();
     assert!(h.out.contains(&Output::OpDone { op, result: Ok(()) }));
     h.answer(
@@ -205,7 +221,7 @@ fn leave_while_lapsed_and_hidden_stays_left_when_visible() {
     let ping = h.take_send(Method::Post, "/ping");
     h.input(Input::VisibilityChanged { hidden: true });
     h.answer(&ping, 404, &error_json("not_found", "unknown client"));
-    let op = h.engine.leave(h.now);
+    let op = h.engine.leave(at(h.now));
     h.drain();
     assert!(h.out.contains(&Output::OpDone { op, result: Ok(()) }));
     h.input(Input::VisibilityChanged { hidden: false });

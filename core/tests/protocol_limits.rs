@@ -3,7 +3,8 @@
 
 use client_tools_core::protocol::validate::{self, ErrorKind};
 use client_tools_core::protocol::{
-    FailReason, Lifetime, RegisterRequest, StreamEvent, ToolDispatched, ToolSpec, ValidationError,
+    ErrorBody, ErrorType, FailReason, Lifetime, RegisterRequest, StreamEvent, ToolDispatched,
+    ToolSpec, ValidationError,
 };
 use serde_json::{json, Value};
 
@@ -551,4 +552,38 @@ fn lifetime_json_shapes_round_trip() {
     // A lifetime type this version does not know is an error, not a guess.
     assert!(serde_json::from_str::<Lifetime>(r#"{"type":"forever"}"#).is_err());
     assert!(serde_json::from_str::<Lifetime>(r#"{"type":"ttl"}"#).is_err());
+}
+
+#[test]
+fn error_types_read_by_their_wire_spelling_and_an_unknown_one_is_kept() {
+    let known = [
+        ("invalid_request", ErrorType::InvalidRequest),
+        ("unauthorized", ErrorType::Unauthorized),
+        ("forbidden", ErrorType::Forbidden),
+        ("not_found", ErrorType::NotFound),
+        ("client_limit_reached", ErrorType::ClientLimitReached),
+        ("call_not_acked", ErrorType::CallNotAcked),
+        ("call_settled", ErrorType::CallSettled),
+        ("payload_too_large", ErrorType::PayloadTooLarge),
+        ("rate_limited", ErrorType::RateLimited),
+        ("server_error", ErrorType::ServerError),
+    ];
+    for (wire, kind) in known {
+        assert_eq!(ErrorType::parse(wire), kind);
+        assert_eq!(kind.as_str(), wire);
+        let body = json!({"error": {"type": wire, "message": "m", "param": null}});
+        let read: ErrorBody = serde_json::from_value(body.clone()).unwrap();
+        assert_eq!(read.error.kind, kind);
+        assert_eq!(serde_json::to_value(&read).unwrap(), body);
+    }
+    let other = ErrorType::parse("quota_exceeded");
+    assert_eq!(other, ErrorType::Other("quota_exceeded".into()));
+    assert_eq!(other.to_string(), "quota_exceeded");
+    // Spelling is exact: a differently cased type is not a known one.
+    assert_eq!(
+        ErrorType::parse("Call_Settled"),
+        ErrorType::Other("Call_Settled".into())
+    );
+    let e = serde_json::from_str::<ErrorBody>(r#"{"error": {"type": 7, "message": "m"}}"#);
+    assert!(e.is_err(), "a non-string type is not an error body");
 }

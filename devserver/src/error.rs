@@ -3,7 +3,7 @@
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use client_tools_core::protocol::{ApiError, ErrorBody, ValidationError};
+use client_tools_core::protocol::{ApiError, ErrorBody, ErrorType, ValidationError};
 
 /// An error answer: a status, a snake_case type, a message a person can act on, and the field
 /// at fault (`tools[3].name`) when there is one.
@@ -111,7 +111,7 @@ impl IntoResponse for HttpError {
     fn into_response(self) -> Response {
         let body = ErrorBody {
             error: ApiError {
-                kind: self.kind.to_owned(),
+                kind: ErrorType::parse(self.kind),
                 message: self.message,
                 param: self.param,
             },

@@ -9,9 +9,10 @@ use super::calls::Calls;
 use super::guards::Listener;
 use super::stream::Streams;
 use super::{handlers, lifecycle, net};
-use crate::engine::{CallEvent, Engine, EngineErrorKind, Input, OpId, Output, Status};
+use crate::engine::{CallEvent, Engine, EngineErrorKind, Input, LeftBy, OpId, Output, Status};
 use crate::js::{self, Waiter};
 use client_tools_core::calls::Returned;
+use client_tools_core::time::Instant;
 use gloo_timers::callback::Timeout;
 use js_sys::Function;
 use std::cell::{Cell, RefCell};
@@ -20,9 +21,9 @@ use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::spawn_local;
 
-/// Milliseconds since the epoch: the engine's "now".
-pub(crate) fn now() -> u64 {
-    js_sys::Date::now() as u64
+/// The engine's "now": ms since the epoch, by the page's clock.
+pub(crate) fn now() -> Instant {
+    Instant::from_ms(js_sys::Date::now() as u64)
 }
 
 /// The `code` of an engine error that reaches JS.
@@ -30,6 +31,7 @@ pub(crate) fn error_code(kind: EngineErrorKind) -> &'static str {
     match kind {
         EngineErrorKind::Unauthorized => "unauthorized",
         EngineErrorKind::Rejected => "rejected",
+        EngineErrorKind::RegisterTimeout => "register_timeout",
         EngineErrorKind::NotRegistered => "left",
     }
 }
@@ -44,16 +46,12 @@ pub(crate) struct Shared {
     calls: Calls,
     pub(super) streams: Streams,
     ops: RefCell<HashMap<OpId, Waiter>>,
-    /// Settled by the first registration (or a fatal error): `Client.register`'s promise.
+    /// Settled by the first registration, or rejected by a fatal error (the engine's register
+    /// timeout among them): `Client.register`'s promise.
     registered: RefCell<Option<Waiter>>,
-    /// Rejects `Client.register`'s promise if the first registration takes too long.
-    register_timeout: RefCell<Option<Timeout>>,
-    /// The latest failed request or engine error, for a message that says why.
-    last_error: RefCell<Option<String>>,
-    timer: RefCell<Option<(u64, Timeout)>>,
+    timer: RefCell<Option<(Instant, Timeout)>>,
     listeners: RefCell<Vec<Listener>>,
     draining: Cell<bool>,
-    app_left: Cell<bool>,
 }
 
 impl Shared {
@@ -72,12 +70,9 @@ impl Shared {
             streams: Streams::default(),
             ops: RefCell::default(),
             registered: RefCell::default(),
-            register_timeout: RefCell::default(),
-            last_error: RefCell::default(),
             timer: RefCell::default(),
             listeners: RefCell::default(),
             draining: Cell::new(false),
-            app_left: Cell::new(false),
         });
         let (listeners, first) = lifecycle::listen(&shared);
         *shared.listeners.borrow_mut() = listeners;
@@ -87,26 +82,11 @@ impl Shared {
         shared
     }
 
-    /// Sets the promise `Client.register` waits on.
-    /// `timeout_ms` after now, if still unregistered, the promise rejects with the latest
-    /// error and the client stops (it leaves, so nothing is left registering in the background).
-    pub(crate) fn wait_registered(self: &Rc<Self>, waiter: Waiter, timeout_ms: u32) {
+    /// Sets the promise `Client.register` waits on: the engine resolves it by registering,
+    /// or rejects it with a fatal error (a refusal, or its register timeout, which names the
+    /// request that failed last).
+    pub(crate) fn wait_registered(&self, waiter: Waiter) {
         *self.registered.borrow_mut() = Some(waiter);
-        let weak = Rc::downgrade(self);
-        let timeout = Timeout::new(timeout_ms, move || {
-            let Some(shared) = weak.upgrade() else { return };
-            let Some(waiter) = shared.registered.borrow_mut().take() else {
-                return;
-            };
-            let why = shared.last_error.borrow_mut().take();
-            let why = why.map_or_else(String::new, |e| format!(": {e}"));
-            let message = format!("not registered within {timeout_ms} ms{why}");
-            waiter.reject(&js::error("register_timeout", &message));
-            shared.note_app_left();
-            shared.engine.borrow_mut().leave(now());
-            shared.drain();
-        });
-        *self.register_timeout.borrow_mut() = Some(timeout);
     }
 
     /// Stops the client when `signal` aborts: a pending `Client.register` rejects with the
@@ -117,13 +97,11 @@ impl Shared {
         let signal_ = signal.clone();
         let listener = Listener::new(signal.as_ref(), "abort", move |_| {
             let Some(shared) = weak.upgrade() else { return };
-            shared.register_timeout.borrow_mut().take();
             let waiter = shared.registered.borrow_mut().take();
             if let Some(w) = waiter {
                 w.reject(&signal_.reason());
             }
             if shared.engine().state() != crate::engine::ClientState::Failed {
-                shared.note_app_left();
                 shared.engine.borrow_mut().leave(now());
                 shared.drain();
             }
@@ -174,7 +152,7 @@ impl Shared {
             Some(at) if timer.as_ref().is_some_and(|(t, _)| *t == at) => {}
             Some(at) => {
                 // setTimeout takes at most 2^31-1 ms; the engine is woken again before then.
-                let delay = at.saturating_sub(now()).min(i32::MAX as u64) as u32;
+                let delay = at.since(now()).as_ms().min(i32::MAX as u64) as u32;
                 let weak = Rc::downgrade(self);
                 let t = Timeout::new(delay, move || {
                     if let Some(shared) = weak.upgrade() {
@@ -196,26 +174,17 @@ impl Shared {
                 // client is dropped meanwhile.
                 let shared = self.clone();
                 spawn_local(async move {
-                    let what = || format!("{} {}", req.method.as_str(), req.url);
                     let input = match net::send(&req).await {
-                        Ok(a) => {
-                            if a.status >= 400 {
-                                shared.note_error(format!("{} answered {}", what(), a.status));
-                            }
-                            Input::Answer {
-                                request: req.id,
-                                status: a.status,
-                                body: a.body,
-                                retry_after_ms: a.retry_after_ms,
-                            }
-                        }
-                        Err(message) => {
-                            shared.note_error(format!("{} failed: {message}", what()));
-                            Input::NetworkError {
-                                request: req.id,
-                                message,
-                            }
-                        }
+                        Ok(a) => Input::Answer {
+                            request: req.id,
+                            status: a.status,
+                            body: a.body,
+                            retry_after: a.retry_after,
+                        },
+                        Err(message) => Input::NetworkError {
+                            request: req.id,
+                            message,
+                        },
                     };
                     shared.feed(input);
                 });
@@ -231,12 +200,11 @@ impl Shared {
                 run_id,
                 tool,
                 arguments,
-                deadline_ms,
-            } => self.run_handler(call_id, run_id, tool, arguments, deadline_ms),
-            Output::HandlerDeadline {
-                call_id,
-                deadline_ms,
-            } => self.calls.move_deadline(&call_id, deadline_ms),
+                deadline,
+            } => self.run_handler(call_id, run_id, tool, arguments, deadline),
+            Output::HandlerDeadline { call_id, deadline } => {
+                self.calls.move_deadline(&call_id, deadline.as_ms())
+            }
             Output::AbortHandler { call_id, reason } => self.calls.abort(&call_id, &reason),
             Output::Status(status) => self.on_status(status),
             Output::Call(event) => {
@@ -270,7 +238,7 @@ impl Shared {
         run_id: String,
         tool: String,
         arguments: serde_json::Map<String, serde_json::Value>,
-        deadline_ms: u64,
+        deadline: Instant,
     ) {
         let handler = self.handlers.borrow().get(&tool).cloned();
         let Some(handler) = handler else {
@@ -283,7 +251,7 @@ impl Shared {
                 )),
             });
         };
-        let started = self.calls.start(&call_id, deadline_ms);
+        let started = self.calls.start(&call_id, deadline.as_ms());
         let after = Some(self.calls.after_result_fn());
         let ctx = handlers::context(
             &call_id,
@@ -304,7 +272,6 @@ impl Shared {
     fn on_status(self: &Rc<Self>, status: Status) {
         match &status {
             Status::Registered { .. } | Status::Reregistered { .. } => {
-                self.register_timeout.borrow_mut().take();
                 let waiter = self.registered.borrow_mut().take();
                 if let Some(w) = waiter {
                     w.resolve(&JsValue::UNDEFINED);
@@ -313,18 +280,17 @@ impl Shared {
             Status::Error {
                 message,
                 fatal: true,
+                kind,
             } => {
-                self.register_timeout.borrow_mut().take();
                 let waiter = self.registered.borrow_mut().take();
                 if let Some(w) = waiter {
-                    let kind = self.engine.borrow().failure().map(|f| f.kind);
                     let code = kind.map_or("rejected", error_code);
                     w.reject(&js::error(code, message));
                 }
                 self.stop();
             }
-            Status::Error { message, .. } => self.note_error(message.clone()),
-            Status::Left if self.app_left.get() => self.stop(),
+            // The app left: for good (a hide or page hide comes back).
+            Status::Left { by: LeftBy::App } => self.stop(),
             _ => {}
         }
         js::tell(self.on_status.as_ref(), &status);
@@ -334,15 +300,5 @@ impl Shared {
     /// itself once the engine has nothing left to do: see `arm_timer`.)
     fn stop(&self) {
         self.listeners.borrow_mut().clear();
-    }
-
-    /// Keeps the latest failure, to say why if `Client.register` times out.
-    fn note_error(&self, message: String) {
-        *self.last_error.borrow_mut() = Some(message);
-    }
-
-    /// Marks that the app itself left: the client is done for good.
-    pub(crate) fn note_app_left(&self) {
-        self.app_left.set(true);
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::engine::HttpRequest;
 use crate::js::error_text;
+use client_tools_core::time::Duration;
 use js_sys::{Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -19,7 +20,7 @@ extern "C" {
 pub(crate) struct Answer {
     pub status: u16,
     pub body: String,
-    pub retry_after_ms: Option<u64>,
+    pub retry_after: Option<Duration>,
 }
 
 fn init(
@@ -61,13 +62,13 @@ pub(crate) async fn send(req: &HttpRequest) -> Result<Answer, String> {
         .await
         .map_err(|e| error_text(&e))?
         .unchecked_into();
-    let retry_after_ms = resp
+    let retry_after = resp
         .headers()
         .get("retry-after")
         .ok()
         .flatten()
         .and_then(|s| s.trim().parse::<u64>().ok())
-        .map(|s| s.saturating_mul(1000));
+        .map(Duration::from_secs);
     let body = match resp.text() {
         Ok(p) => JsFuture::from(p)
             .await
@@ -79,7 +80,7 @@ pub(crate) async fn send(req: &HttpRequest) -> Result<Answer, String> {
     Ok(Answer {
         status: resp.status(),
         body,
-        retry_after_ms,
+        retry_after,
     })
 }
 

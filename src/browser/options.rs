@@ -4,6 +4,7 @@
 
 use crate::engine::{Config, ToolDef, WhenHidden};
 use crate::protocol::{Lifetime, ToolSpec};
+use client_tools_core::time::Duration;
 use js_sys::{Array, Function, Reflect};
 use serde_json::error::Category;
 use wasm_bindgen::{JsCast, JsValue};
@@ -20,8 +21,6 @@ pub(crate) struct Options {
     pub handlers: Vec<(String, Function)>,
     pub on_status: Option<Function>,
     pub on_call: Option<Function>,
-    /// How long `Client.register` waits for the first registration.
-    pub register_timeout_ms: u32,
     /// Aborts the registration (or leaves, once registered).
     pub signal: Option<web_sys::AbortSignal>,
 }
@@ -50,9 +49,6 @@ const TOOL_KEYS: &[&str] = &[
     "maxCallsPerRun",
     "handler",
 ];
-
-/// The default of `registerTimeoutMs`.
-pub(crate) const REGISTER_TIMEOUT_MS: u32 = 30_000;
 
 fn prop(obj: &JsValue, key: &str) -> JsValue {
     Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
@@ -236,10 +232,11 @@ pub(crate) fn register(v: &JsValue, key_prefix: String, seed: u64) -> Result<Opt
         config.tools.push(t.def);
     }
     config.validate().map_err(|e| e.to_string())?;
-    let register_timeout_ms = optional_count(v, "registerTimeoutMs", "registerTimeoutMs")?
-        .map_or(REGISTER_TIMEOUT_MS, |n| n.min(i32::MAX as u64) as u32);
+    // The engine's register deadline; capped where `setTimeout` stops counting.
+    if let Some(ms) = optional_count(v, "registerTimeoutMs", "registerTimeoutMs")? {
+        config.register_timeout = Duration::from_ms(ms.min(i32::MAX as u64));
+    }
     Ok(Options {
-        register_timeout_ms,
         config,
         handlers,
         on_status: optional_function(v, "onStatus", "onStatus")?,

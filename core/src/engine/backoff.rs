@@ -1,5 +1,7 @@
 //! Exponential backoff with full jitter, from a seeded PRNG so that tests repeat exactly.
 
+use crate::time::Duration;
+
 /// SplitMix64: tiny, fast and good enough for jitter (not for secrets).
 #[derive(Clone, Debug)]
 pub(crate) struct Rng(u64);
@@ -55,10 +57,10 @@ impl Backoff {
             .min(self.cap_ms)
     }
 
-    /// Full jitter: uniform in `0..=ceiling`, but never below `floor_ms` (a `Retry-After`
-    /// or the stream's `retry:`).
-    pub(crate) fn delay(self, attempt: u32, floor_ms: u64, rng: &mut Rng) -> u64 {
-        rng.up_to(self.ceiling(attempt)).max(floor_ms)
+    /// Full jitter: uniform in `0..=ceiling`, but never below `floor` (a `Retry-After` or
+    /// the stream's `retry:`).
+    pub(crate) fn delay(self, attempt: u32, floor: Duration, rng: &mut Rng) -> Duration {
+        Duration::from_ms(rng.up_to(self.ceiling(attempt)).max(floor.as_ms()))
     }
 }
 
@@ -79,12 +81,15 @@ mod tests {
     fn backoff_full_jitter_stays_within_floor_and_ceiling_and_spreads() {
         let mut rng = Rng::new(7);
         let draws: Vec<u64> = (0..1000)
-            .map(|_| STREAM_BACKOFF.delay(3, 0, &mut rng))
+            .map(|_| STREAM_BACKOFF.delay(3, Duration::ZERO, &mut rng).as_ms())
             .collect();
         assert!(draws.iter().all(|&d| d <= 4000));
         // Full jitter spreads over the whole range, not just near the top.
         assert!(draws.iter().any(|&d| d < 1000) && draws.iter().any(|&d| d > 3000));
-        assert!((0..100).all(|_| STREAM_BACKOFF.delay(1, 2500, &mut rng) >= 2500));
+        assert!((0..100).all(|_| STREAM_BACKOFF
+            .delay(1, Duration::from_ms(2500), &mut rng)
+            .as_ms()
+            >= 2500));
     }
 
     #[test]
@@ -92,8 +97,8 @@ mod tests {
         let (mut a, mut b) = (Rng::new(42), Rng::new(42));
         for attempt in 1..20 {
             assert_eq!(
-                REQUEST_BACKOFF.delay(attempt, 0, &mut a),
-                REQUEST_BACKOFF.delay(attempt, 0, &mut b)
+                REQUEST_BACKOFF.delay(attempt, Duration::ZERO, &mut a),
+                REQUEST_BACKOFF.delay(attempt, Duration::ZERO, &mut b)
             );
         }
     }

@@ -1,30 +1,98 @@
-//! Calls: dispatch (each `call_id` at most once), ack, the handler and its local deadline,
-//! the result, and the server failing a call.
+//! Calls in progress, as the Sessions API sees them: dispatch (only this client's, each
+//! `call_id` once), ack, the handler and its local deadline, the result (held while a tool
+//! list is on its way), and the server failing a call. What every transport shares (each id
+//! once, run counts, argument checks, deadlines, result conventions) is the
+//! [`CallRuntime`]'s.
 
-use super::call_table::Call;
-use super::core::Core;
-use super::io::{CallEvent, Method, Output};
-use super::requests::{Answer, ReqKind};
-use crate::calls::{self, Admission, ResultLimit, Returned};
+use super::config::ToolDef;
+use super::io::{CallEvent, Output};
+use super::outbox::Outbox;
+use super::requests::{Answer, ReqKind, Requests};
+use crate::calls::{self, Admission, CallRuntime, ResultLimit, Returned};
 use crate::protocol::time::parse_rfc3339;
-use crate::protocol::{AckAnswer, CallResult, ToolDispatched};
-use crate::time::Instant;
+use crate::protocol::{AckAnswer, CallResult, ErrorType, ToolDispatched};
+use crate::time::{Duration, Instant};
 use serde_json::Value;
+use std::collections::HashMap;
 
 /// A local deadline ends at least this long before the server's result deadline, so the
 /// "timed out" result arrives before the server fails the call. The server's deadline is read
 /// by the page's clock: a clock far off the server's moves the local deadline with it.
-pub(crate) const RESULT_MARGIN_MS: u64 = 2_000;
+pub(crate) const RESULT_MARGIN: Duration = Duration::from_ms(2_000);
 
-impl Core {
-    /// A `client_tool_dispatched` event or pending call. Only this client's calls, each
-    /// `call_id` once (the [`CallRuntime`](crate::calls::CallRuntime) decides); acked at once;
-    /// the handler runs unless the call is answered at once.
-    pub fn on_dispatched(&mut self, call: ToolDispatched, now: u64) {
-        let Some(reg) = &self.reg else { return };
-        if call.client_id != reg.id {
-            return;
+/// Cuts a result over 65,536 characters at a character boundary and says how much was cut,
+/// keeping the whole within the limit.
+pub fn cut_result(text: String) -> String {
+    ResultLimit::SESSIONS.cut(text)
+}
+
+/// One call in progress.
+#[derive(Debug)]
+struct Call {
+    /// The registration it was dispatched to (its answers go there even after a new one).
+    client_id: String,
+    tool: String,
+    dispatched_at: Instant,
+    acked: bool,
+    /// The answer, once known; posted when acked and no tool list is pending.
+    result: Option<CallResult>,
+    posting: bool,
+    /// The ack was sent again after a `409 call_not_acked` (once only).
+    reacked: bool,
+}
+
+impl Call {
+    fn new(client_id: String, tool: String, now: Instant) -> Call {
+        Call {
+            client_id,
+            tool,
+            dispatched_at: now,
+            acked: false,
+            result: None,
+            posting: false,
+            reacked: false,
         }
+    }
+}
+
+/// The calls in progress and the runtime that runs their handlers. `hold` arguments say
+/// whether results must wait (a tool list the server does not have yet is on its way).
+#[derive(Debug, Default)]
+pub(super) struct Calls {
+    live: HashMap<String, Call>,
+    runtime: CallRuntime,
+}
+
+impl Calls {
+    pub(super) fn len(&self) -> usize {
+        self.live.len()
+    }
+
+    pub(super) fn contains(&self, call_id: &str) -> bool {
+        self.live.contains_key(call_id)
+    }
+
+    /// The earliest local deadline of a running handler.
+    pub(super) fn next_deadline(&self) -> Option<Instant> {
+        self.runtime.next_deadline()
+    }
+
+    /// The run ended: its call counts go.
+    pub(super) fn forget_run(&mut self, run_id: &str) {
+        self.runtime.forget_run(run_id);
+    }
+
+    /// A call of this client (the engine checked its `client_id`), from the stream or the
+    /// pending calls. Each `call_id` once; acked at once; the handler runs unless the call is
+    /// answered at once.
+    pub(super) fn dispatched(
+        &mut self,
+        call: ToolDispatched,
+        tools: &[ToolDef],
+        now: Instant,
+        requests: &mut Requests,
+        out: &mut Outbox,
+    ) {
         let ToolDispatched {
             run_id,
             client_id,
@@ -38,89 +106,79 @@ impl Core {
             run_id: &run_id,
             tool: &tool,
         };
-        let admission =
-            self.calls
-                .runtime
-                .admit(ids, arguments, &self.tools, Instant::from_ms(now));
+        let admission = self.runtime.admit(ids, arguments, tools, now);
         if admission == Admission::Duplicate {
             return;
         }
-        self.out.push_back(Output::Call(CallEvent::Dispatched {
+        out.call(CallEvent::Dispatched {
             call_id: call_id.clone(),
             tool: tool.clone(),
             run_id: run_id.clone(),
-        }));
-        self.send_ack(&client_id, &call_id, now);
-        let mut entry = Call {
-            client_id,
-            tool,
-            dispatched_at: now,
-            acked: false,
-            result: None,
-            posting: false,
-            reacked: false,
-        };
+        });
+        send_ack(&client_id, &call_id, requests, now, out);
+        let mut entry = Call::new(client_id, tool, now);
         match admission {
             Admission::Run {
                 arguments,
                 deadline,
-            } => self.out.push_back(Output::RunHandler {
+            } => out.push(Output::RunHandler {
                 call_id: call_id.clone(),
                 run_id,
                 tool: entry.tool.clone(),
                 arguments,
-                deadline_ms: deadline.as_ms(),
+                deadline,
             }),
             Admission::Answer(answer) => entry.result = Some(result_of(answer)),
             Admission::Duplicate => {}
         }
-        self.calls.live.insert(call_id, entry);
+        self.live.insert(call_id, entry);
     }
 
     /// A dispatched call whose data could not be read: answered `is_error` when its
-    /// `client_id` (this client's) and `call_id` can be read. False if they cannot.
-    pub fn answer_unreadable_call(&mut self, value: &Value, error: &str, now: u64) -> bool {
+    /// `client_id` and `call_id` can be read and it is `my_id`'s. False if they cannot.
+    pub(super) fn unreadable(
+        &mut self,
+        value: &Value,
+        my_id: Option<&str>,
+        error: &str,
+        now: Instant,
+        requests: &mut Requests,
+        out: &mut Outbox,
+    ) -> bool {
         let field = |name: &str| value.get(name).and_then(Value::as_str);
         let (Some(client_id), Some(call_id)) = (field("client_id"), field("call_id")) else {
             return false;
         };
-        let Some(reg) = &self.reg else { return true };
-        if client_id != reg.id || !self.calls.runtime.mark_seen(call_id) {
+        if my_id != Some(client_id) || !self.runtime.mark_seen(call_id) {
             return true;
         }
         let tool = field("tool").unwrap_or_default().to_owned();
-        self.out.push_back(Output::Call(CallEvent::Dispatched {
+        out.call(CallEvent::Dispatched {
             call_id: call_id.to_owned(),
             tool: tool.clone(),
             run_id: field("run_id").unwrap_or_default().to_owned(),
-        }));
-        self.send_ack(client_id, call_id, now);
-        let call = Call {
-            client_id: client_id.to_owned(),
-            tool,
-            dispatched_at: now,
-            acked: false,
-            result: Some(CallResult {
-                text: format!("The call could not be read: {error}"),
-                is_error: true,
-            }),
-            posting: false,
-            reacked: false,
-        };
-        self.calls.live.insert(call_id.to_owned(), call);
+        });
+        send_ack(client_id, call_id, requests, now, out);
+        let mut call = Call::new(client_id.to_owned(), tool, now);
+        call.result = Some(CallResult {
+            text: format!("The call could not be read: {error}"),
+            is_error: true,
+        });
+        self.live.insert(call_id.to_owned(), call);
         true
     }
 
-    fn send_ack(&mut self, client_id: &str, call_id: &str, now: u64) {
-        let url = self.url(&self.cfg.paths.ack, client_id, call_id);
-        let kind = ReqKind::Ack {
-            call_id: call_id.to_owned(),
-        };
-        self.send_new(kind, Method::Post, url, None, false, now);
-    }
-
-    pub(super) fn on_ack_answer(&mut self, call_id: &str, answer: Answer, now: u64) {
-        let Some(call) = self.calls.live.get_mut(call_id) else {
+    /// The answer to a call's ack.
+    pub(super) fn on_ack_answer(
+        &mut self,
+        call_id: &str,
+        answer: Answer,
+        now: Instant,
+        hold: bool,
+        requests: &mut Requests,
+        out: &mut Outbox,
+    ) {
+        let Some(call) = self.live.get_mut(call_id) else {
             return;
         };
         match answer {
@@ -130,22 +188,20 @@ impl Core {
                     .ok()
                     .and_then(|a| parse_rfc3339(&a.result_deadline));
                 if let Some(server) = deadline {
-                    let earlier = server.saturating_sub(RESULT_MARGIN_MS);
-                    let runtime = &mut self.calls.runtime;
-                    if runtime.bring_deadline_forward(call_id, Instant::from_ms(earlier)) {
-                        self.out.push_back(Output::HandlerDeadline {
+                    let earlier = Instant::from_ms(server) - RESULT_MARGIN;
+                    if self.runtime.bring_deadline_forward(call_id, earlier) {
+                        out.push(Output::HandlerDeadline {
                             call_id: call_id.to_owned(),
-                            deadline_ms: earlier,
+                            deadline: earlier,
                         });
                     }
                 }
-                let event = CallEvent::Acked {
+                out.call(CallEvent::Acked {
                     call_id: call_id.to_owned(),
                     tool: call.tool.clone(),
-                    elapsed_ms: now.saturating_sub(call.dispatched_at),
-                };
-                self.out.push_back(Output::Call(event));
-                self.try_post(call_id, now);
+                    elapsed: now.since(call.dispatched_at),
+                });
+                self.try_post(call_id, now, hold, requests, out);
             }
             Answer::Refused {
                 status,
@@ -153,8 +209,8 @@ impl Core {
                 message,
             } => {
                 // `call_settled` and `not_found` are the server saying the call is over.
-                let over = ["call_settled", "not_found"];
-                self.call_refused("ack", call_id, status, kind, &message, &over);
+                let over = [ErrorType::CallSettled, ErrorType::NotFound];
+                self.refused("ack", call_id, status, kind, &message, &over, now, out);
             }
         }
     }
@@ -162,159 +218,228 @@ impl Core {
     /// The server refused a call's `what` (`ack` or `result`) for good: the call ends with the
     /// error's type as its reason, and the app hears of it unless that type is one of `over`
     /// (the server saying the call is over anyway).
-    fn call_refused(
+    #[allow(clippy::too_many_arguments)]
+    fn refused(
         &mut self,
         what: &str,
         call_id: &str,
         status: u16,
-        kind: String,
+        kind: Option<ErrorType>,
         message: &str,
-        over: &[&str],
+        over: &[ErrorType],
+        now: Instant,
+        out: &mut Outbox,
     ) {
-        if !over.contains(&kind.as_str()) {
-            self.error(format!(
+        if !kind.as_ref().is_some_and(|k| over.contains(k)) {
+            out.error(format!(
                 "{what} of call {call_id} refused ({status}): {message}"
             ));
         }
-        let reason = if kind.is_empty() {
-            format!("{what} refused ({status}): {message}")
-        } else {
-            kind
+        let reason = match kind {
+            Some(kind) => kind.as_str().to_owned(),
+            None => format!("{what} refused ({status}): {message}"),
         };
-        self.end_call(call_id, &reason);
+        self.end(call_id, &reason, now, out);
     }
 
-    /// Posts the call's result if it is known, acked, and no tool list is pending.
-    fn try_post(&mut self, call_id: &str, now: u64) {
-        let Some(call) = self.calls.live.get(call_id) else {
+    /// Posts the call's result if it is known, acked, not on its way, and not held.
+    fn try_post(
+        &mut self,
+        call_id: &str,
+        now: Instant,
+        hold: bool,
+        requests: &mut Requests,
+        out: &mut Outbox,
+    ) {
+        let Some(call) = self.live.get_mut(call_id) else {
             return;
         };
         let Some(result) = &call.result else { return };
-        if !call.acked || call.posting || self.tools_pending() {
+        if !call.acked || call.posting || hold {
             return;
         }
         let body = serde_json::to_string(result).expect("a result always serializes");
-        let url = self.url(&self.cfg.paths.result, &call.client_id, call_id);
-        if let Some(call) = self.calls.live.get_mut(call_id) {
-            call.posting = true;
-        }
+        call.posting = true;
         let kind = ReqKind::Result {
             call_id: call_id.to_owned(),
         };
-        self.send_new(kind, Method::Post, url, Some(body), false, now);
+        requests.send_for_call(kind, &call.client_id, Some(body), now, out);
     }
 
     /// Posts every result that waited (for a tool list, or an ack).
-    pub fn post_waiting_results(&mut self, now: u64) {
-        for id in self
-            .calls
-            .ids_in_order(|c| c.result.is_some() && !c.posting)
-        {
-            self.try_post(&id, now);
+    pub(super) fn post_waiting(
+        &mut self,
+        now: Instant,
+        hold: bool,
+        requests: &mut Requests,
+        out: &mut Outbox,
+    ) {
+        if hold {
+            return;
+        }
+        for id in self.ids_in_order(|c| c.result.is_some() && !c.posting) {
+            self.try_post(&id, now, hold, requests, out);
         }
     }
 
-    pub(super) fn on_result_answer(&mut self, call_id: &str, answer: Answer, now: u64) {
-        let Some(call) = self.calls.live.get_mut(call_id) else {
+    /// The answer to a call's result.
+    pub(super) fn on_result_answer(
+        &mut self,
+        call_id: &str,
+        answer: Answer,
+        now: Instant,
+        requests: &mut Requests,
+        out: &mut Outbox,
+    ) {
+        let Some(call) = self.live.get_mut(call_id) else {
             return;
         };
         match answer {
             Answer::Ok(_) => {
-                let call = self.calls.live.remove(call_id).expect("looked up above");
-                self.out.push_back(Output::Call(CallEvent::Answered {
+                let call = self.live.remove(call_id).expect("looked up above");
+                out.call(CallEvent::Answered {
                     call_id: call_id.to_owned(),
                     tool: call.tool,
                     is_error: call.result.is_some_and(|r| r.is_error),
-                    elapsed_ms: now.saturating_sub(call.dispatched_at),
-                }));
+                    elapsed: now.since(call.dispatched_at),
+                });
             }
             // Settled already (failed by a deadline, or answered before): drop quietly.
-            Answer::Refused { kind, .. } if kind == "call_settled" => {
-                self.end_call(call_id, "call_settled")
-            }
+            Answer::Refused {
+                kind: Some(ErrorType::CallSettled),
+                ..
+            } => self.end(call_id, ErrorType::CallSettled.as_str(), now, out),
             // The server lost the ack: ack again, then the result follows.
-            Answer::Refused { kind, .. } if kind == "call_not_acked" && !call.reacked => {
+            Answer::Refused {
+                kind: Some(ErrorType::CallNotAcked),
+                ..
+            } if !call.reacked => {
                 call.reacked = true;
                 call.acked = false;
                 call.posting = false;
-                let client_id = call.client_id.clone();
-                self.send_ack(&client_id, call_id, now);
+                send_ack(&call.client_id, call_id, requests, now, out);
             }
             Answer::Refused {
                 status,
                 kind,
                 message,
-            } => self.call_refused("result", call_id, status, kind, &message, &["not_found"]),
+            } => {
+                let over = [ErrorType::NotFound];
+                self.refused("result", call_id, status, kind, &message, &over, now, out)
+            }
         }
     }
 
     /// A handler finished. Ignored if its answer is no longer wanted (timed out, failed).
-    pub fn on_handler_done(&mut self, call_id: &str, returned: Returned, now: u64) {
-        if !self.calls.contains(call_id) {
-            return;
-        }
-        let Some(answer) = self.calls.runtime.finish(call_id, returned) else {
+    pub(super) fn handler_done(
+        &mut self,
+        call_id: &str,
+        returned: Returned,
+        now: Instant,
+        hold: bool,
+        requests: &mut Requests,
+        out: &mut Outbox,
+    ) {
+        let Some(call) = self.live.get_mut(call_id) else {
             return;
         };
-        if let Some(call) = self.calls.live.get_mut(call_id) {
-            call.result = Some(result_of(answer));
-        }
-        self.try_post(call_id, now);
+        let Some(answer) = self.runtime.finish(call_id, returned) else {
+            return;
+        };
+        call.result = Some(result_of(answer));
+        self.try_post(call_id, now, hold, requests, out);
     }
 
     /// Answers "timed out after N ms" for handlers past their local deadline and aborts them.
-    pub fn expire_calls(&mut self, now: u64) {
-        for (call_id, answer) in self.calls.runtime.expire(Instant::from_ms(now)) {
-            let Some(call) = self.calls.live.get_mut(&call_id) else {
+    pub(super) fn expire(
+        &mut self,
+        now: Instant,
+        hold: bool,
+        requests: &mut Requests,
+        out: &mut Outbox,
+    ) {
+        for (call_id, answer) in self.runtime.expire(now) {
+            let Some(call) = self.live.get_mut(&call_id) else {
                 continue;
             };
             let result = result_of(answer);
-            self.out.push_back(Output::AbortHandler {
+            out.push(Output::AbortHandler {
                 call_id: call_id.clone(),
                 reason: result.text.clone(),
             });
             call.result = Some(result);
-            self.try_post(&call_id, now);
+            self.try_post(&call_id, now, hold, requests, out);
         }
     }
 
     /// `client_tool_failed`: the call is over; abort its handler and post nothing.
-    pub fn on_call_failed(&mut self, client_id: &str, call_id: &str, reason: &str) {
+    pub(super) fn failed(
+        &mut self,
+        client_id: &str,
+        call_id: &str,
+        reason: &str,
+        now: Instant,
+        out: &mut Outbox,
+    ) {
         if self
-            .calls
             .live
             .get(call_id)
             .is_some_and(|c| c.client_id == client_id)
         {
-            self.end_call(call_id, reason);
+            self.end(call_id, reason, now, out);
         }
     }
 
     /// Ends a call without (further) answer: aborts a running handler, tells the app.
-    fn end_call(&mut self, call_id: &str, reason: &str) {
-        let Some(call) = self.calls.live.remove(call_id) else {
+    fn end(&mut self, call_id: &str, reason: &str, now: Instant, out: &mut Outbox) {
+        let Some(call) = self.live.remove(call_id) else {
             return;
         };
-        if self.calls.runtime.cancel(call_id) {
-            self.out.push_back(Output::AbortHandler {
+        if self.runtime.cancel(call_id) {
+            out.push(Output::AbortHandler {
                 call_id: call_id.to_owned(),
                 reason: reason.to_owned(),
             });
         }
-        self.out.push_back(Output::Call(CallEvent::Failed {
+        out.call(CallEvent::Failed {
             call_id: call_id.to_owned(),
             tool: call.tool,
             reason: reason.to_owned(),
-            elapsed_ms: self.now.saturating_sub(call.dispatched_at),
-        }));
+            elapsed: now.since(call.dispatched_at),
+        });
     }
 
     /// Ends every call (leaving, or stopping for good).
-    pub fn drop_all_calls(&mut self, reason: String) {
-        for id in self.calls.ids_in_order(|_| true) {
-            self.end_call(&id, &reason);
+    pub(super) fn end_all(&mut self, reason: &str, now: Instant, out: &mut Outbox) {
+        for id in self.ids_in_order(|_| true) {
+            self.end(&id, reason, now, out);
         }
     }
+
+    /// The ids of the calls that pass `filter`, in dispatch order, so outputs come in an
+    /// order that does not depend on hashing.
+    fn ids_in_order(&self, filter: impl Fn(&Call) -> bool) -> Vec<String> {
+        // Sorted by insertion: live calls are few, and `slice::sort` would add ~4 KB of wasm.
+        let mut ids: Vec<(Instant, &String)> = Vec::new();
+        for (id, c) in self.live.iter().filter(|(_, c)| filter(c)) {
+            let key = (c.dispatched_at, id);
+            ids.insert(ids.partition_point(|k| *k < key), key);
+        }
+        ids.into_iter().map(|(_, id)| id.clone()).collect()
+    }
+}
+
+fn send_ack(
+    client_id: &str,
+    call_id: &str,
+    requests: &mut Requests,
+    now: Instant,
+    out: &mut Outbox,
+) {
+    let kind = ReqKind::Ack {
+        call_id: call_id.to_owned(),
+    };
+    requests.send_for_call(kind, client_id, None, now, out);
 }
 
 /// A runtime answer as the Sessions API's result: text within 65,536 characters.

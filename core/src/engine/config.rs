@@ -4,6 +4,10 @@
 pub use crate::calls::{ToolDef, DEFAULT_TOOL_TIMEOUT_MS};
 use crate::protocol::validate::{self, ErrorKind, ValidationError};
 use crate::protocol::{Lifetime, ToolSpec};
+use crate::time::Duration;
+
+/// How long the first registration may take by default: 30 s.
+pub const DEFAULT_REGISTER_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// What the client does while the page is hidden (`whenHidden`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -96,10 +100,16 @@ pub struct Config {
     pub seed: u64,
     /// The request paths (default: PROTOCOL.md's).
     pub paths: Paths,
+    /// How long the first registration may take, retrying network errors and 5xx meanwhile
+    /// (default 30 s, `registerTimeoutMs`). Past it the engine stops with
+    /// [`EngineErrorKind::RegisterTimeout`](super::EngineErrorKind::RegisterTimeout), naming
+    /// the request that failed last.
+    pub register_timeout: Duration,
 }
 
 impl Config {
-    /// A config with the protocol's defaults: a 60 s TTL, `whenHidden: keep`, default paths.
+    /// A config with the protocol's defaults: a 60 s TTL, `whenHidden: keep`, default paths,
+    /// a 30 s register timeout.
     pub fn new(
         base_url: impl Into<String>,
         session_id: impl Into<String>,
@@ -119,6 +129,7 @@ impl Config {
             key_prefix: key_prefix.into(),
             seed,
             paths: Paths::default(),
+            register_timeout: DEFAULT_REGISTER_TIMEOUT,
         }
     }
 

@@ -1,6 +1,7 @@
 //! The engine's inputs and outputs: what a shell feeds in and what it must carry out.
 
 use crate::calls::Returned;
+use crate::time::{Duration, Instant};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::fmt;
@@ -70,12 +71,12 @@ impl HttpRequest {
 /// Something that happened outside the engine.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Input {
-    /// The server answered a request. `retry_after_ms` is the `Retry-After` header, in ms.
+    /// The server answered a request. `retry_after` is the `Retry-After` header.
     Answer {
         request: RequestId,
         status: u16,
         body: String,
-        retry_after_ms: Option<u64>,
+        retry_after: Option<Duration>,
     },
     /// A request got no answer (offline, DNS, CORS, reset…).
     NetworkError { request: RequestId, message: String },
@@ -122,14 +123,14 @@ pub enum Output {
         run_id: String,
         tool: String,
         arguments: Map<String, Value>,
-        /// The engine answers "timed out" at this time (ms since the epoch) if the handler
-        /// has not finished; it may come earlier once the server's result deadline is known
+        /// The engine answers "timed out" at this time if the handler has not finished; it
+        /// may come earlier once the server's result deadline is known
         /// ([`Output::HandlerDeadline`]).
-        deadline_ms: u64,
+        deadline: Instant,
     },
     /// A running handler's deadline came earlier (the ack told the server's result deadline):
-    /// the engine now answers "timed out" at `deadline_ms`.
-    HandlerDeadline { call_id: String, deadline_ms: u64 },
+    /// the engine now answers "timed out" at `deadline`.
+    HandlerDeadline { call_id: String, deadline: Instant },
     /// Signal the handler's `AbortSignal`: its answer is no longer wanted.
     AbortHandler { call_id: String, reason: String },
     /// Tell the app how the client is doing.
@@ -168,16 +169,42 @@ pub enum Status {
     Lapsed,
     /// The event stream is connected.
     StreamOpen,
-    /// The event stream dropped; the engine reconnects after `delay_ms`.
-    StreamReconnecting { attempt: u32, delay_ms: u64 },
-    /// The client left (the app asked, or the page hid with `whenHidden: leave`).
-    Left,
-    /// Something failed. `fatal`: the engine has stopped (bad token, bad config).
-    Error { message: String, fatal: bool },
+    /// The event stream dropped; the engine reconnects after `delay` (`delayMs` in JS).
+    StreamReconnecting {
+        attempt: u32,
+        #[serde(rename = "delayMs")]
+        delay: Duration,
+    },
+    /// The client left: `by` says who asked (the app, a hide with `whenHidden: leave`, a page
+    /// hide). Only a leave by the app is for good.
+    Left { by: LeftBy },
+    /// Something failed. `fatal`: the engine has stopped (a refused token or register, the
+    /// register timeout), and `kind` says why (left out of the JSON when `None`, as it is for
+    /// failures the engine goes on from).
+    Error {
+        message: String,
+        fatal: bool,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        kind: Option<EngineErrorKind>,
+    },
+}
+
+/// Who made the client leave, which decides whether it comes back. Serializes as `"app"`,
+/// `"hidden"`, `"pageHide"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum LeftBy {
+    /// The app called `leave`: for good.
+    App,
+    /// The page hid with `whenHidden: leave`: it registers again once visible.
+    Hidden,
+    /// The page went away (`pagehide`): it registers again if it comes back from the
+    /// back-forward cache.
+    PageHide,
 }
 
 /// A call's progress, for the app. Serializes as `{"type": "dispatched", "callId", …}`.
-/// `elapsed_ms` is the time since the engine saw the dispatch.
+/// `elapsed` (`elapsedMs` in JS) is the time since the engine saw the dispatch.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(
     tag = "type",
@@ -195,14 +222,16 @@ pub enum CallEvent {
     Acked {
         call_id: String,
         tool: String,
-        elapsed_ms: u64,
+        #[serde(rename = "elapsedMs")]
+        elapsed: Duration,
     },
     /// The server took the result.
     Answered {
         call_id: String,
         tool: String,
         is_error: bool,
-        elapsed_ms: u64,
+        #[serde(rename = "elapsedMs")]
+        elapsed: Duration,
     },
     /// The call ended without this client's answer: `reason` is the server's
     /// (`client_gone`, `ack_timeout`, `result_timeout`, `run_gone`) or the engine's.
@@ -210,7 +239,8 @@ pub enum CallEvent {
         call_id: String,
         tool: String,
         reason: String,
-        elapsed_ms: u64,
+        #[serde(rename = "elapsedMs")]
+        elapsed: Duration,
     },
 }
 
@@ -222,6 +252,11 @@ pub enum EngineErrorKind {
     Unauthorized,
     /// The server refused the request as invalid (400, 413, 409 other than the expected).
     Rejected,
+    /// The first registration did not succeed within [`Config::register_timeout`]
+    /// (`registerTimeoutMs`); the message says which request failed last. Fatal.
+    ///
+    /// [`Config::register_timeout`]: super::Config::register_timeout
+    RegisterTimeout,
     /// The client is not registered (it left, or the engine stopped).
     NotRegistered,
 }

@@ -2,13 +2,15 @@
 //!
 //! The engine does no I/O, reads no clock and draws no randomness of its own. A shell (the
 //! browser shell in `src/browser/`, or a test) feeds it what happened and carries out what it
-//! asks. "Now" is always an argument, in ms since the Unix epoch; jitter comes from
-//! [`Config::seed`]. So every protocol rule runs as a fast, deterministic native test.
+//! asks. "Now" is always an argument, an [`Instant`] (the shells count ms since the Unix
+//! epoch); jitter comes from [`Config::seed`]. So every protocol rule runs as a fast,
+//! deterministic native test.
 //!
 //! # Run loop
 //!
 //! ```text
-//! let mut engine = Engine::new(config, now())?;      // queues the register and the stream
+//! let mut engine = Engine::new(config, now())?;      // queues the register and the stream,
+//!                                                     // starts the register deadline
 //! loop {
 //!     // 1. Carry out everything the engine asks, until it has nothing more.
 //!     while let Some(out) = engine.poll_output() {
@@ -17,6 +19,7 @@
 //!             Output::OpenStream { stream, .. }  => open(stream),        // bytes: handle_stream_bytes
 //!             Output::CloseStream { stream }     => abort(stream),
 //!             Output::RunHandler { .. }          => run(handler),        // done: Input::HandlerDone
+//!             Output::HandlerDeadline { .. }     => move_deadline(..),
 //!             Output::AbortHandler { .. }        => signal.abort(),
 //!             Output::Status(s) | Output::Call(c)=> tell_app(..),
 //!             Output::OpDone { op, result }      => settle_promise(op, result),
@@ -33,12 +36,30 @@
 //!
 //! A timer that fires late (hidden tabs throttle timers to once a minute) is fine: the engine
 //! works from deadlines, so `handle_timeout` does at once whatever fell due meanwhile. Calling
-//! `handle_timeout` early is harmless too.
+//! `handle_timeout` early is harmless too. A fatal error ([`Status::Error`] with `fatal`,
+//! e.g. [`EngineErrorKind::RegisterTimeout`]) stops the engine: `poll_timeout` is `None`
+//! from then on and inputs are ignored, except that a register answered late is undone.
+//!
+//! # Inside
+//!
+//! The engine is a router over sub-states that never see the whole engine: requests in
+//! flight (`requests`), the registration and its visibility policy (`registration`), the tool
+//! list (`tools`), the stream connection (`stream`) and the calls in progress (`calls`, over
+//! the shared [`CallRuntime`](crate::calls::CallRuntime)). Each takes what it needs as
+//! arguments (another sub-state at most, e.g. the requests to send through), pushes outputs
+//! to the queue it is given (`outbox`, which also keeps the latest failure for the register
+//! timeout's message) and returns what should happen next as a small enum. The router
+//! (`router`) matches every input, answer, stream item and timer (one table indexed by
+//! `Timer`, as in quinn-proto) to the sub-state it concerns; `router::flows` carries out what
+//! spans several (a lapse voids the old registration's requests and registers again; a leave
+//! ends the calls, settles the tool ops and closes the stream).
 //!
 //! # What it does
 //!
 //! - **Register** on start, keep the id, the assigned name and `expires_at`; tell the app
-//!   ([`Status::Registered`]).
+//!   ([`Status::Registered`]). Network errors and 5xx are retried; if no registration comes
+//!   within [`Config::register_timeout`] (30 s), the engine stops with
+//!   [`EngineErrorKind::RegisterTimeout`], naming the request that failed last.
 //! - **Ping** a TTL lifetime of N s every N/3 s, each with a new `Idempotency-Key`; a 404 means
 //!   the registration lapsed: [`Status::Lapsed`], register again with the current tools,
 //!   [`Status::Reregistered`]. A `never` lifetime does not ping.
@@ -64,149 +85,165 @@
 //!   except `409 client_limit_reached`, tried again under a new key.
 //! - **Tools** replaced by [`Engine::set_tools`] (a `PUT`); results wait while it is pending.
 //! - **Leave** with [`Engine::leave`] (a `DELETE`); running handlers are aborted.
+//!   [`Status::Left`] says who left (`by`): only the app's leave is for good.
 
 mod backoff;
-mod call_table;
 mod calls;
 mod config;
-mod core;
 mod io;
+mod outbox;
 mod registration;
 mod requests;
+mod router;
 mod stream;
 mod timers;
 mod tools;
 
-pub use call_table::cut_result;
-pub use config::{validate_tools, Config, Paths, ToolDef, WhenHidden, DEFAULT_TOOL_TIMEOUT_MS};
+pub use calls::cut_result;
+pub use config::{
+    validate_tools, Config, Paths, ToolDef, WhenHidden, DEFAULT_REGISTER_TIMEOUT,
+    DEFAULT_TOOL_TIMEOUT_MS,
+};
 pub use io::{
-    CallEvent, ClientState, EngineError, EngineErrorKind, HttpRequest, Input, Method, OpId, Output,
-    RequestId, Status, StreamId,
+    CallEvent, ClientState, EngineError, EngineErrorKind, HttpRequest, Input, LeftBy, Method, OpId,
+    Output, RequestId, Status, StreamId,
 };
 
 use crate::protocol::ValidationError;
 use crate::sse::Parser;
-use core::Core;
+use crate::time::Instant;
+use router::Router;
 
 /// One client of one session, as a state machine. See the [module docs](self) for the loop.
 pub struct Engine {
-    /// Kept apart from the rest so that parsing can hand items to `core` without a copy.
+    /// Kept apart from the router so that parsing can hand items to it without a copy.
     sse: Parser,
-    core: Core,
+    router: Router,
 }
 
 impl Engine {
-    /// Validates the config (every limit of the protocol, named by field) and queues the
-    /// register request and the stream. Nothing is sent until the shell polls the outputs.
-    pub fn new(config: Config, now: u64) -> Result<Engine, ValidationError> {
+    /// Validates the config (every limit of the protocol, named by field), queues the
+    /// register request and the stream, and starts the register deadline. Nothing is sent
+    /// until the shell polls the outputs.
+    pub fn new(config: Config, now: Instant) -> Result<Engine, ValidationError> {
         config.validate()?;
         Ok(Engine {
             sse: Parser::new(),
-            core: Core::new(config, now),
+            router: Router::new(config, now),
         })
     }
 
     /// Feeds one thing that happened. Inputs naming an unknown or stale request, stream or
     /// call are ignored (they belong to something the engine already gave up on).
-    pub fn handle(&mut self, input: Input, now: u64) {
-        self.core.handle(input, now);
+    pub fn handle(&mut self, input: Input, now: Instant) {
+        self.router.handle(input, now);
     }
 
     /// Feeds bytes read from the stream connection `stream`. Bytes of any other connection
     /// are ignored. Nothing is copied per byte: the parser reads the slice in place.
-    pub fn handle_stream_bytes(&mut self, stream: StreamId, bytes: &[u8], now: u64) {
-        if !self.core.is_current_stream(stream) {
+    pub fn handle_stream_bytes(&mut self, stream: StreamId, bytes: &[u8], now: Instant) {
+        if !self.router.reads_stream(stream) {
             return;
         }
-        if self.core.take_parser_reset() {
+        if self.router.take_parser_reset() {
             self.sse.reset_for_reconnect();
         }
-        self.core.now = now;
-        let core = &mut self.core;
+        let router = &mut self.router;
         self.sse
-            .feed(bytes, &mut |item| core.on_sse_item(item, now));
+            .feed(bytes, &mut |item| router.on_sse_item(item, now));
         let last = self.sse.last_event_id();
-        self.core.note_last_event_id(last);
+        self.router.note_last_event_id(last);
     }
 
-    /// Does whatever fell due by `now`: pings, retries, reconnects, handler deadlines.
-    pub fn handle_timeout(&mut self, now: u64) {
-        self.core.handle_timeout(now);
+    /// Does whatever fell due by `now`: pings, retries, reconnects, handler deadlines, the
+    /// register deadline.
+    pub fn handle_timeout(&mut self, now: Instant) {
+        self.router.handle_timeout(now);
     }
 
     /// The next thing for the shell to do or tell, in order; `None` when there is nothing.
     pub fn poll_output(&mut self) -> Option<Output> {
-        self.core.out.pop_front()
+        self.router.poll_output()
     }
 
-    /// The earliest deadline (ms since the epoch) at which [`Engine::handle_timeout`] must be
-    /// called; `None` when nothing is scheduled.
-    pub fn poll_timeout(&self) -> Option<u64> {
-        self.core.poll_timeout()
+    /// The earliest deadline at which [`Engine::handle_timeout`] must be called; `None` when
+    /// nothing is scheduled.
+    pub fn poll_timeout(&self) -> Option<Instant> {
+        self.router.poll_timeout()
     }
 
     /// Replaces the tools on offer. Validates them (the error names the field) and sends the
     /// `PUT`; new calls use the new list at once. Results of calls wait until the server has
     /// the new list. [`Output::OpDone`] with the returned id says whether the server took it.
-    pub fn set_tools(&mut self, tools: Vec<ToolDef>, now: u64) -> Result<OpId, ValidationError> {
+    pub fn set_tools(
+        &mut self,
+        tools: Vec<ToolDef>,
+        now: Instant,
+    ) -> Result<OpId, ValidationError> {
         validate_tools(&tools)?;
-        self.core.now = now;
-        Ok(self.core.set_tools(tools, now))
+        Ok(self.router.set_tools(tools, now))
     }
 
     /// Leaves: sends the `DELETE`, aborts running handlers and closes the stream. For good:
     /// the engine does not register again. [`Output::OpDone`] with the returned id says when
     /// the server took it.
-    pub fn leave(&mut self, now: u64) -> OpId {
-        self.core.now = now;
-        self.core.leave_by_app(now)
+    pub fn leave(&mut self, now: Instant) -> OpId {
+        self.router.leave_by_app(now)
     }
 
     /// The client id the server gave (`cli_…`), once registered.
     pub fn id(&self) -> Option<&str> {
-        self.core.registration().map(|r| r.id.as_str())
+        self.router.registration().current().map(|r| r.id.as_str())
     }
 
     /// The name the server gave (the one asked for, or with a counter: `web-2`), once
     /// registered.
     pub fn name(&self) -> Option<&str> {
-        self.core.registration().map(|r| r.name.as_str())
+        self.router
+            .registration()
+            .current()
+            .map(|r| r.name.as_str())
     }
 
     /// When the registration runs out, as the server said (RFC 3339); `None` for `never` or
     /// before registration.
     pub fn expires_at(&self) -> Option<&str> {
-        self.core
-            .registration()
-            .and_then(|r| r.expires_at.as_deref())
+        self.router.registration().expires_at()
     }
 
-    /// [`Engine::expires_at`] in ms since the epoch.
-    pub fn expires_at_ms(&self) -> Option<u64> {
-        self.core
-            .registration()
-            .and_then(|r| r.expires_at.as_deref())
+    /// [`Engine::expires_at`] as an [`Instant`] (ms since the Unix epoch).
+    pub fn expiry(&self) -> Option<Instant> {
+        self.expires_at()
             .and_then(crate::protocol::time::parse_rfc3339)
+            .map(Instant::from_ms)
     }
 
     /// Where the client stands: registering, registered, left, or failed for good.
     pub fn state(&self) -> ClientState {
-        self.core.state
+        self.router.registration().state()
     }
 
-    /// Why the engine stopped for good ([`ClientState::Failed`]), with a kind a program can
-    /// match.
+    /// Who made the client leave, while it is left ([`ClientState::Left`]).
+    pub fn left_by(&self) -> Option<LeftBy> {
+        match self.state() {
+            ClientState::Left => self.router.registration().left_by(),
+            _ => None,
+        }
+    }
+
+    /// Why the engine stopped for good ([`ClientState::Failed`]): the kind and the message of
+    /// the fatal [`Status::Error`].
     pub fn failure(&self) -> Option<&EngineError> {
-        self.core.failure.as_ref()
+        self.router.stopped()
     }
 
     /// The tools on offer now.
     pub fn tools(&self) -> &[ToolDef] {
-        &self.core.tools
+        self.router.tools()
     }
 
     /// How many calls are in progress (dispatched, not yet answered or failed).
     pub fn calls_in_progress(&self) -> usize {
-        self.core.calls.len()
+        self.router.calls_in_progress()
     }
 }

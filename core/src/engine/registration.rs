@@ -1,320 +1,352 @@
-//! Registration, pings, lapses, leaving, and the visibility policy.
+//! Registration: the client's state (registering, registered, left, failed), the register
+//! request and its answer, pings and lapses, and what visibility means under each
+//! [`WhenHidden`] policy. It decides; the engine carries out what touches other parts
+//! (the stream, the calls, the timers).
 
-use super::config::WhenHidden;
-use super::core::{Core, LeftBy, Registration};
-use super::io::{ClientState, EngineError, EngineErrorKind, Method, OpId, Output, Status};
-use super::requests::{Answer, Req, ReqKind};
-use super::timers::Timer;
+use super::config::{Config, ToolDef, WhenHidden};
+use super::io::{ClientState, LeftBy, Output, Status};
+use super::outbox::Outbox;
+use super::requests::{Answer, ReqKind, Requests};
 use crate::protocol::{ClientInfo, Lifetime, PingAnswer, RegisterRequest};
+use crate::time::{Duration, Instant};
 
-impl Core {
-    fn ttl_ms(&self) -> Option<u64> {
-        match self.cfg.lifetime {
-            Lifetime::Never => None,
-            Lifetime::Ttl { seconds } => Some(u64::from(seconds) * 1000),
+/// The registration the server gave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Current {
+    pub id: String,
+    pub name: String,
+    pub expires_at: Option<String>,
+    /// When the registration runs out by the local clock (last successful ping's send time
+    /// plus the TTL); immune to a skew between the page's and the server's clocks.
+    local_expiry: Option<Instant>,
+}
+
+/// What a register answer leads to.
+pub(super) enum Registered {
+    /// The client left while it was on its way: undo it on the server (this client id).
+    Undo(String),
+    /// Registered: ping at `ping_at` (TTL lifetimes).
+    Now { ping_at: Option<Instant> },
+}
+
+/// What a ping answer leads to.
+pub(super) enum Pinged {
+    /// Not the current registration's ping.
+    Stale,
+    /// Ping next at this time (`None`: no pings).
+    Next(Option<Instant>),
+    /// 404: the registration lapsed.
+    Lapsed,
+}
+
+/// What a visibility change asks for.
+pub(super) enum Visibility {
+    Unchanged,
+    /// Hidden with `whenHidden: leave`.
+    Leave,
+    /// Visible again with `whenHidden: leave`.
+    ComeBack,
+    /// Visible again: see [`Registration::on_visible`].
+    Visible,
+}
+
+/// What becoming visible (or resuming) asks for.
+pub(super) enum OnVisible {
+    Nothing,
+    /// It lapsed while hidden and paused: register again.
+    Register,
+    /// The TTL ran out while paused: the registration lapsed.
+    Lapse,
+    /// Ping at once.
+    Ping,
+}
+
+/// What a leave asks for.
+pub(super) enum Leaving {
+    /// The engine stopped for good.
+    Failed,
+    /// Left already.
+    AlreadyLeft,
+    /// Leave now; the registration to delete on the server, if there is one.
+    Now(Option<Current>),
+}
+
+/// The client's registration and its policy.
+#[derive(Debug)]
+pub(super) struct Registration {
+    name: String,
+    lifetime: Lifetime,
+    when_hidden: WhenHidden,
+    state: ClientState,
+    left_by: Option<LeftBy>,
+    current: Option<Current>,
+    registered_once: bool,
+    hidden: bool,
+    /// Lapsed while hidden with `whenHidden: pause`: register again once visible.
+    register_when_visible: bool,
+}
+
+impl Registration {
+    pub(super) fn new(cfg: &Config) -> Registration {
+        Registration {
+            name: cfg.name.clone(),
+            lifetime: cfg.lifetime.clone(),
+            when_hidden: cfg.when_hidden,
+            state: ClientState::Registering,
+            left_by: None,
+            current: None,
+            registered_once: false,
+            hidden: false,
+            register_when_visible: false,
         }
     }
 
-    pub(super) fn tool_specs(&self) -> Vec<crate::protocol::ToolSpec> {
-        self.tools.iter().map(|t| t.spec.clone()).collect()
+    pub(super) fn state(&self) -> ClientState {
+        self.state
     }
 
-    /// Sends the register request with the current tools, unless one is already on its way.
-    pub fn register(&mut self, now: u64) {
+    /// Who made the client leave, while it is left.
+    pub(super) fn left_by(&self) -> Option<LeftBy> {
+        self.left_by
+    }
+
+    pub(super) fn current(&self) -> Option<&Current> {
+        self.current.as_ref()
+    }
+
+    /// The current registration's client id.
+    pub(super) fn id(&self) -> Option<&str> {
+        self.current.as_ref().map(|r| r.id.as_str())
+    }
+
+    /// Whether `client_id` is the current registration.
+    pub(super) fn is_current(&self, client_id: &str) -> bool {
+        self.id() == Some(client_id)
+    }
+
+    /// The client id, when registered (not left, not waiting to register again).
+    pub(super) fn registered_id(&self) -> Option<&str> {
+        (self.state == ClientState::Registered)
+            .then(|| self.id())
+            .flatten()
+    }
+
+    /// Left for good or stopped: no stream, no registering again.
+    pub(super) fn is_out(&self) -> bool {
+        matches!(self.state, ClientState::Left | ClientState::Failed)
+    }
+
+    fn ttl(&self) -> Option<Duration> {
+        match self.lifetime {
+            Lifetime::Never => None,
+            Lifetime::Ttl { seconds } => Some(Duration::from_secs(u64::from(seconds))),
+        }
+    }
+
+    /// Whether pings wait: `whenHidden: pause` while hidden.
+    pub(super) fn pings_paused(&self) -> bool {
+        self.hidden && self.when_hidden == WhenHidden::Pause
+    }
+
+    /// The next ping: a third of the TTL after `from`; `None` for a `never` lifetime.
+    fn next_ping(&self, from: Instant) -> Option<Instant> {
+        self.ttl()
+            .map(|ttl| from + Duration::from_ms(ttl.as_ms() / 3))
+    }
+
+    /// The engine stopped for good.
+    pub(super) fn fail(&mut self) {
+        self.state = ClientState::Failed;
+    }
+
+    /// Sends the register request declaring `tools` (version `version`), unless one is on its
+    /// way.
+    pub(super) fn register(
+        &mut self,
+        tools: &[ToolDef],
+        version: u64,
+        requests: &mut Requests,
+        now: Instant,
+        out: &mut Outbox,
+    ) {
         self.state = ClientState::Registering;
-        if self.has_request(|k| matches!(k, ReqKind::Register { .. })) {
+        if requests.has(|k| matches!(k, ReqKind::Register { .. })) {
             return;
         }
         let body = RegisterRequest {
-            name: self.cfg.name.clone(),
-            lifetime: self.cfg.lifetime.clone(),
-            tools: self.tool_specs(),
+            name: self.name.clone(),
+            lifetime: self.lifetime.clone(),
+            tools: tools.iter().map(|t| t.spec.clone()).collect(),
         };
         let body = serde_json::to_string(&body).expect("a register request always serializes");
-        let url = self.url(&self.cfg.paths.register, "", "");
-        let kind = ReqKind::Register {
-            version: self.tools_version,
-        };
-        self.send_new(kind, Method::Post, url, Some(body), false, now);
+        requests.send(ReqKind::Register { version }, Some(body), false, now, out);
     }
 
-    pub(super) fn on_register_answer(&mut self, req: Req, answer: Answer, now: u64) {
-        let (ReqKind::Register { version }, sent_at) = (&req.kind, req.sent_at) else {
-            return;
-        };
-        let version = *version;
-        let info = match answer {
-            Answer::Ok(body) => match serde_json::from_str::<ClientInfo>(&body) {
-                Ok(info) => info,
-                // A proxy or captive portal may answer for the server: tell, and try again.
-                Err(e) => {
-                    self.error(format!("register: the answer is not a client object ({e})"));
-                    return self.retry_later(req, None, now);
-                }
-            },
-            Answer::Refused {
-                status, message, ..
-            } => {
-                return self.fail(
-                    EngineErrorKind::Rejected,
-                    format!("register refused ({status}): {message}"),
-                )
-            }
-        };
+    /// The server registered the client as `info` (the request went out at `sent_at`).
+    pub(super) fn on_registered(
+        &mut self,
+        info: ClientInfo,
+        sent_at: Instant,
+        out: &mut Outbox,
+    ) -> Registered {
         if self.state != ClientState::Registering {
-            // Left (or hid) while the register was on its way: undo it on the server.
-            let url = self.url(&self.cfg.paths.leave, &info.id, "");
-            self.send_new(
-                ReqKind::Leave { op: None },
-                Method::Delete,
-                url,
-                None,
-                false,
-                now,
-            );
-            return;
+            // Left (or hid) while the register was on its way.
+            return Registered::Undo(info.id);
         }
-        let reg = Registration {
+        let reg = Current {
             id: info.id,
             name: info.name,
             expires_at: info.expires_at,
-            local_expiry: self.ttl_ms().map(|ttl| sent_at + ttl),
+            local_expiry: self.ttl().map(|ttl| sent_at + ttl),
         };
+        let (id, name, expires_at) = (reg.id.clone(), reg.name.clone(), reg.expires_at.clone());
         let status = if self.registered_once {
             Status::Reregistered {
-                id: reg.id.clone(),
-                name: reg.name.clone(),
-                expires_at: reg.expires_at.clone(),
+                id,
+                name,
+                expires_at,
             }
         } else {
             Status::Registered {
-                id: reg.id.clone(),
-                name: reg.name.clone(),
-                expires_at: reg.expires_at.clone(),
+                id,
+                name,
+                expires_at,
             }
         };
-        self.reg = Some(reg);
+        self.current = Some(reg);
         self.registered_once = true;
         self.state = ClientState::Registered;
-        self.out.push_back(Output::Status(status));
-        self.schedule_ping(sent_at);
-        self.declared(version);
-        if self.tools_version > version {
-            self.put_tools(now);
-        }
-        self.sync_pending(now);
-    }
-
-    /// The next ping: a third of the TTL after the last successful one was sent.
-    fn schedule_ping(&mut self, sent_at: u64) {
-        match self.ttl_ms() {
-            Some(ttl) => self.timers.set(Timer::Ping, sent_at + ttl / 3),
-            None => self.timers.stop(Timer::Ping),
+        out.push(Output::Status(status));
+        Registered::Now {
+            ping_at: self.next_ping(sent_at),
         }
     }
 
-    /// Sends a ping now (TTL lifetimes, registered, none on its way).
-    pub fn ping(&mut self, now: u64) {
-        self.timers.stop(Timer::Ping);
-        let Some(reg) = &self.reg else { return };
-        if self.state != ClientState::Registered || self.ttl_ms().is_none() {
+    /// Sends a ping (TTL lifetimes, registered, none on its way).
+    pub(super) fn ping(&self, requests: &mut Requests, now: Instant, out: &mut Outbox) {
+        let Some(client_id) = self.registered_id() else {
+            return;
+        };
+        if self.ttl().is_none() || requests.has(|k| matches!(k, ReqKind::Ping { .. })) {
             return;
         }
-        let client_id = reg.id.clone();
-        if self.has_request(|k| matches!(k, ReqKind::Ping { .. })) {
-            return;
-        }
-        let url = self.url(&self.cfg.paths.ping, &client_id, "");
-        self.send_new(
-            ReqKind::Ping { client_id },
-            Method::Post,
-            url,
-            None,
-            false,
-            now,
-        );
+        let kind = ReqKind::Ping {
+            client_id: client_id.to_owned(),
+        };
+        requests.send(kind, None, false, now, out);
     }
 
+    /// The answer to a ping of `client_id` sent at `sent_at`.
     pub(super) fn on_ping_answer(
         &mut self,
         client_id: &str,
         answer: Answer,
-        sent_at: u64,
-        now: u64,
-    ) {
-        if self.reg.as_ref().is_none_or(|r| r.id != client_id) {
-            return;
+        sent_at: Instant,
+        now: Instant,
+        out: &mut Outbox,
+    ) -> Pinged {
+        if !self.is_current(client_id) {
+            return Pinged::Stale;
         }
         match answer {
             Answer::Ok(body) => {
-                let ttl = self.ttl_ms();
-                if let Some(reg) = self.reg.as_mut() {
+                let ttl = self.ttl();
+                if let Some(reg) = self.current.as_mut() {
                     if let Ok(ping) = serde_json::from_str::<PingAnswer>(&body) {
                         reg.expires_at = ping.expires_at;
                     }
                     reg.local_expiry = ttl.map(|ttl| sent_at + ttl);
                 }
-                self.schedule_ping(sent_at);
+                Pinged::Next(self.next_ping(sent_at))
             }
-            Answer::Refused { status: 404, .. } => self.lapse(now),
+            Answer::Refused { status: 404, .. } => Pinged::Lapsed,
             Answer::Refused {
                 status, message, ..
             } => {
-                self.error(format!("ping refused ({status}): {message}"));
-                self.schedule_ping(now);
+                out.error(format!("ping refused ({status}): {message}"));
+                Pinged::Next(self.next_ping(now))
             }
         }
     }
 
-    /// The registration ran out: tell the app and register again with the current tools.
-    pub fn lapse(&mut self, now: u64) {
-        let Some(old) = self.reg.take() else { return };
-        self.forget_requests(|k| match k {
-            ReqKind::Ping { client_id }
-            | ReqKind::Pending { client_id }
-            | ReqKind::PutTools { client_id, .. } => *client_id == old.id,
-            _ => false,
-        });
-        self.timers.stop(Timer::Ping);
-        self.out.push_back(Output::Status(Status::Lapsed));
+    /// The registration ran out: tells the app; returns the old client id (its requests are
+    /// void now) and whether to register again at once (not while paused and hidden).
+    pub(super) fn lapse(&mut self, out: &mut Outbox) -> Option<(String, bool)> {
+        let old = self.current.take()?;
+        out.status(Status::Lapsed);
         if self.pings_paused() {
             // `pause` lets a hidden page lapse; it registers again once visible, not before.
             self.state = ClientState::Registering;
             self.register_when_visible = true;
-            return;
+            return Some((old.id, false));
         }
-        self.register(now);
+        Some((old.id, true))
     }
 
-    /// Whether pings wait: `whenHidden: pause` while hidden.
-    pub fn pings_paused(&self) -> bool {
-        self.hidden && self.cfg.when_hidden == WhenHidden::Pause
-    }
-
-    pub fn on_visibility(&mut self, hidden: bool, now: u64) {
+    /// `visibilitychange`.
+    pub(super) fn on_visibility(&mut self, hidden: bool) -> Visibility {
         if self.hidden == hidden {
-            return;
+            return Visibility::Unchanged;
         }
         self.hidden = hidden;
-        match (self.cfg.when_hidden, hidden) {
-            (WhenHidden::Leave, true) => self.leave(LeftBy::Hidden, None, false, now),
-            (WhenHidden::Leave, false) => self.come_back(LeftBy::Hidden, now),
-            (_, false) => self.on_visible(now),
+        match (self.when_hidden, hidden) {
+            (WhenHidden::Leave, true) => Visibility::Leave,
+            (WhenHidden::Leave, false) => Visibility::ComeBack,
+            (_, false) => Visibility::Visible,
             // Keep goes on pinging; pause is `pings_paused` now.
-            (_, true) => {}
+            (_, true) => Visibility::Unchanged,
         }
     }
 
     /// Visible again (or resumed): ping at once, or register again if the TTL ran out.
-    fn on_visible(&mut self, now: u64) {
+    pub(super) fn on_visible(&mut self, now: Instant) -> OnVisible {
         if std::mem::take(&mut self.register_when_visible) && self.state == ClientState::Registering
         {
-            return self.register(now);
+            return OnVisible::Register;
         }
         if self.state != ClientState::Registered {
-            return;
+            return OnVisible::Nothing;
         }
-        let expired = self
-            .reg
-            .as_ref()
+        let expired = (self.current.as_ref())
             .and_then(|r| r.local_expiry)
             .is_some_and(|e| now >= e);
-        if expired && self.cfg.when_hidden == WhenHidden::Pause {
-            self.lapse(now);
+        if expired && self.when_hidden == WhenHidden::Pause {
+            OnVisible::Lapse
         } else {
-            self.ping(now);
+            OnVisible::Ping
         }
     }
 
-    pub fn on_resume(&mut self, now: u64) {
-        if !self.pings_paused() {
-            self.on_visible(now);
-        }
-    }
-
-    /// Registers again and reopens the stream if the client left for reason `by`.
-    pub fn come_back(&mut self, by: LeftBy, now: u64) {
+    /// Whether the client left by `by` and may come back now (it then registers again).
+    pub(super) fn come_back(&mut self, by: LeftBy) -> bool {
         if self.state != ClientState::Left || self.left_by != Some(by) {
-            return;
+            return false;
         }
         self.left_by = None;
-        self.register(now);
-        self.open_stream();
+        true
     }
 
-    pub fn leave_by_app(&mut self, now: u64) -> OpId {
-        let op = self.new_op();
-        self.leave(LeftBy::App, Some(op), false, now);
-        op
-    }
-
-    /// Leaves: aborts handlers, closes the stream, sends the `DELETE` if registered.
-    pub fn leave(&mut self, by: LeftBy, op: Option<OpId>, keepalive: bool, now: u64) {
-        let done = |core: &mut Core, result| {
-            if let Some(op) = op {
-                core.out.push_back(Output::OpDone { op, result });
-            }
-        };
+    /// Leaves by `by`, if registered or registering.
+    pub(super) fn leave(&mut self, by: LeftBy) -> Leaving {
         match self.state {
-            ClientState::Failed => {
-                let err =
-                    EngineError::new(EngineErrorKind::NotRegistered, "the client has stopped");
-                return done(self, Err(err));
-            }
+            ClientState::Failed => return Leaving::Failed,
             ClientState::Left => {
                 // An app's leave is final even if the page had left for a while.
                 if by == LeftBy::App {
                     self.left_by = Some(LeftBy::App);
                 }
-                return done(self, Ok(()));
+                return Leaving::AlreadyLeft;
             }
             ClientState::Registering | ClientState::Registered => {}
         }
         self.state = ClientState::Left;
         self.left_by = Some(by);
         self.register_when_visible = false;
-        self.timers.stop(Timer::Ping);
-        self.forget_requests(|k| {
-            matches!(
-                k,
-                ReqKind::Ping { .. } | ReqKind::Pending { .. } | ReqKind::PutTools { .. }
-            )
-        });
-        self.drop_all_calls("client left".to_owned());
-        let err = EngineError::new(EngineErrorKind::NotRegistered, "the client left");
-        self.finish_tool_ops(u64::MAX, Err(err));
-        self.close_stream();
-        match self.reg.take() {
-            Some(reg) => {
-                let url = self.url(&self.cfg.paths.leave, &reg.id, "");
-                self.send_new(
-                    ReqKind::Leave { op },
-                    Method::Delete,
-                    url,
-                    None,
-                    keepalive,
-                    now,
-                );
-            }
-            // A register on its way is undone when its answer comes.
-            None => done(self, Ok(())),
-        }
-        self.out.push_back(Output::Status(Status::Left));
+        Leaving::Now(self.current.take())
     }
 
-    pub(super) fn on_leave_answer(&mut self, op: Option<OpId>, answer: Answer) {
-        let result = match answer {
-            // 404: already gone (lapsed); the client is not registered either way.
-            Answer::Ok(_) | Answer::Refused { status: 404, .. } => Ok(()),
-            Answer::Refused {
-                status, message, ..
-            } => Err(EngineError::new(
-                EngineErrorKind::Rejected,
-                format!("leave refused ({status}): {message}"),
-            )),
-        };
-        if let Some(op) = op {
-            self.out.push_back(Output::OpDone { op, result });
-        }
+    /// When the registration runs out, by the server's word (RFC 3339).
+    pub(super) fn expires_at(&self) -> Option<&str> {
+        self.current.as_ref().and_then(|r| r.expires_at.as_deref())
     }
 }

@@ -1,17 +1,21 @@
-//! Requests: building them (URL, headers, `Idempotency-Key`), matching answers to them,
-//! retrying the retryable ones with the same key, and routing final answers by kind.
+//! Requests in flight: building them (URL, headers, `Idempotency-Key`), matching answers to
+//! them, and retrying the retryable ones with the same key. What a final answer means is the
+//! business of the sub-state that sent the request; the engine routes it there by
+//! [`ReqKind`].
 
-use super::backoff::REQUEST_BACKOFF;
-use super::core::Core;
-use super::io::{
-    ClientState, EngineError, EngineErrorKind, HttpRequest, Method, OpId, Output, RequestId,
-};
-use crate::protocol::ErrorBody;
+use super::backoff::{Rng, REQUEST_BACKOFF};
+use super::config::{Config, Paths};
+use super::io::{HttpRequest, Method, OpId, Output, RequestId};
+use super::outbox::Outbox;
+use crate::protocol::{ErrorBody, ErrorType};
+use crate::time::{Duration, Instant};
+use std::collections::HashMap;
 
 /// The most of a `Retry-After` the engine waits: 5 minutes.
-pub(crate) const RETRY_AFTER_MAX_MS: u64 = 300_000;
+pub(crate) const RETRY_AFTER_MAX: Duration = Duration::from_ms(300_000);
 
-/// What a request is for; decides what its answer does.
+/// What a request is for; names the registration and call it concerns, so that its URL can be
+/// built and its answer routed.
 #[derive(Clone, Debug)]
 pub(super) enum ReqKind {
     /// `version`: the tool list this registration declares.
@@ -22,12 +26,15 @@ pub(super) enum ReqKind {
         client_id: String,
     },
     Leave {
+        client_id: String,
         op: Option<OpId>,
     },
     PutTools {
         client_id: String,
         version: u64,
     },
+    /// A call's ack; the URL's client id is the call's registration, given to
+    /// [`Requests::send_for_call`] (not kept here: one allocation less per call).
     Ack {
         call_id: String,
     },
@@ -43,32 +50,93 @@ pub(super) enum ReqKind {
 #[derive(Clone, Debug)]
 pub(super) struct Req {
     pub kind: ReqKind,
-    pub method: Method,
-    pub url: String,
-    pub body: Option<String>,
+    method: Method,
+    url: String,
+    body: Option<String>,
     /// The `Idempotency-Key`: the same on every retry of this request.
-    pub key: Option<String>,
-    pub keepalive: bool,
+    key: Option<String>,
+    keepalive: bool,
     /// Retries so far.
-    pub attempt: u32,
+    attempt: u32,
     /// When the latest transmission went out.
-    pub sent_at: u64,
+    pub sent_at: Instant,
 }
 
 /// What the server said about a request, once it is final (not retried).
 pub(super) enum Answer {
     Ok(String),
-    /// Refused: the status, the error's `type` (empty if unreadable) and a message to show.
+    /// Refused: the status, the error's `type` (`None` if unreadable) and a message to show.
     Refused {
         status: u16,
-        kind: String,
+        kind: Option<ErrorType>,
         message: String,
     },
 }
 
-impl Core {
+/// What the server sent back: the status, the body and `Retry-After`.
+pub(super) struct Reply {
+    pub status: u16,
+    pub body: String,
+    pub retry_after: Option<Duration>,
+}
+
+/// What became of an answer.
+pub(super) enum Answered {
+    /// Final: the sender's sub-state decides what it means.
+    Final(Req, Answer),
+    /// 401/403: the token is refused; the message names the request.
+    Unauthorized(Req, String),
+    /// It will be sent again; `notice` is for the app (a full session).
+    Retrying { notice: Option<String> },
+}
+
+/// The requests on their way or waiting for their retry.
+#[derive(Debug)]
+pub(super) struct Requests {
+    /// The base URL without a trailing `/`.
+    base: String,
+    session_id: String,
+    /// `Bearer <token>`, built once.
+    auth: String,
+    key_prefix: String,
+    paths: Paths,
+    next_request: u64,
+    next_key: u64,
+    inflight: HashMap<RequestId, Req>,
+    /// Requests waiting for their retry time.
+    retries: Vec<(Instant, Req)>,
+    /// Register requests on their way when the engine stopped: a late success is undone.
+    orphans: Vec<RequestId>,
+}
+
+impl Requests {
+    pub(super) fn new(cfg: &Config) -> Requests {
+        Requests {
+            base: cfg.base_url.trim_end_matches('/').to_owned(),
+            session_id: cfg.session_id.clone(),
+            auth: format!("Bearer {}", cfg.token),
+            key_prefix: cfg.key_prefix.clone(),
+            paths: cfg.paths.clone(),
+            next_request: 0,
+            next_key: 0,
+            inflight: HashMap::new(),
+            retries: Vec::new(),
+            orphans: Vec::new(),
+        }
+    }
+
+    /// `Bearer <token>`.
+    pub(super) fn auth(&self) -> &str {
+        &self.auth
+    }
+
+    /// The event stream's URL.
+    pub(super) fn stream_url(&self) -> String {
+        self.url(&self.paths.stream, "", "")
+    }
+
     /// The URL of a path template with the ids filled in (each percent-encoded).
-    pub fn url(&self, template: &str, client_id: &str, call_id: &str) -> String {
+    fn url(&self, template: &str, client_id: &str, call_id: &str) -> String {
         let mut url = String::with_capacity(self.base.len() + template.len() + 64);
         url.push_str(&self.base);
         let mut rest = template;
@@ -76,7 +144,7 @@ impl Core {
             url.push_str(&rest[..start]);
             let after = &rest[start..];
             let (value, len) = if after.starts_with("{session_id}") {
-                (self.cfg.session_id.as_str(), "{session_id}".len())
+                (self.session_id.as_str(), "{session_id}".len())
             } else if after.starts_with("{client_id}") {
                 (client_id, "{client_id}".len())
             } else if after.starts_with("{call_id}") {
@@ -93,24 +161,66 @@ impl Core {
         url
     }
 
+    /// The method and URL of a request of this kind; `call_client` is the client id of a
+    /// call's ack or result.
+    fn route(&self, kind: &ReqKind, call_client: &str) -> (Method, String) {
+        let p = &self.paths;
+        match kind {
+            ReqKind::Register { .. } => (Method::Post, self.url(&p.register, "", "")),
+            ReqKind::Ping { client_id } => (Method::Post, self.url(&p.ping, client_id, "")),
+            ReqKind::Leave { client_id, .. } => (Method::Delete, self.url(&p.leave, client_id, "")),
+            ReqKind::PutTools { client_id, .. } => (Method::Put, self.url(&p.tools, client_id, "")),
+            ReqKind::Ack { call_id } => (Method::Post, self.url(&p.ack, call_client, call_id)),
+            ReqKind::Result { call_id } => {
+                (Method::Post, self.url(&p.result, call_client, call_id))
+            }
+            ReqKind::Pending { client_id } => (Method::Get, self.url(&p.pending, client_id, "")),
+        }
+    }
+
     /// A new `Idempotency-Key`: the per-client prefix and a counter.
     fn new_key(&mut self) -> String {
         self.next_key += 1;
-        format!("{}-{}", self.cfg.key_prefix, self.next_key)
+        format!("{}-{}", self.key_prefix, self.next_key)
     }
 
     /// Builds and sends a new request, with a new `Idempotency-Key` on writes.
-    pub fn send_new(
+    pub(super) fn send(
         &mut self,
         kind: ReqKind,
-        method: Method,
-        url: String,
         body: Option<String>,
         keepalive: bool,
-        now: u64,
+        now: Instant,
+        out: &mut Outbox,
     ) {
+        let req = self.new_req(kind, "", body, keepalive, now);
+        self.transmit(req, now, out);
+    }
+
+    /// [`Requests::send`] for a call's ack or result, addressed to `client_id`.
+    pub(super) fn send_for_call(
+        &mut self,
+        kind: ReqKind,
+        client_id: &str,
+        body: Option<String>,
+        now: Instant,
+        out: &mut Outbox,
+    ) {
+        let req = self.new_req(kind, client_id, body, false, now);
+        self.transmit(req, now, out);
+    }
+
+    fn new_req(
+        &mut self,
+        kind: ReqKind,
+        call_client: &str,
+        body: Option<String>,
+        keepalive: bool,
+        now: Instant,
+    ) -> Req {
+        let (method, url) = self.route(&kind, call_client);
         let key = (method != Method::Get).then(|| self.new_key());
-        let req = Req {
+        Req {
             kind,
             method,
             url,
@@ -119,12 +229,11 @@ impl Core {
             keepalive,
             attempt: 0,
             sent_at: now,
-        };
-        self.transmit(req, now);
+        }
     }
 
     /// Sends (or resends) `req` under a new request id.
-    fn transmit(&mut self, mut req: Req, now: u64) {
+    fn transmit(&mut self, mut req: Req, now: Instant, out: &mut Outbox) {
         self.next_request += 1;
         let id = RequestId(self.next_request);
         let mut headers = Vec::with_capacity(3);
@@ -136,7 +245,7 @@ impl Core {
             headers.push(("Idempotency-Key", key.clone()));
         }
         req.sent_at = now;
-        self.out.push_back(Output::Send(HttpRequest {
+        out.push(Output::Send(HttpRequest {
             id,
             method: req.method,
             url: req.url.clone(),
@@ -148,30 +257,80 @@ impl Core {
     }
 
     /// Whether a request of this kind is on its way or waiting for its retry.
-    pub fn has_request(&self, pred: impl Fn(&ReqKind) -> bool) -> bool {
+    pub(super) fn has(&self, pred: impl Fn(&ReqKind) -> bool) -> bool {
         self.inflight.values().any(|r| pred(&r.kind))
             || self.retries.iter().any(|(_, r)| pred(&r.kind))
     }
 
     /// Forgets requests of this kind: their answers will be ignored, their retries dropped.
-    pub fn forget_requests(&mut self, pred: impl Fn(&ReqKind) -> bool) {
+    pub(super) fn forget(&mut self, pred: impl Fn(&ReqKind) -> bool) {
         self.inflight.retain(|_, r| !pred(&r.kind));
         self.retries.retain(|(_, r)| !pred(&r.kind));
     }
 
+    /// Forgets every request (the engine stopped) and returns the leave ops that will never be
+    /// answered now. A register on its way is remembered, so that a late success can be undone.
+    pub(super) fn stop(&mut self) -> Vec<OpId> {
+        let leave_op = |r: &Req| match r.kind {
+            ReqKind::Leave { op, .. } => op,
+            _ => None,
+        };
+        let ops = (self
+            .inflight
+            .values()
+            .chain(self.retries.iter().map(|(_, r)| r)))
+        .filter_map(leave_op)
+        .collect();
+        self.orphans = (self.inflight.iter())
+            .filter(|(_, r)| matches!(r.kind, ReqKind::Register { .. }))
+            .map(|(id, _)| *id)
+            .collect();
+        self.inflight.clear();
+        self.retries.clear();
+        ops
+    }
+
+    /// Whether `id` is a register that was on its way when the engine stopped (once).
+    pub(super) fn take_orphan(&mut self, id: RequestId) -> bool {
+        let before = self.orphans.len();
+        self.orphans.retain(|o| *o != id);
+        self.orphans.len() != before
+    }
+
+    /// The earliest retry time.
+    pub(super) fn next_retry(&self) -> Option<Instant> {
+        self.retries.iter().map(|(at, _)| *at).min()
+    }
+
+    /// An answer to request `id`: retried, or final. `None` for an unknown (forgotten) id.
     pub(super) fn on_answer(
         &mut self,
         id: RequestId,
-        status: u16,
-        body: String,
-        retry_after_ms: Option<u64>,
-        now: u64,
-    ) {
-        let Some(req) = self.inflight.remove(&id) else {
-            return;
-        };
-        match status {
-            200..=299 => self.on_final(req, Answer::Ok(body), now),
+        reply: Reply,
+        now: Instant,
+        rng: &mut Rng,
+        out: &mut Outbox,
+    ) -> Option<Answered> {
+        let Reply {
+            status,
+            body,
+            retry_after,
+        } = reply;
+        let mut req = self.inflight.remove(&id)?;
+        if status >= 400 {
+            // With the server's error type and message, so a register timeout says why.
+            let detail = match serde_json::from_str::<ErrorBody>(&body) {
+                Ok(e) => format!(" ({}: {})", e.error.kind, e.error.message),
+                Err(_) => String::new(),
+            };
+            out.note_failure(format!(
+                "{} {} answered {status}{detail}",
+                req.method.as_str(),
+                req.url
+            ));
+        }
+        Some(match status {
+            200..=299 => Answered::Final(req, Answer::Ok(body)),
             401 | 403 => {
                 let what = describe(status, &body);
                 let message = format!(
@@ -179,105 +338,92 @@ impl Core {
                     req.method.as_str(),
                     req.url
                 );
-                self.fail(EngineErrorKind::Unauthorized, message.clone());
-                // `fail` settles the ops of requests still on their way; this one was answered.
-                if let ReqKind::Leave { op: Some(op) } = req.kind {
-                    let err = EngineError::new(EngineErrorKind::Unauthorized, message);
-                    self.out.push_back(Output::OpDone {
-                        op,
-                        result: Err(err),
-                    });
-                }
+                Answered::Unauthorized(req, message)
             }
             // The session is full: not final, a client may leave; tell the app and try again,
             // under a new key, since the server keeps this answer under the old one.
             409 if matches!(req.kind, ReqKind::Register { .. }) => {
-                self.error(format!("register: {}", describe(status, &body)));
-                let mut req = req;
+                let notice = format!("register: {}", describe(status, &body));
                 req.key = Some(self.new_key());
-                self.retry_later(req, retry_after_ms, now);
+                self.retry_later(req, retry_after, now, rng);
+                Answered::Retrying {
+                    notice: Some(notice),
+                }
             }
-            408 | 429 | 500 | 502 | 503 | 504 => self.retry_later(req, retry_after_ms, now),
+            408 | 429 | 500 | 502 | 503 | 504 => {
+                self.retry_later(req, retry_after, now, rng);
+                Answered::Retrying { notice: None }
+            }
             _ => {
                 let (kind, message) = match serde_json::from_str::<ErrorBody>(&body) {
-                    Ok(e) => (e.error.kind, e.error.message),
-                    Err(_) => (String::new(), describe(status, &body)),
+                    Ok(e) => (Some(e.error.kind), e.error.message),
+                    Err(_) => (None, describe(status, &body)),
                 };
-                self.on_final(
-                    req,
-                    Answer::Refused {
-                        status,
-                        kind,
-                        message,
-                    },
-                    now,
-                );
+                let answer = Answer::Refused {
+                    status,
+                    kind,
+                    message,
+                };
+                Answered::Final(req, answer)
             }
-        }
+        })
     }
 
     /// Offline, reset, CORS: the same request, same key, after a backoff.
-    pub(super) fn on_network_error(&mut self, id: RequestId, now: u64) {
+    pub(super) fn on_network_error(
+        &mut self,
+        id: RequestId,
+        message: &str,
+        now: Instant,
+        rng: &mut Rng,
+        out: &mut Outbox,
+    ) {
         if let Some(req) = self.inflight.remove(&id) {
-            self.retry_later(req, None, now);
+            let what = format!("{} {} failed: {message}", req.method.as_str(), req.url);
+            out.note_failure(what);
+            self.retry_later(req, None, now, rng);
         }
     }
 
     /// Schedules a retry of `req` with backoff (at least `Retry-After`), the same key.
-    pub(super) fn retry_later(&mut self, mut req: Req, retry_after_ms: Option<u64>, now: u64) {
+    pub(super) fn retry_later(
+        &mut self,
+        mut req: Req,
+        retry_after: Option<Duration>,
+        now: Instant,
+        rng: &mut Rng,
+    ) {
         req.attempt = req.attempt.saturating_add(1);
         // `Retry-After` is honoured up to a limit, so a bad header cannot stall the client.
-        let floor = retry_after_ms.unwrap_or(0).min(RETRY_AFTER_MAX_MS);
-        let delay = REQUEST_BACKOFF.delay(req.attempt, floor, &mut self.rng);
-        self.retries.push((now.saturating_add(delay), req));
+        let floor = retry_after.unwrap_or_default().min(RETRY_AFTER_MAX);
+        let delay = REQUEST_BACKOFF.delay(req.attempt, floor, rng);
+        self.retries.push((now + delay, req));
     }
 
-    fn on_final(&mut self, req: Req, answer: Answer, now: u64) {
-        match req.kind {
-            ReqKind::Register { .. } => self.on_register_answer(req, answer, now),
-            ReqKind::Ping { client_id } => {
-                self.on_ping_answer(&client_id, answer, req.sent_at, now)
-            }
-            ReqKind::Leave { op } => self.on_leave_answer(op, answer),
-            ReqKind::PutTools { client_id, version } => {
-                self.on_tools_answer(&client_id, version, answer, now)
-            }
-            ReqKind::Ack { call_id } => self.on_ack_answer(&call_id, answer, now),
-            ReqKind::Result { call_id } => self.on_result_answer(&call_id, answer, now),
-            ReqKind::Pending { client_id } => self.on_pending_answer(&client_id, answer, now),
-        }
-    }
-
-    /// Sends again the requests whose retry time has come, if they still have a purpose.
-    pub(super) fn fire_retries(&mut self, now: u64) {
+    /// Sends again the requests whose retry time has come, if they still have a purpose
+    /// (`still_wanted`: a call or registration may be gone meanwhile).
+    pub(super) fn fire_retries(
+        &mut self,
+        now: Instant,
+        still_wanted: impl Fn(&ReqKind) -> bool,
+        out: &mut Outbox,
+    ) {
         if self.retries.iter().any(|(at, _)| *at <= now) {
             let (due, later): (Vec<_>, Vec<_>) = std::mem::take(&mut self.retries)
                 .into_iter()
                 .partition(|(at, _)| *at <= now);
             self.retries = later;
             for (_, req) in due {
-                if self.still_wanted(&req.kind) {
-                    self.transmit(req, now);
+                if still_wanted(&req.kind) {
+                    self.transmit(req, now, out);
                 }
             }
-        }
-    }
-
-    /// Whether a retry still has a purpose (its call or registration may be gone meanwhile).
-    fn still_wanted(&self, kind: &ReqKind) -> bool {
-        let current = |id: &str| self.reg.as_ref().is_some_and(|r| r.id == id);
-        match kind {
-            ReqKind::Register { .. } => matches!(self.state, ClientState::Registering),
-            ReqKind::Ping { client_id } | ReqKind::Pending { client_id } => current(client_id),
-            ReqKind::PutTools { client_id, .. } => current(client_id),
-            ReqKind::Leave { .. } => true,
-            ReqKind::Ack { call_id } | ReqKind::Result { call_id } => self.calls.contains(call_id),
         }
     }
 }
 
 /// `404 not_found: unknown client` from an error answer, or the status and a bit of the body.
-pub(super) fn describe(status: u16, body: &str) -> String {
+fn describe(status: u16, body: &str) -> String {
     match serde_json::from_str::<ErrorBody>(body) {
         Ok(e) => format!("{status} {}: {}", e.error.kind, e.error.message),
         Err(_) => {

@@ -1,42 +1,51 @@
 //! The engine's fixed timers, one slot per kind (quinn-proto's timer table). Per-request
 //! retries and per-call deadlines live with their requests and calls.
 
+use crate::time::Instant;
+
 /// A kind of fixed timer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Timer {
+pub(super) enum Timer {
     /// Send the next ping (TTL lifetimes only).
     Ping = 0,
     /// Open the stream again after a backoff.
     Reconnect = 1,
+    /// Give up on the first registration ([`Config::register_timeout`](super::Config)).
+    Register = 2,
 }
 
-const COUNT: usize = 2;
+const COUNT: usize = 3;
 
 impl Timer {
-    pub(crate) const ALL: [Timer; COUNT] = [Timer::Ping, Timer::Reconnect];
+    pub(super) const ALL: [Timer; COUNT] = [Timer::Ping, Timer::Reconnect, Timer::Register];
 }
 
-/// When each timer fires, if set (ms since the epoch).
+/// When each timer fires, if set.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct TimerTable {
-    at: [Option<u64>; COUNT],
+pub(super) struct TimerTable {
+    at: [Option<Instant>; COUNT],
 }
 
 impl TimerTable {
-    pub(crate) fn set(&mut self, timer: Timer, at: u64) {
+    pub(super) fn set(&mut self, timer: Timer, at: Instant) {
         self.at[timer as usize] = Some(at);
     }
 
-    pub(crate) fn get(&self, timer: Timer) -> Option<u64> {
+    /// Sets `timer` to `at`, or stops it when `at` is `None`.
+    pub(super) fn set_or_stop(&mut self, timer: Timer, at: Option<Instant>) {
+        self.at[timer as usize] = at;
+    }
+
+    pub(super) fn get(&self, timer: Timer) -> Option<Instant> {
         self.at[timer as usize]
     }
 
-    pub(crate) fn stop(&mut self, timer: Timer) {
+    pub(super) fn stop(&mut self, timer: Timer) {
         self.at[timer as usize] = None;
     }
 
     /// Stops `timer` and says whether it was due by `now`.
-    pub(crate) fn take_expired(&mut self, timer: Timer, now: u64) -> bool {
+    pub(super) fn take_expired(&mut self, timer: Timer, now: Instant) -> bool {
         match self.at[timer as usize] {
             Some(at) if at <= now => {
                 self.at[timer as usize] = None;

@@ -1,111 +1,151 @@
-//! Tool replacement: the `PUT` of a new tool list, one at a time, newest last; and holding
-//! results back while the server does not have the list yet.
+//! The tool list: the tools on offer, the `PUT` of a new list (one at a time, newest last),
+//! the app's operations waiting for the server to have their list, and holding results back
+//! while it does not.
 
-use super::core::{Core, LeftBy};
-use super::io::{ClientState, EngineError, EngineErrorKind, Method, OpId, Output};
-use super::requests::{Answer, ReqKind};
-use crate::protocol::ReplaceToolsRequest;
+use super::config::ToolDef;
+use super::io::{EngineError, EngineErrorKind, OpId, Output};
+use super::outbox::Outbox;
+use super::requests::{Answer, ReqKind, Requests};
+use crate::protocol::{ReplaceToolsRequest, ToolSpec};
+use crate::time::Instant;
 
-impl Core {
-    pub fn set_tools(&mut self, tools: Vec<super::ToolDef>, now: u64) -> OpId {
-        self.tools = tools;
-        self.tools_version += 1;
-        let op = self.new_op();
-        match (self.state, self.left_by) {
-            (ClientState::Failed, _) | (ClientState::Left, Some(LeftBy::App)) => {
-                let err = EngineError::new(
-                    EngineErrorKind::NotRegistered,
-                    "the client is not registered",
-                );
-                self.out.push_back(Output::OpDone {
-                    op,
-                    result: Err(err),
-                });
-            }
-            // Declared by the next registration.
-            (ClientState::Left, _) | (ClientState::Registering, _) => {
-                self.tool_ops.push((op, self.tools_version))
-            }
-            (ClientState::Registered, _) => {
-                self.tool_ops.push((op, self.tools_version));
-                self.put_tools(now);
-            }
+/// What a `PUT` answer means for the engine.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum PutAnswered {
+    /// Taken or refused (the app was told); send a newer list and waiting results now.
+    Done,
+    /// 404: the registration lapsed.
+    Lapsed,
+}
+
+/// The tools on offer and the versions the server has.
+#[derive(Debug)]
+pub(super) struct ToolList {
+    tools: Vec<ToolDef>,
+    /// Bumped by every replacement; the server has `declared`.
+    version: u64,
+    declared: u64,
+    /// The newest version the server refused; results stop waiting for it.
+    refused: u64,
+    /// The app's `set_tools` operations and the version each waits for.
+    ops: Vec<(OpId, u64)>,
+}
+
+impl ToolList {
+    pub(super) fn new(tools: Vec<ToolDef>) -> ToolList {
+        ToolList {
+            tools,
+            version: 0,
+            declared: 0,
+            refused: 0,
+            ops: Vec::new(),
         }
-        op
     }
 
-    /// Sends the `PUT` of the current tools, unless one is on its way (its answer sends the
-    /// newer list then).
-    pub(super) fn put_tools(&mut self, now: u64) {
-        let Some(reg) = &self.reg else { return };
-        let client_id = reg.id.clone();
-        if self.has_request(|k| matches!(k, ReqKind::PutTools { .. })) {
+    pub(super) fn defs(&self) -> &[ToolDef] {
+        &self.tools
+    }
+
+    pub(super) fn specs(&self) -> Vec<ToolSpec> {
+        self.tools.iter().map(|t| t.spec.clone()).collect()
+    }
+
+    /// The version of the current list.
+    pub(super) fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// Replaces the list; returns its version.
+    pub(super) fn replace(&mut self, tools: Vec<ToolDef>) -> u64 {
+        self.tools = tools;
+        self.version += 1;
+        self.version
+    }
+
+    /// Settles `op` once the server has `version` (or refused it).
+    pub(super) fn wait(&mut self, op: OpId, version: u64) {
+        self.ops.push((op, version));
+    }
+
+    /// Sends the `PUT` of the current tools to `client_id`, unless one is on its way (its
+    /// answer sends the newer list then).
+    pub(super) fn put(
+        &self,
+        client_id: &str,
+        requests: &mut Requests,
+        now: Instant,
+        out: &mut Outbox,
+    ) {
+        if requests.has(|k| matches!(k, ReqKind::PutTools { .. })) {
             return;
         }
         let body = ReplaceToolsRequest {
-            tools: self.tool_specs(),
+            tools: self.specs(),
         };
         let body = serde_json::to_string(&body).expect("a tools request always serializes");
-        let url = self.url(&self.cfg.paths.tools, &client_id, "");
         let kind = ReqKind::PutTools {
-            client_id,
-            version: self.tools_version,
+            client_id: client_id.to_owned(),
+            version: self.version,
         };
-        self.send_new(kind, Method::Put, url, Some(body), false, now);
+        requests.send(kind, Some(body), false, now, out);
     }
 
-    pub(super) fn on_tools_answer(
+    /// The answer to the `PUT` of `version`.
+    pub(super) fn on_put_answer(
         &mut self,
-        client_id: &str,
         version: u64,
         answer: Answer,
-        now: u64,
-    ) {
-        if self.reg.as_ref().is_none_or(|r| r.id != client_id) {
-            return;
-        }
+        out: &mut Outbox,
+    ) -> PutAnswered {
         match answer {
-            Answer::Ok(_) => self.declared(version),
-            Answer::Refused { status: 404, .. } => return self.lapse(now),
+            Answer::Ok(_) => self.declared(version, out),
+            Answer::Refused { status: 404, .. } => return PutAnswered::Lapsed,
             Answer::Refused {
                 status, message, ..
             } => {
-                self.refused_version = self.refused_version.max(version);
+                self.refused = self.refused.max(version);
                 let message = format!("replacing the tools refused ({status}): {message}");
-                self.error(message.clone());
+                out.error(message.clone());
                 let err = EngineError::new(EngineErrorKind::Rejected, message);
-                self.finish_tool_ops(version, Err(err));
+                self.finish_ops(version, Err(err), out);
             }
         }
-        if self.tools_version > version {
-            self.put_tools(now);
-        }
-        self.post_waiting_results(now);
+        PutAnswered::Done
     }
 
     /// The server now has tool list `version`: settle the ops that asked for it.
-    pub(super) fn declared(&mut self, version: u64) {
-        self.declared_version = self.declared_version.max(version);
-        self.finish_tool_ops(version, Ok(()));
+    pub(super) fn declared(&mut self, version: u64, out: &mut Outbox) {
+        self.declared = self.declared.max(version);
+        self.finish_ops(version, Ok(()), out);
     }
 
-    pub(super) fn finish_tool_ops(&mut self, upto: u64, result: Result<(), EngineError>) {
-        let (done, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut self.tool_ops)
+    /// Settles the ops waiting for `upto` or an older version.
+    pub(super) fn finish_ops(
+        &mut self,
+        upto: u64,
+        result: Result<(), EngineError>,
+        out: &mut Outbox,
+    ) {
+        let (done, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut self.ops)
             .into_iter()
             .partition(|&(_, v)| v <= upto);
-        self.tool_ops = rest;
+        self.ops = rest;
         for (op, _) in done {
-            self.out.push_back(Output::OpDone {
+            out.push(Output::OpDone {
                 op,
                 result: result.clone(),
             });
         }
     }
 
-    /// Whether results must wait: a tool list the server does not have yet is on its way.
-    pub fn tools_pending(&self) -> bool {
-        self.state == ClientState::Registered
-            && self.tools_version > self.declared_version
-            && self.tools_version > self.refused_version
+    /// Takes every waiting op (the engine stopped).
+    pub(super) fn take_ops(&mut self) -> impl Iterator<Item = OpId> {
+        std::mem::take(&mut self.ops).into_iter().map(|(op, _)| op)
+    }
+
+    /// Whether results must wait: registered, and a tool list the server does not have yet is
+    /// on its way.
+    pub(super) fn holds_results(&self, registered: bool) -> bool {
+        registered && self.version > self.declared && self.version > self.refused
     }
 }

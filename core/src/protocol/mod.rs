@@ -9,8 +9,9 @@ mod events;
 pub mod time;
 pub mod validate;
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
+use std::fmt;
 
 pub use validate::{ErrorKind, ValidationError};
 
@@ -168,12 +169,94 @@ pub struct ErrorBody {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ApiError {
     /// `invalid_request`, `unauthorized`, `forbidden`, `not_found`, `client_limit_reached`,
-    /// `call_not_acked`, `call_settled`, `payload_too_large`, `rate_limited`, `server_error`.
+    /// `call_not_acked`, `call_settled`, `payload_too_large`, `rate_limited`, `server_error`,
+    /// or a type this SDK does not know ([`ErrorType::Other`]).
     #[serde(rename = "type")]
-    pub kind: String,
+    pub kind: ErrorType,
     pub message: String,
     #[serde(default)]
     pub param: Option<String>,
+}
+
+/// The `type` of an error answer (PROTOCOL.md, "Errors"), so the engine matches kinds, not
+/// strings. A type the protocol does not list is kept as [`ErrorType::Other`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ErrorType {
+    /// 400: the body is not JSON, or a field is missing, of the wrong type or out of range.
+    InvalidRequest,
+    /// 401: no or unknown token.
+    Unauthorized,
+    /// 403: a token of another session.
+    Forbidden,
+    /// 404: unknown session, client (lapsed or departed too) or call.
+    NotFound,
+    /// 409: the session already holds 32 live clients.
+    ClientLimitReached,
+    /// 409: a result for a call that was never acked.
+    CallNotAcked,
+    /// 409: an ack or result for a call that already settled.
+    CallSettled,
+    /// 413: a body over 1 MiB.
+    PayloadTooLarge,
+    /// 429: with `Retry-After`.
+    RateLimited,
+    /// 5xx: anything else.
+    ServerError,
+    /// A type the protocol does not list, as sent.
+    Other(String),
+}
+
+impl ErrorType {
+    const KNOWN: [(ErrorType, &'static str); 10] = [
+        (ErrorType::InvalidRequest, "invalid_request"),
+        (ErrorType::Unauthorized, "unauthorized"),
+        (ErrorType::Forbidden, "forbidden"),
+        (ErrorType::NotFound, "not_found"),
+        (ErrorType::ClientLimitReached, "client_limit_reached"),
+        (ErrorType::CallNotAcked, "call_not_acked"),
+        (ErrorType::CallSettled, "call_settled"),
+        (ErrorType::PayloadTooLarge, "payload_too_large"),
+        (ErrorType::RateLimited, "rate_limited"),
+        (ErrorType::ServerError, "server_error"),
+    ];
+
+    /// Reads a wire spelling; one the protocol does not list becomes [`ErrorType::Other`].
+    pub fn parse(s: &str) -> ErrorType {
+        match ErrorType::KNOWN.iter().find(|(_, name)| *name == s) {
+            Some((t, _)) => t.clone(),
+            None => ErrorType::Other(s.to_owned()),
+        }
+    }
+
+    /// The wire spelling: `call_settled`, `not_found`, …, or the unknown type as sent.
+    pub fn as_str(&self) -> &str {
+        match self {
+            ErrorType::Other(s) => s,
+            known => ErrorType::KNOWN
+                .iter()
+                .find(|(t, _)| t == known)
+                .map_or("", |(_, name)| name),
+        }
+    }
+}
+
+impl fmt::Display for ErrorType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for ErrorType {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for ErrorType {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<ErrorType, D::Error> {
+        let s = String::deserialize(d)?;
+        Ok(ErrorType::parse(&s))
+    }
 }
 
 /// `client_tool_dispatched`: the model called one of a client's tools.

@@ -132,7 +132,7 @@ fn engine_against_devserver_over_loopback() {
         token.clone(),
         "web",
         "it-1",
-        now_ms(),
+        now_ms().as_ms(),
     );
     cfg.lifetime = Lifetime::Ttl { seconds: 5 };
     cfg.tools = vec![

@@ -11,11 +11,12 @@ use std::net::{Shutdown, TcpStream};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-pub fn now_ms() -> u64 {
-    SystemTime::now()
+pub fn now_ms() -> client_tools_core::time::Instant {
+    let ms = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .expect("after 1970")
-        .as_millis() as u64
+        .as_millis() as u64;
+    client_tools_core::time::Instant::from_ms(ms)
 }
 
 enum Event {
@@ -69,15 +70,15 @@ impl Shell {
                             req.body.as_deref(),
                         ) {
                             Ok(a) => {
-                                let retry_after_ms = a
+                                let retry_after = a
                                     .header("retry-after")
                                     .and_then(|s| s.parse::<u64>().ok())
-                                    .map(|s| s * 1000);
+                                    .map(client_tools_core::time::Duration::from_secs);
                                 Input::Answer {
                                     request: req.id,
                                     status: a.status,
                                     body: a.body,
-                                    retry_after_ms,
+                                    retry_after,
                                 }
                             }
                             Err(e) => Input::NetworkError {
@@ -194,7 +195,7 @@ impl Shell {
                     self.engine.handle_timeout(now);
                     continue;
                 }
-                Some(at) => Duration::from_millis((at - now).min(50)),
+                Some(at) => Duration::from_millis(at.since(now).as_ms().min(50)),
                 None => Duration::from_millis(50),
             };
             match self.rx.recv_timeout(wait) {

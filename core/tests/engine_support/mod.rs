@@ -9,11 +9,17 @@ use client_tools_core::engine::{
 };
 use client_tools_core::protocol::time::format_rfc3339;
 use client_tools_core::protocol::{Lifetime, ToolSpec};
+use client_tools_core::time::Instant;
 use serde_json::{json, Value};
 
 /// 2026-11-29T12:00:00Z: virtual time starts here.
 pub const T0: u64 = 1_795_953_600_000;
 pub const CLIENT: &str = "cli_1";
+
+/// The harness counts virtual time in ms; the engine takes it as an [`Instant`].
+pub fn at(ms: u64) -> Instant {
+    Instant::from_ms(ms)
+}
 
 pub fn tool(name: &str, parameters: Option<Value>) -> ToolDef {
     ToolDef::new(ToolSpec {
@@ -51,7 +57,7 @@ pub struct Harness {
 
 impl Harness {
     pub fn new(config: Config) -> Harness {
-        let engine = Engine::new(config, T0).expect("valid config");
+        let engine = Engine::new(config, at(T0)).expect("valid config");
         let mut h = Harness {
             engine,
             now: T0,
@@ -91,26 +97,31 @@ impl Harness {
     }
 
     pub fn input(&mut self, input: Input) -> Vec<Output> {
-        self.engine.handle(input, self.now);
+        self.engine.handle(input, at(self.now));
         self.drain()
     }
 
     pub fn bytes(&mut self, stream: StreamId, bytes: &str) -> Vec<Output> {
         self.engine
-            .handle_stream_bytes(stream, bytes.as_bytes(), self.now);
+            .handle_stream_bytes(stream, bytes.as_bytes(), at(self.now));
         self.drain()
     }
 
     /// Moves virtual time to `at` and fires whatever fell due.
-    pub fn advance_to(&mut self, at: u64) -> Vec<Output> {
-        self.now = at;
-        self.engine.handle_timeout(at);
+    pub fn advance_to(&mut self, to: u64) -> Vec<Output> {
+        self.now = to;
+        self.engine.handle_timeout(at(to));
         self.drain()
+    }
+
+    /// The engine's next deadline, in the harness's ms.
+    pub fn next_deadline(&self) -> Option<u64> {
+        self.engine.poll_timeout().map(Instant::as_ms)
     }
 
     /// Moves to the engine's next deadline (it must have one) and fires it.
     pub fn fire_next(&mut self) -> Vec<Output> {
-        let at = self.engine.poll_timeout().expect("a deadline is set");
+        let at = self.next_deadline().expect("a deadline is set");
         assert!(
             at >= self.now,
             "deadline {at} is in the past of {}",
@@ -124,7 +135,7 @@ impl Harness {
             request: req.id,
             status,
             body: body.into(),
-            retry_after_ms: None,
+            retry_after: None,
         })
     }
 
@@ -212,9 +223,9 @@ impl Harness {
                 Output::RunHandler {
                     call_id,
                     arguments,
-                    deadline_ms,
+                    deadline,
                     ..
-                } => Some((call_id.as_str(), arguments, *deadline_ms)),
+                } => Some((call_id.as_str(), arguments, deadline.as_ms())),
                 _ => None,
             })
             .collect()

@@ -2,7 +2,7 @@
 //! (quinn-proto's `Pair::step`), over a network with latency, jitter and an off switch.
 
 use super::fake_server::{CallState, FakeServer};
-use super::T0;
+use super::{at, T0};
 use client_tools_core::engine::{Engine, Input, Output, Status, StreamId};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -84,7 +84,7 @@ impl Pair {
                             request: req.id,
                             status,
                             body,
-                            retry_after_ms: None,
+                            retry_after: None,
                         }
                     } else {
                         Input::NetworkError {
@@ -159,7 +159,7 @@ impl Pair {
                 let text: String = self.server.events[next..].concat();
                 self.stream = Some((stream, self.server.events.len()));
                 self.engine
-                    .handle_stream_bytes(stream, text.as_bytes(), self.now);
+                    .handle_stream_bytes(stream, text.as_bytes(), at(self.now));
             }
         }
     }
@@ -172,7 +172,7 @@ impl Pair {
                     stream,
                     error: Some("reset".into()),
                 },
-                self.now,
+                at(self.now),
             );
         }
     }
@@ -184,7 +184,7 @@ impl Pair {
         self.pump_stream();
         self.drain();
         let next = [
-            self.engine.poll_timeout(),
+            self.engine.poll_timeout().map(|t| t.as_ms()),
             self.in_flight.iter().map(|(at, _)| *at).min(),
             self.handlers.values().map(|(at, _)| *at).min(),
             self.server.next_deadline(),
@@ -211,7 +211,7 @@ impl Pair {
                     self.stream = Some((s, from));
                 }
             }
-            self.engine.handle(input, self.now);
+            self.engine.handle(input, at(self.now));
         }
         let done: Vec<String> = self
             .handlers
@@ -226,11 +226,15 @@ impl Pair {
                     call_id,
                     returned: outcome.into(),
                 },
-                self.now,
+                at(self.now),
             );
         }
-        if self.engine.poll_timeout().is_some_and(|t| t <= self.now) {
-            self.engine.handle_timeout(self.now);
+        if self
+            .engine
+            .poll_timeout()
+            .is_some_and(|t| t.as_ms() <= self.now)
+        {
+            self.engine.handle_timeout(at(self.now));
         }
         self.drain();
         self.pump_stream();

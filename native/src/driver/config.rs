@@ -37,6 +37,8 @@ pub(super) fn engine_config(o: &Options) -> Result<(Config, HashMap<String, Hand
         seed,
     );
     config.lifetime = o.lifetime.clone();
+    config.register_timeout =
+        client_tools_core::time::Duration::from_ms(o.register_timeout.as_millis() as u64);
     config.paths = o.paths.clone();
     config.tools = tool_defs(&o.tools);
     Ok((config, handlers(&o.tools)))
@@ -100,6 +102,7 @@ pub(super) fn engine_error(e: EngineError) -> Error {
     let kind = match e.kind {
         EngineErrorKind::Unauthorized => ErrorKind::Unauthorized,
         EngineErrorKind::Rejected => ErrorKind::Rejected,
+        EngineErrorKind::RegisterTimeout => ErrorKind::RegisterTimeout,
         EngineErrorKind::NotRegistered => ErrorKind::NotRegistered,
     };
     Error::new(kind, e.message)

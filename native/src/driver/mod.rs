@@ -6,14 +6,16 @@
 mod config;
 mod tasks;
 
-use crate::error::{Error, ErrorKind};
+use crate::error::Error;
 use crate::handler::Handler;
 use crate::http::Http;
 use crate::options::{Callback, Options, Tool};
 use client_tools_core::calls::Returned;
 use client_tools_core::engine::{
-    CallEvent, ClientState, Engine, Input, OpId, Output, Status, StreamId,
+    CallEvent, ClientState, Engine, EngineError, EngineErrorKind, Input, OpId, Output, Status,
+    StreamId,
 };
+use client_tools_core::time::{Duration as EngineDuration, Instant as EngineInstant};
 use config::{engine_config, engine_error, handlers, invalid, tool_defs};
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
@@ -31,10 +33,12 @@ const WIND_DOWN: Duration = Duration::from_secs(10);
 const MAX_SLEEP: Duration = Duration::from_secs(30);
 
 /// The engine's "now": ms since the Unix epoch.
-fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
+fn now_ms() -> EngineInstant {
+    EngineInstant::from_ms(
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64),
+    )
 }
 
 /// An app's request to the task; the answer comes back on the sender.
@@ -79,10 +83,6 @@ pub(crate) fn start(options: Options) -> Result<Started, Error> {
         streams: HashMap::new(),
         ops: HashMap::new(),
         registered: Some(registered_tx),
-        register_deadline: Some(Instant::now() + options.register_timeout),
-        register_timeout: options.register_timeout,
-        last_failure: None,
-        last_refusal: None,
         inflight: 0,
         wind_down_by: None,
         request_timeout: options.request_timeout,
@@ -110,12 +110,6 @@ struct Driver {
     ops: HashMap<OpId, oneshot::Sender<Result<(), Error>>>,
     /// `Client::register` waits on it until the first registration or a fatal error.
     registered: Option<oneshot::Sender<Result<(), Error>>>,
-    register_deadline: Option<Instant>,
-    register_timeout: Duration,
-    /// The latest failed request or engine error, to say why a register timed out.
-    last_failure: Option<String>,
-    /// The status of the latest refused request: says whether a fatal error was the token.
-    last_refusal: Option<u16>,
     /// Requests sent and not yet answered.
     inflight: usize,
     /// Set once the client left or stopped: the task ends by then at the latest.
@@ -197,37 +191,15 @@ impl Driver {
         let now = Instant::now();
         let mut wake = now + MAX_SLEEP;
         if let Some(at) = self.engine.poll_timeout() {
-            wake = wake.min(now + Duration::from_millis(at.saturating_sub(now_ms())));
+            wake = wake.min(now + Duration::from_millis(at.since(now_ms()).as_ms()));
         }
-        for at in [self.register_deadline, self.wind_down_by]
-            .into_iter()
-            .flatten()
-        {
+        for at in [self.wind_down_by].into_iter().flatten() {
             wake = wake.min(at);
         }
         wake
     }
 
     fn on_wake(&mut self) {
-        if self
-            .register_deadline
-            .is_some_and(|at| Instant::now() >= at)
-        {
-            self.register_deadline = None;
-            if let Some(waiter) = self.registered.take() {
-                let why = self
-                    .last_failure
-                    .take()
-                    .unwrap_or_else(|| "no answer yet".into());
-                let ms = self.register_timeout.as_millis();
-                let _ = waiter.send(Err(Error::new(
-                    ErrorKind::RegisterTimeout,
-                    format!("not registered within {ms} ms; last failure: {why}"),
-                )));
-                // Nobody holds the client: stop it, so nothing registers in the background.
-                self.engine.leave(now_ms());
-            }
-        }
         self.engine.handle_timeout(now_ms());
     }
 
@@ -255,37 +227,20 @@ impl Driver {
     fn on_event(&mut self, event: Event) {
         let now = now_ms();
         match event {
-            Event::Answer {
-                request,
-                what,
-                result,
-            } => {
+            Event::Answer { request, result } => {
                 self.inflight = self.inflight.saturating_sub(1);
                 let input = match result {
-                    Ok(a) => {
-                        if a.status >= 400 {
-                            self.last_failure = Some(refusal(&what, a.status, &a.body));
-                            self.last_refusal = Some(a.status);
-                        }
-                        Input::Answer {
-                            request,
-                            status: a.status,
-                            body: a.body,
-                            retry_after_ms: a.retry_after_ms,
-                        }
-                    }
-                    Err(message) => {
-                        self.last_failure = Some(format!("{what} failed: {message}"));
-                        Input::NetworkError { request, message }
-                    }
+                    Ok(a) => Input::Answer {
+                        request,
+                        status: a.status,
+                        body: a.body,
+                        retry_after: a.retry_after_ms.map(EngineDuration::from_ms),
+                    },
+                    Err(message) => Input::NetworkError { request, message },
                 };
                 self.engine.handle(input, now);
             }
             Event::StreamOpened(stream, status) => {
-                if status != 200 {
-                    self.last_failure = Some(format!("the event stream answered {status}"));
-                    self.last_refusal = Some(status);
-                }
                 self.engine
                     .handle(Input::StreamOpened { stream, status }, now);
             }
@@ -341,14 +296,13 @@ impl Driver {
                 run_id,
                 tool,
                 arguments,
-                deadline_ms,
-            } => self.run_handler(call_id, run_id, tool, arguments, deadline_ms),
-            Output::HandlerDeadline {
-                call_id,
-                deadline_ms,
-            } => {
+                deadline,
+            } => self.run_handler(call_id, run_id, tool, arguments, deadline.as_ms()),
+            Output::HandlerDeadline { call_id, deadline } => {
                 if let Some(running) = self.calls.get(&call_id) {
-                    running.deadline_ms.store(deadline_ms, Ordering::Relaxed);
+                    running
+                        .deadline_ms
+                        .store(deadline.as_ms(), Ordering::Relaxed);
                 }
             }
             Output::AbortHandler { call_id, .. } => {
@@ -396,42 +350,31 @@ impl Driver {
     fn on_status(&mut self, status: Status) {
         match &status {
             Status::Registered { .. } | Status::Reregistered { .. } => {
-                self.register_deadline = None;
                 // Before `register` returns, so the handle reads the id at once.
                 self.publish_info();
                 if let Some(waiter) = self.registered.take() {
                     let _ = waiter.send(Ok(()));
                 }
             }
+            // Fatal: a refusal, or the engine's register deadline (its message names the
+            // request that failed last).
             Status::Error {
                 message,
                 fatal: true,
+                kind,
             } => {
-                self.register_deadline = None;
                 if let Some(waiter) = self.registered.take() {
-                    let kind = match self.last_refusal {
-                        Some(401 | 403) => ErrorKind::Unauthorized,
-                        _ => ErrorKind::Rejected,
+                    let kind = kind.unwrap_or(EngineErrorKind::Rejected);
+                    let error = EngineError {
+                        kind,
+                        message: message.clone(),
                     };
-                    let _ = waiter.send(Err(Error::new(kind, message.clone())));
+                    let _ = waiter.send(Err(engine_error(error)));
                 }
             }
-            Status::Error { message, .. } => self.last_failure = Some(message.clone()),
             _ => {}
         }
         tell(&self.on_status, &status);
-    }
-}
-
-/// `POST …/clients answered 409 (client_limit_reached: …)`: the status, plus the server's
-/// error type and message when the body is the protocol's error object.
-fn refusal(what: &str, status: u16, body: &str) -> String {
-    let error = serde_json::from_str::<serde_json::Value>(body).ok();
-    let error = error.as_ref().and_then(|v| v.get("error"));
-    let field = |k: &str| error.and_then(|e| e.get(k)).and_then(|v| v.as_str());
-    match (field("type"), field("message")) {
-        (Some(t), Some(m)) => format!("{what} answered {status} ({t}: {m})"),
-        _ => format!("{what} answered {status}"),
     }
 }
 

@@ -18,8 +18,6 @@ use tokio_util::sync::{CancellationToken, DropGuard};
 pub(super) enum Event {
     Answer {
         request: RequestId,
-        /// `POST https://…/ack`, to say what failed.
-        what: String,
         result: Result<http::Answer, String>,
     },
     StreamOpened(StreamId, u16),
@@ -89,7 +87,6 @@ pub(super) fn send(
     timeout: Duration,
 ) {
     tokio::spawn(async move {
-        let what = format!("{} {}", req.method.as_str(), req.url);
         let result = http
             .send(
                 req.method.as_str(),
@@ -101,7 +98,6 @@ pub(super) fn send(
             .await;
         let _ = events.send(Event::Answer {
             request: req.id,
-            what,
             result,
         });
     });

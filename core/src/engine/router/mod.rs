@@ -1,0 +1,494 @@
+//! The router: it holds the sub-states (requests in flight, registration, tool list, stream,
+//! calls) and the timer table, and matches each input, answer, stream item and timer to the
+//! sub-state it concerns. Stopping for good on a fatal error is here too; the flows that
+//! span sub-states (connecting, registering, leaving) are in `flows`.
+
+mod flows;
+
+use super::backoff::Rng;
+use super::calls::Calls;
+use super::config::{Config, ToolDef};
+use super::io::{
+    ClientState, EngineError, EngineErrorKind, Input, LeftBy, OpId, Output, RequestId, Status,
+    StreamId,
+};
+use super::outbox::Outbox;
+use super::registration::{Pinged, Registered, Registration, Visibility};
+use super::requests::{Answer, Answered, Reply, Req, ReqKind, Requests};
+use super::stream::Stream;
+use super::timers::{Timer, TimerTable};
+use super::tools::{PutAnswered, ToolList};
+use crate::protocol::{ClientInfo, StreamEvent, ToolDispatched};
+use crate::sse::Item;
+use crate::time::{Duration, Instant};
+use serde_json::Value;
+
+pub(super) struct Router {
+    register_timeout: Duration,
+    requests: Requests,
+    reg: Registration,
+    tools: ToolList,
+    stream: Stream,
+    calls: Calls,
+    timers: TimerTable,
+    rng: Rng,
+    out: Outbox,
+    next_op: u64,
+    /// Why the engine stopped for good, once it has.
+    stopped: Option<EngineError>,
+    /// The latest "now" any entry point was given, for events that report elapsed time.
+    now: Instant,
+}
+
+impl Router {
+    /// Queues the register request and the stream, and starts the register deadline.
+    pub(super) fn new(mut cfg: Config, now: Instant) -> Router {
+        let tools = std::mem::take(&mut cfg.tools);
+        let mut router = Router {
+            register_timeout: cfg.register_timeout,
+            requests: Requests::new(&cfg),
+            reg: Registration::new(&cfg),
+            tools: ToolList::new(tools),
+            stream: Stream::default(),
+            calls: Calls::default(),
+            timers: TimerTable::default(),
+            rng: Rng::new(cfg.seed),
+            out: Outbox::default(),
+            next_op: 0,
+            stopped: None,
+            now,
+        };
+        router
+            .timers
+            .set(Timer::Register, now + cfg.register_timeout);
+        router.register(now);
+        router.open_stream();
+        router
+    }
+
+    // ---- what the engine's getters read ----
+
+    pub(super) fn registration(&self) -> &Registration {
+        &self.reg
+    }
+
+    pub(super) fn tools(&self) -> &[ToolDef] {
+        self.tools.defs()
+    }
+
+    pub(super) fn stopped(&self) -> Option<&EngineError> {
+        self.stopped.as_ref()
+    }
+
+    pub(super) fn calls_in_progress(&self) -> usize {
+        self.calls.len()
+    }
+
+    pub(super) fn poll_output(&mut self) -> Option<Output> {
+        self.out.pop()
+    }
+
+    // ---- entry points ----
+
+    pub(super) fn handle(&mut self, input: Input, now: Instant) {
+        self.now = now;
+        if self.reg.state() == ClientState::Failed {
+            return self.after_stop(input, now);
+        }
+        match input {
+            Input::Answer {
+                request,
+                status,
+                body,
+                retry_after,
+            } => {
+                let reply = Reply {
+                    status,
+                    body,
+                    retry_after,
+                };
+                self.on_answer(request, reply, now)
+            }
+            Input::NetworkError { request, message } => {
+                let (rng, out) = (&mut self.rng, &mut self.out);
+                self.requests
+                    .on_network_error(request, &message, now, rng, out)
+            }
+            Input::StreamOpened { stream, status } => self.on_stream_opened(stream, status, now),
+            Input::StreamClosed { stream, .. } => {
+                if self.stream.is_current(stream) {
+                    self.reconnect_later(now);
+                }
+            }
+            Input::VisibilityChanged { hidden } => match self.reg.on_visibility(hidden) {
+                Visibility::Unchanged => {}
+                Visibility::Leave => self.leave(LeftBy::Hidden, None, false, now),
+                Visibility::ComeBack => self.come_back(LeftBy::Hidden, now),
+                Visibility::Visible => self.on_visible(now),
+            },
+            Input::PageHide { persisted: _ } => self.leave(LeftBy::PageHide, None, true, now),
+            Input::PageShow { persisted } => {
+                if persisted {
+                    self.come_back(LeftBy::PageHide, now);
+                }
+            }
+            // A frozen page runs no timers: nothing to do until it resumes.
+            Input::Freeze => {}
+            Input::Resume => {
+                if !self.reg.pings_paused() {
+                    self.on_visible(now);
+                }
+            }
+            Input::HandlerDone { call_id, returned } => self.on_handler_done(&call_id, returned),
+        }
+    }
+
+    /// Stopped: only a register that was on its way is still of interest. If it succeeded,
+    /// the registration is deleted, so nothing stays registered behind a stopped client.
+    fn after_stop(&mut self, input: Input, now: Instant) {
+        let Input::Answer {
+            request,
+            status: 200..=299,
+            body,
+            ..
+        } = input
+        else {
+            return;
+        };
+        if !self.requests.take_orphan(request) {
+            return;
+        }
+        if let Ok(info) = serde_json::from_str::<ClientInfo>(&body) {
+            let kind = ReqKind::Leave {
+                client_id: info.id,
+                op: None,
+            };
+            self.requests.send(kind, None, false, now, &mut self.out);
+        }
+    }
+
+    pub(super) fn poll_timeout(&self) -> Option<Instant> {
+        if self.reg.state() == ClientState::Failed {
+            return None;
+        }
+        let paused = self.reg.pings_paused();
+        let timers = Timer::ALL
+            .into_iter()
+            .filter(|&t| !(t == Timer::Ping && paused))
+            .filter_map(|t| self.timers.get(t));
+        timers
+            .chain(self.requests.next_retry())
+            .chain(self.calls.next_deadline())
+            .min()
+    }
+
+    pub(super) fn handle_timeout(&mut self, now: Instant) {
+        self.now = now;
+        if self.reg.state() == ClientState::Failed {
+            return;
+        }
+        if self.timers.take_expired(Timer::Register, now) {
+            return self.register_timed_out();
+        }
+        if !self.reg.pings_paused() && self.timers.take_expired(Timer::Ping, now) {
+            self.ping(now);
+        }
+        if self.timers.take_expired(Timer::Reconnect, now) {
+            self.open_stream();
+        }
+        let (reg, calls) = (&self.reg, &self.calls);
+        let still_wanted = |kind: &ReqKind| match kind {
+            ReqKind::Register { .. } => reg.state() == ClientState::Registering,
+            ReqKind::Ping { client_id }
+            | ReqKind::Pending { client_id }
+            | ReqKind::PutTools { client_id, .. } => reg.is_current(client_id),
+            ReqKind::Leave { .. } => true,
+            ReqKind::Ack { call_id, .. } | ReqKind::Result { call_id, .. } => {
+                calls.contains(call_id)
+            }
+        };
+        self.requests.fire_retries(now, still_wanted, &mut self.out);
+        let hold = self.holds_results();
+        let (requests, out) = (&mut self.requests, &mut self.out);
+        self.calls.expire(now, hold, requests, out);
+    }
+
+    /// Feeds one item of the current stream connection.
+    pub(super) fn on_sse_item(&mut self, item: Item, now: Instant) {
+        self.now = now;
+        if self.reg.state() == ClientState::Failed {
+            return;
+        }
+        match item {
+            Item::Event(event) => {
+                // An event proves the connection healthy.
+                self.stream.proved_healthy();
+                match StreamEvent::parse(&event.event_type, &event.data) {
+                    Ok(parsed) => self.on_stream_event(parsed, now),
+                    Err(err) => self.on_unreadable_event(&event.data, &err.to_string(), now),
+                }
+            }
+            Item::Retry(ms) => self.stream.set_retry_floor(ms),
+            Item::Comment => {}
+            Item::Oversized { bytes } => {
+                self.out.error(format!(
+                    "the event stream sent an event of {bytes} bytes, over the size limit; \
+                     it was dropped and the pending calls are read instead"
+                ));
+                self.sync_pending(now);
+            }
+        }
+    }
+
+    /// Whether bytes of `stream` are to be read.
+    pub(super) fn reads_stream(&self, stream: StreamId) -> bool {
+        self.stream.is_current(stream) && self.reg.state() != ClientState::Failed
+    }
+
+    pub(super) fn take_parser_reset(&mut self) -> bool {
+        self.stream.take_parser_reset()
+    }
+
+    pub(super) fn note_last_event_id(&mut self, id: &str) {
+        self.stream.note_last_event_id(id);
+    }
+
+    pub(super) fn set_tools(&mut self, tools: Vec<ToolDef>, now: Instant) -> OpId {
+        self.now = now;
+        let version = self.tools.replace(tools);
+        let op = self.new_op();
+        match (self.reg.state(), self.reg.left_by()) {
+            (ClientState::Failed, _) | (ClientState::Left, Some(LeftBy::App)) => {
+                let err = EngineError::new(
+                    EngineErrorKind::NotRegistered,
+                    "the client is not registered",
+                );
+                self.out.push(Output::OpDone {
+                    op,
+                    result: Err(err),
+                });
+            }
+            // Declared by the next registration.
+            (ClientState::Left, _) | (ClientState::Registering, _) => self.tools.wait(op, version),
+            (ClientState::Registered, _) => {
+                self.tools.wait(op, version);
+                self.put_tools(now);
+            }
+        }
+        op
+    }
+
+    pub(super) fn leave_by_app(&mut self, now: Instant) -> OpId {
+        self.now = now;
+        let op = self.new_op();
+        self.leave(LeftBy::App, Some(op), false, now);
+        op
+    }
+
+    // ---- answers ----
+
+    fn on_answer(&mut self, id: RequestId, reply: Reply, now: Instant) {
+        let (rng, out) = (&mut self.rng, &mut self.out);
+        let answered = self.requests.on_answer(id, reply, now, rng, out);
+        match answered {
+            None | Some(Answered::Retrying { notice: None }) => {}
+            Some(Answered::Retrying {
+                notice: Some(notice),
+            }) => self.out.error(notice),
+            Some(Answered::Unauthorized(req, message)) => {
+                self.fail(EngineErrorKind::Unauthorized, message.clone());
+                // `fail` settles the ops of requests still on their way; this one was answered.
+                if let ReqKind::Leave { op: Some(op), .. } = req.kind {
+                    let err = EngineError::new(EngineErrorKind::Unauthorized, message);
+                    self.out.push(Output::OpDone {
+                        op,
+                        result: Err(err),
+                    });
+                }
+            }
+            Some(Answered::Final(req, answer)) => self.on_final(req, answer, now),
+        }
+    }
+
+    /// A final answer, to the sub-state whose request it was.
+    fn on_final(&mut self, req: Req, answer: Answer, now: Instant) {
+        let hold = self.holds_results();
+        let (requests, out) = (&mut self.requests, &mut self.out);
+        match req.kind {
+            ReqKind::Register { version } => self.on_register_answer(req, version, answer, now),
+            ReqKind::Ping { ref client_id } => {
+                match self
+                    .reg
+                    .on_ping_answer(client_id, answer, req.sent_at, now, out)
+                {
+                    Pinged::Stale => {}
+                    Pinged::Next(at) => self.timers.set_or_stop(Timer::Ping, at),
+                    Pinged::Lapsed => self.lapse(now),
+                }
+            }
+            ReqKind::Leave { op, .. } => {
+                let result = match answer {
+                    // 404: already gone (lapsed); the client is not registered either way.
+                    Answer::Ok(_) | Answer::Refused { status: 404, .. } => Ok(()),
+                    Answer::Refused {
+                        status, message, ..
+                    } => Err(EngineError::new(
+                        EngineErrorKind::Rejected,
+                        format!("leave refused ({status}): {message}"),
+                    )),
+                };
+                if let Some(op) = op {
+                    out.push(Output::OpDone { op, result });
+                }
+            }
+            ReqKind::PutTools {
+                ref client_id,
+                version,
+            } => {
+                if !self.reg.is_current(client_id) {
+                    return;
+                }
+                if self.tools.on_put_answer(version, answer, out) == PutAnswered::Lapsed {
+                    return self.lapse(now);
+                }
+                if self.tools.version() > version {
+                    self.put_tools(now);
+                }
+                let hold = self.holds_results();
+                let (requests, out) = (&mut self.requests, &mut self.out);
+                self.calls.post_waiting(now, hold, requests, out);
+            }
+            ReqKind::Ack { ref call_id, .. } => {
+                (self.calls).on_ack_answer(call_id, answer, now, hold, requests, out)
+            }
+            ReqKind::Result { ref call_id, .. } => {
+                (self.calls).on_result_answer(call_id, answer, now, requests, out)
+            }
+            ReqKind::Pending { ref client_id } => self.on_pending_answer(client_id, answer, now),
+        }
+    }
+
+    fn on_register_answer(&mut self, req: Req, version: u64, answer: Answer, now: Instant) {
+        let info = match answer {
+            Answer::Ok(body) => match serde_json::from_str::<ClientInfo>(&body) {
+                Ok(info) => info,
+                // A proxy or captive portal may answer for the server: tell, and try again.
+                Err(e) => {
+                    self.out
+                        .error(format!("register: the answer is not a client object ({e})"));
+                    return self.requests.retry_later(req, None, now, &mut self.rng);
+                }
+            },
+            Answer::Refused {
+                status, message, ..
+            } => {
+                return self.fail(
+                    EngineErrorKind::Rejected,
+                    format!("register refused ({status}): {message}"),
+                )
+            }
+        };
+        match self.reg.on_registered(info, req.sent_at, &mut self.out) {
+            Registered::Undo(client_id) => {
+                let kind = ReqKind::Leave {
+                    client_id,
+                    op: None,
+                };
+                self.requests.send(kind, None, false, now, &mut self.out);
+            }
+            Registered::Now { ping_at } => {
+                self.timers.stop(Timer::Register);
+                self.timers.set_or_stop(Timer::Ping, ping_at);
+                self.tools.declared(version, &mut self.out);
+                if self.tools.version() > version {
+                    self.put_tools(now);
+                }
+                self.sync_pending(now);
+            }
+        }
+    }
+
+    fn on_pending_answer(&mut self, client_id: &str, answer: Answer, now: Instant) {
+        if !self.reg.is_current(client_id) {
+            return;
+        }
+        match answer {
+            Answer::Ok(body) => match serde_json::from_str::<Value>(&body) {
+                Ok(Value::Object(mut map)) => match map.remove("calls") {
+                    Some(Value::Array(calls)) => {
+                        for call in calls {
+                            self.on_pending_call(call, now);
+                        }
+                    }
+                    _ => (self.out).error("pending calls: the answer has no `calls` array".into()),
+                },
+                _ => (self.out).error("pending calls: the answer is not a JSON object".into()),
+            },
+            Answer::Refused { status: 404, .. } => return self.lapse(now),
+            Answer::Refused {
+                status, message, ..
+            } => self.out.error(format!(
+                "reading pending calls refused ({status}): {message}"
+            )),
+        }
+        if self.stream.take_read_pending_again() {
+            self.sync_pending(now);
+        }
+    }
+
+    fn on_pending_call(&mut self, value: Value, now: Instant) {
+        match ToolDispatched::from_json_value(&value) {
+            Ok(call) => self.on_dispatched(call, now),
+            Err(e) => {
+                if !self.answer_unreadable_call(&value, &e, now) {
+                    self.out
+                        .error(format!("ignored an unreadable pending call: {e}"));
+                }
+            }
+        }
+    }
+
+    // ---- stopping ----
+
+    fn new_op(&mut self) -> OpId {
+        self.next_op += 1;
+        OpId(self.next_op)
+    }
+
+    /// The first registration took longer than the register timeout: stop, saying which
+    /// request failed last.
+    fn register_timed_out(&mut self) {
+        let why = self.out.take_failure();
+        let why = why.map_or_else(String::new, |e| format!(": {e}"));
+        let ms = self.register_timeout.as_ms();
+        let message = format!("not registered within {ms} ms{why}");
+        self.fail(EngineErrorKind::RegisterTimeout, message);
+    }
+
+    /// Stops for good: tells the app, closes the stream, aborts handlers, fails open ops.
+    fn fail(&mut self, kind: EngineErrorKind, message: String) {
+        if self.reg.state() == ClientState::Failed {
+            return;
+        }
+        self.reg.fail();
+        // A leave on its way will never be answered now: settle its op.
+        let leave_ops = self.requests.stop();
+        self.timers = TimerTable::default();
+        self.close_stream();
+        let reason = "client stopped: ".to_owned() + &message;
+        self.calls.end_all(&reason, self.now, &mut self.out);
+        let err = EngineError::new(kind, message.clone());
+        for op in self.tools.take_ops().chain(leave_ops) {
+            self.out.push(Output::OpDone {
+                op,
+                result: Err(err.clone()),
+            });
+        }
+        self.stopped = Some(err);
+        self.out.status(Status::Error {
+            message,
+            fatal: true,
+            kind: Some(kind),
+        });
+    }
+}
