@@ -193,16 +193,13 @@ impl Engine {
 
     /// The client id the server gave (`cli_…`), once registered.
     pub fn id(&self) -> Option<&str> {
-        self.router.registration().current().map(|r| r.id.as_str())
+        self.router.registration().id()
     }
 
     /// The name the server gave (the one asked for, or with a counter: `web-2`), once
     /// registered.
     pub fn name(&self) -> Option<&str> {
-        self.router
-            .registration()
-            .current()
-            .map(|r| r.name.as_str())
+        self.router.registration().name()
     }
 
     /// When the registration runs out, as the server said (RFC 3339); `None` for `never` or

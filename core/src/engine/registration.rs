@@ -12,10 +12,10 @@ use crate::time::{Duration, Instant};
 
 /// The registration the server gave.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct Current {
-    pub id: String,
-    pub name: String,
-    pub expires_at: Option<String>,
+struct Current {
+    id: String,
+    name: String,
+    expires_at: Option<String>,
     /// When the registration runs out by the local clock (last successful ping's send time
     /// plus the TTL); immune to a skew between the page's and the server's clocks.
     local_expiry: Option<Instant>,
@@ -67,8 +67,8 @@ pub(super) enum Leaving {
     Failed,
     /// Left already.
     AlreadyLeft,
-    /// Leave now; the registration to delete on the server, if there is one.
-    Now(Option<Current>),
+    /// Leave now; the client id of the registration to delete on the server, if any.
+    Now(Option<String>),
 }
 
 /// The client's registration and its policy.
@@ -110,8 +110,9 @@ impl Registration {
         self.left_by
     }
 
-    pub(super) fn current(&self) -> Option<&Current> {
-        self.current.as_ref()
+    /// The name the server gave the current registration.
+    pub(super) fn name(&self) -> Option<&str> {
+        self.current.as_ref().map(|r| r.name.as_str())
     }
 
     /// The current registration's client id.
@@ -342,7 +343,7 @@ impl Registration {
         self.state = ClientState::Left;
         self.left_by = Some(by);
         self.register_when_visible = false;
-        Leaving::Now(self.current.take())
+        Leaving::Now(self.current.take().map(|r| r.id))
     }
 
     /// When the registration runs out, by the server's word (RFC 3339).

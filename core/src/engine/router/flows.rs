@@ -229,11 +229,8 @@ impl Router {
         self.tools.finish_ops(u64::MAX, Err(err), &mut self.out);
         self.close_stream();
         match current {
-            Some(reg) => {
-                let kind = ReqKind::Leave {
-                    client_id: reg.id,
-                    op,
-                };
+            Some(client_id) => {
+                let kind = ReqKind::Leave { client_id, op };
                 self.requests
                     .send(kind, None, keepalive, now, &mut self.out);
             }
