@@ -1,6 +1,6 @@
 //! Micro-benchmark of the engine's hot path: a call's stream bytes in, its ack request out.
 //!
-//! `cargo run --release --example engine_bench` prints
+//! `cargo run --release -p client-tools-core --example engine_bench` prints
 //! (a) ns per call from the `client_tool_dispatched` event's bytes to the ack `Send` (with the
 //!     `RunHandler` output beside it), and the heap allocations that path makes per call;
 //! (b) heap allocations while feeding stream bytes one byte at a time, to show that no byte

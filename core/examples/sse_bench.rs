@@ -1,4 +1,4 @@
-//! Throughput of `sse::Parser`: `cargo run --release --example sse_bench`.
+//! Throughput of `sse::Parser`: `cargo run --release -p client-tools-core --example sse_bench`.
 //!
 //! (a) 16 MiB of typical `client_tool_dispatched` events fed in 16 KiB chunks (goal ≥ 1 GB/s);
 //! (b) the same fed one event per chunk; (c) one 8 MiB data line fed in 1 KiB chunks (goal
