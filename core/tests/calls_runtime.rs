@@ -230,15 +230,15 @@ fn the_result_convention_for_every_shape() {
         (Returned::text("hi"), ok_text("hi")),
         (
             Returned::Value(json!(3)),
-            Answer::Ok(Content::Json(json!(3))),
+            Answer::Ok(Content::Json("3".into())),
         ),
         (
             Returned::Value(json!(null)),
-            Answer::Ok(Content::Json(json!(null))),
+            Answer::Ok(Content::Json("null".into())),
         ),
         (
             Returned::Value(json!({"rows": [1]})),
-            Answer::Ok(Content::Json(json!({"rows": [1]}))),
+            Answer::Ok(Content::Json(r#"{"rows":[1]}"#.into())),
         ),
         (
             Returned::Value(json!({"isError": false, "text": "fine"})),
@@ -250,7 +250,7 @@ fn the_result_convention_for_every_shape() {
         ),
         (
             Returned::Value(json!({"success": true, "data": {"a": 1}})),
-            Answer::Ok(Content::Json(json!({"a": 1}))),
+            Answer::Ok(Content::Json(r#"{"a":1}"#.into())),
         ),
         (
             Returned::Value(json!({"success": true, "data": "text"})),
@@ -319,6 +319,10 @@ fn a_malformed_result_object_is_an_error_that_says_so() {
     ];
     for (value, says) in malformed {
         let answer = Answer::from_returned(Returned::Value(value.clone()));
+        assert_eq!(
+            Answer::from_returned(Returned::Json(value.to_string())),
+            answer
+        );
         let Answer::Err { kind, message } = &answer else {
             panic!("{value} was taken as a success: {answer:?}")
         };
@@ -329,7 +333,7 @@ fn a_malformed_result_object_is_an_error_that_says_so() {
 
 #[test]
 fn into_text_writes_json_and_cuts_to_the_transport_limit() {
-    let json = Answer::Ok(Content::Json(json!({"a": [1, "x"]})));
+    let json = Answer::Ok(Content::json(&json!({"a": [1, "x"]})));
     assert_eq!(
         json.into_text(ResultLimit::None),
         ("{\"a\":[1,\"x\"]}".into(), false)

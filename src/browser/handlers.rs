@@ -57,8 +57,8 @@ pub(crate) async fn call(
     }
 }
 
-/// What a handler returned, as JSON: `undefined` is nothing, a string is itself, anything
-/// else goes through `JSON.stringify`.
+/// What a handler returned: `undefined` is nothing, a string is itself, anything else its
+/// `JSON.stringify` text (keys in the handler's order).
 pub(crate) fn returned_value(value: &JsValue) -> Returned {
     if value.is_undefined() {
         return Returned::Nothing;
@@ -67,11 +67,8 @@ pub(crate) fn returned_value(value: &JsValue) -> Returned {
         return Returned::Value(Value::String(s));
     }
     match js_sys::JSON::stringify(value) {
-        Ok(s) => match s.as_string().map(|s| serde_json::from_str::<Value>(&s)) {
-            Some(Ok(v)) => Returned::Value(v),
-            Some(Err(e)) => Returned::Unwritable(format!(
-                "the handler's return value cannot be read as JSON: {e}"
-            )),
+        Ok(s) => match s.as_string() {
+            Some(json) => Returned::Json(json),
             None => Returned::Unwritable(
                 "the handler returned a value with no JSON form (a function or a symbol)"
                     .to_owned(),

@@ -27,6 +27,9 @@ pub enum Returned {
     Nothing,
     /// A value (a string included).
     Value(Value),
+    /// A value as JSON text, as the shell wrote it (`JSON.stringify`): kept as written, so an
+    /// object's keys stay in the handler's order.
+    Json(String),
     /// It threw, rejected or panicked, with this message.
     Threw(String),
     /// It returned something with no JSON form; the text says what.
@@ -84,7 +87,24 @@ impl ErrorKind {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Content {
     Text(String),
-    Json(Value),
+    /// JSON text (keys in the handler's order where the shell gave its text).
+    Json(String),
+}
+
+impl Content {
+    /// JSON content from a value.
+    pub fn json(value: &Value) -> Content {
+        Content::Json(value.to_string())
+    }
+
+    /// The content as a JSON value: text as a JSON string, JSON as itself.
+    pub fn to_value(&self) -> Value {
+        match self {
+            Content::Text(text) => Value::String(text.clone()),
+            // Written by this module from a value or checked as JSON when it came in.
+            Content::Json(json) => serde_json::from_str(json).unwrap_or(Value::Null),
+        }
+    }
 }
 
 /// The answer to one call.
@@ -112,7 +132,7 @@ impl Answer {
     pub fn into_text(self, limit: ResultLimit) -> (String, bool) {
         let (text, is_error) = match self {
             Answer::Ok(Content::Text(text)) => (text, false),
-            Answer::Ok(Content::Json(value)) => (value.to_string(), false),
+            Answer::Ok(Content::Json(json)) => (json, false),
             Answer::Err { message, .. } => (message, true),
         };
         (limit.cut(text), is_error)
@@ -124,7 +144,8 @@ impl Answer {
             Returned::Nothing => Answer::Ok(Content::Text(DONE_TEXT.to_owned())),
             Returned::Value(Value::String(text)) => Answer::Ok(Content::Text(text)),
             Returned::Value(Value::Object(map)) => from_object(map),
-            Returned::Value(other) => Answer::Ok(Content::Json(other)),
+            Returned::Value(other) => Answer::Ok(Content::json(&other)),
+            Returned::Json(text) => from_json_text(text),
             Returned::Threw(message) | Returned::Unwritable(message) => {
                 Answer::error(ErrorKind::HandlerError, message)
             }
@@ -137,6 +158,36 @@ const TOOL_RESULT_SHAPE: &str = "{ success: boolean, data?, error?: string }";
 
 fn malformed(message: String) -> Answer {
     Answer::error(ErrorKind::HandlerError, message)
+}
+
+/// JSON text: read only as far as the convention needs; plain JSON is kept as written.
+fn from_json_text(text: String) -> Answer {
+    let first = text.trim_start().as_bytes().first().copied();
+    if !matches!(first, Some(b'{' | b'"')) {
+        return match serde_json::from_str::<Value>(&text) {
+            Ok(_) => Answer::Ok(Content::Json(text)),
+            Err(e) => Answer::error(
+                ErrorKind::HandlerError,
+                format!("the handler's result is not JSON: {e}"),
+            ),
+        };
+    }
+    match serde_json::from_str::<Value>(&text) {
+        Ok(Value::String(s)) => Answer::Ok(Content::Text(s)),
+        Ok(Value::Object(map)) if is_result_like(&map) => from_object(map),
+        Ok(_) => Answer::Ok(Content::Json(text)),
+        Err(e) => Answer::error(
+            ErrorKind::HandlerError,
+            format!("the handler's result is not JSON: {e}"),
+        ),
+    }
+}
+
+/// Whether an object is read as a result object or a `ToolResult` rather than plain JSON.
+fn is_result_like(map: &Map<String, Value>) -> bool {
+    ["is_error", "isError", "success"]
+        .iter()
+        .any(|k| map.contains_key(*k))
 }
 
 /// A returned object: a result object, a `ToolResult`, or plain JSON.
@@ -193,7 +244,7 @@ fn from_object(mut map: Map<String, Value>) -> Answer {
             Some(Value::Bool(true)) => Answer::Ok(match map.remove("data") {
                 None | Some(Value::Null) => Content::Text(DONE_TEXT.to_owned()),
                 Some(Value::String(text)) => Content::Text(text),
-                Some(data) => Content::Json(data),
+                Some(data) => Content::json(&data),
             }),
             Some(Value::Bool(false)) => Answer::error(
                 ErrorKind::HandlerError,
@@ -205,7 +256,7 @@ fn from_object(mut map: Map<String, Value>) -> Answer {
             )),
         };
     }
-    Answer::Ok(Content::Json(Value::Object(map)))
+    Answer::Ok(Content::json(&Value::Object(map)))
 }
 
 /// How long a result may be, set by the transport.
