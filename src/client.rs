@@ -45,8 +45,8 @@ export interface ToolResult {
 }
 
 /** What a handler may return: a string as it is, `undefined` as a short success text,
- * a `ToolResult`, or any other JSON value (sent as its JSON). A throw or a rejection answers `is_error` with its message. */
-export type HandlerReturn = string | undefined | void | ToolResult | Json;
+ * a `ToolResult`, an agent-tools `{ success, data, error? }`, or any other JSON value (sent as its JSON). A throw or a rejection answers `is_error` with its message. */
+export type HandlerReturn = string | undefined | void | ToolResult | AgentToolResult | Json;
 
 /** A tool the page offers to the agent. */
 export interface ToolDefinition<Args extends JsonObject = JsonObject> {
@@ -60,6 +60,8 @@ export interface ToolDefinition<Args extends JsonObject = JsonObject> {
   timeoutMs?: number;
   /** At most this many calls per run; later calls are answered `is_error`. */
   maxCallsPerRun?: number;
+  /** WebMCP annotations passed to `registerTool`, e.g. `{ readOnlyHint: true }`. */
+  annotations?: { [key: string]: Json };
   /** Answers one call. (A method, so a tool typed for its own arguments fits in `ToolDefinition[]`.) */
   handler(args: Args, ctx: ToolContext): HandlerReturn | Promise<HandlerReturn>;
 }
@@ -94,7 +96,7 @@ export interface ClientOptions {
   lifetime?: Lifetime;
   /** Default "keep". */
   whenHidden?: WhenHidden;
-  tools?: ToolDefinition[];
+  tools?: ToolDefinition[] | ToolRegistry;
   /** How long `Client.register` waits for the first registration, retrying network errors and
    * 5xx meanwhile, before it rejects and the client stops (default 30000). */
   registerTimeoutMs?: number;
@@ -140,6 +142,7 @@ impl Client {
         #[wasm_bindgen(unchecked_param_type = "ClientOptions")] options: JsValue,
     ) -> Promise {
         let seed = (js_sys::Math::random() * 9.0e15) as u64;
+        let (options, tools) = crate::registry::with_tool_list(&options);
         let opts = match options::register(&options, key_prefix(), seed) {
             Ok(o) => o,
             Err(message) => return rejected(&message),
@@ -153,10 +156,13 @@ impl Client {
         let (registered, waiter) = Waiter::new();
         shared.wait_registered(waiter, register_timeout_ms);
         shared.drain();
+        let key = Rc::as_ptr(&shared) as usize;
         let client = Client { shared };
         wasm_bindgen_futures::future_to_promise(async move {
             wasm_bindgen_futures::JsFuture::from(registered).await?;
-            Ok(client.into())
+            let client = JsValue::from(client);
+            crate::webmcp::track_client(&client, key, &tools);
+            Ok(client)
         })
     }
 
@@ -199,9 +205,10 @@ impl Client {
     #[wasm_bindgen(js_name = setTools, unchecked_return_type = "Promise<void>")]
     pub fn set_tools(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "ToolDefinition[]")] tools: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "ToolDefinition[] | ToolRegistry")] tools: JsValue,
     ) -> Promise {
-        let tools = match options::tools(&tools, "tools") {
+        let list = crate::registry::tool_list(&tools);
+        let tools = match options::tools(&list, "tools") {
             Ok(t) => t,
             Err(message) => return rejected(&message),
         };
@@ -216,6 +223,7 @@ impl Client {
             Err(e) => return rejected(&e.to_string()),
         };
         self.shared.replace_handlers(handlers);
+        crate::webmcp::client_tools_set(Rc::as_ptr(&self.shared) as usize, &list);
         let (promise, waiter) = Waiter::new();
         self.shared.add_op(op, waiter);
         self.shared.drain();

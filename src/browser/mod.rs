@@ -5,7 +5,7 @@
 //! One rule keeps it sound: no `RefCell` borrow is held while calling into JS, because a JS
 //! handler or callback may call straight back into the SDK (`setTools` inside a handler).
 
-mod handlers;
+pub(crate) mod handlers;
 mod listen;
 mod net;
 pub(crate) mod options;
