@@ -174,7 +174,12 @@ impl Exposure {
             let name = format!("{}{}", self.prefix, def.spec.name);
             let tool = Object::new();
             set(&tool, "name", &name.as_str().into());
-            set(&tool, "description", &def.spec.description.as_str().into());
+            // Chromium refuses an empty description; the name is what the model would go by.
+            let description = match def.spec.description.as_str() {
+                "" => def.spec.name.as_str(),
+                d => d,
+            };
+            set(&tool, "description", &description.into());
             set(
                 &tool,
                 "inputSchema",
