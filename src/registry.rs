@@ -111,10 +111,16 @@ impl ToolRegistry {
     /// definition and the rule it breaks (`tools[1].name: "get-weather": character '-' …`).
     #[wasm_bindgen(constructor)]
     pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "ToolDefinition[]")] tools: Option<Array>,
+        #[wasm_bindgen(unchecked_optional_param_type = "ToolDefinition[]")] tools: Option<JsValue>,
     ) -> Result<ToolRegistry, JsError> {
         let mut registry = ToolRegistry::with(Registry::new());
-        for (i, t) in tools.iter().flat_map(Array::iter).enumerate() {
+        let Some(tools) = tools.filter(|t| !t.is_undefined() && !t.is_null()) else {
+            return Ok(registry);
+        };
+        let tools = tools
+            .dyn_into::<Array>()
+            .map_err(|_| JsError::new("tools: must be an array of tool definitions"))?;
+        for (i, t) in tools.iter().enumerate() {
             registry.add(&t, &format!("tools[{i}]"))?;
         }
         Ok(registry)
@@ -209,8 +215,10 @@ impl ToolRegistry {
     pub fn execute(
         &self,
         name: &str,
-        #[wasm_bindgen(unchecked_param_type = "JsonObject")] args: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "ExecuteOptions")] options: Option<js_sys::Object>,
+        #[wasm_bindgen(unchecked_optional_param_type = "JsonObject")] args: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "ExecuteOptions")] options: Option<
+            js_sys::Object,
+        >,
     ) -> Promise {
         let Some((_, entry)) = self.tools.get(name) else {
             return rejected(&self.tools.unknown(name));
@@ -243,7 +251,7 @@ impl ToolRegistry {
             return rejected(&format!("execute({name:?}): aborted"));
         }
         // Unreadable arguments reach the runtime as text, which it answers as invalid.
-        let args = to_json(&args).unwrap_or_else(serde_json::Value::String);
+        let args = to_json(&args.unwrap_or_default()).unwrap_or_else(serde_json::Value::String);
         let call = Call {
             call_id: &call_id,
             run_id: &run_id,

@@ -55,13 +55,13 @@ impl TurnTools {
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "ToolRegistry | ToolDefinition[]")] tools: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "TurnToolsOptions")] options: Option<Object>,
+        #[wasm_bindgen(unchecked_optional_param_type = "TurnToolsOptions")] options: Option<Object>,
     ) -> Result<TurnTools, JsError> {
         let list = tool_list(&tools);
         let array = list
             .dyn_into::<js_sys::Array>()
             .map_err(|_| JsError::new("tools: must be a ToolRegistry or an array of tools"))?;
-        let registry = ToolRegistry::new(Some(array))?;
+        let registry = ToolRegistry::new(Some(array.into()))?;
         let get = |k: &str| {
             options
                 .as_ref()

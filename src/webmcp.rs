@@ -142,7 +142,7 @@ impl Exposure {
         let array = list.clone().dyn_into::<Array>().map_err(|_| {
             "tools: must be a ToolRegistry, an array of tools or a Client".to_owned()
         })?;
-        let registry = ToolRegistry::new(Some(array)).map_err(|e| {
+        let registry = ToolRegistry::new(Some(array.into())).map_err(|e| {
             JsValue::from(e)
                 .dyn_into::<js_sys::Error>()
                 .map(|e| String::from(e.message()))
@@ -171,6 +171,9 @@ impl Exposure {
         self.generations.set(generation);
         let mut registered = Vec::new();
         for (def, entry) in tools.defs().iter().zip(tools.handlers()) {
+            if self.generations.get() != generation {
+                break; // a later tool list replaced this one while it registered
+            }
             let name = format!("{}{}", self.prefix, def.spec.name);
             let tool = Object::new();
             set(&tool, "name", &name.as_str().into());
@@ -321,7 +324,7 @@ fn resolved(supported: bool, registered: &[String]) -> JsValue {
 pub fn expose_to_webmcp(
     #[wasm_bindgen(unchecked_param_type = "ToolRegistry | ToolDefinition[] | Client")]
     source: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "WebMCPOptions")] options: Option<Object>,
+    #[wasm_bindgen(unchecked_optional_param_type = "WebMCPOptions")] options: Option<Object>,
 ) -> Promise {
     let reject = |m: &str| Promise::reject(&js_sys::Error::new(m).into());
     let get = |k: &str| {

@@ -72,6 +72,8 @@ export async function rulesAndExports(t) {
     try { registry.register(bad); errors.push("accepted"); } catch (e) { errors.push(e.message); }
   }
   try { t.sdk.ToolRegistry([row, { name: "2fast", handler: () => 1 }]); } catch (e) { errors.push(e.message); }
+  try { t.sdk.ToolRegistry(new Set([row])); } catch (e) { errors.push(e.message); }
+  try { registry.filtered("highlight_row"); } catch (e) { errors.push(e.message); }
   seen.errors = errors;
   registry.register({ name: "describe_form", description: "Describe the form.", handler: () => "form" });
   seen.names = registry.names();
@@ -187,6 +189,8 @@ async fn the_registry_refuses_bad_names_filters_and_exports_as_each_agent_api_de
             "tool.name: 65 characters, at most 64",
             "tool.handler: must be a function, got undefined",
             format!("tools[1].name: \"2fast\": character '2' at position 0 breaks the tool name rule {rule}"),
+            "tools: must be an array of tool definitions",
+            "names: must be a Set or an array of tool names",
         ])
     );
     assert_eq!(seen["names"], json!(["highlight_row", "describe_form"]));

@@ -5,7 +5,7 @@
 //! `exposeToWebMCP(source, options)`, `describeFormTool(options)`).
 
 use client_tools::{expose_to_webmcp, tools::describe_form_tool, Client, ToolRegistry, TurnTools};
-use js_sys::{Array, Object, Promise, Reflect};
+use js_sys::{Object, Promise, Reflect};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -47,7 +47,7 @@ fn sdk() -> Object {
     set(
         "ToolRegistry",
         Closure::<dyn Fn(JsValue) -> Result<JsValue, JsValue>>::new(|tools: JsValue| {
-            ToolRegistry::new(tools.dyn_into::<Array>().ok())
+            ToolRegistry::new(Some(tools))
                 .map(JsValue::from)
                 .map_err(JsValue::from)
         })
