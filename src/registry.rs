@@ -68,8 +68,11 @@ impl ToolRegistry {
     /// Adds the definition `v`, named `field` in errors.
     fn add(&mut self, v: &JsValue, field: &str) -> Result<(), JsError> {
         let one = Array::of1(v);
-        let mut read = options::tools(&one, "tools")
-            .map_err(|e| JsError::new(&e.replacen("tools[0]", field, 1)))?;
+        let mut read =
+            options::tools(&one, "tools").map_err(|e| match e.strip_prefix("tools[0]") {
+                Some(rest) => JsError::new(&format!("{field}{rest}")),
+                None => JsError::new(&e),
+            })?;
         let Some(t) = read.pop() else {
             return Err(JsError::new(&format!("{field}: not read")));
         };
@@ -186,25 +189,25 @@ impl ToolRegistry {
     /// OpenAI Chat Completions' `tools`: `[{ type: "function", function: { name, description, parameters } }]`.
     #[wasm_bindgen(js_name = toOpenAI, unchecked_return_type = "OpenAITool[]")]
     pub fn to_openai(&self) -> JsValue {
-        from_json_text(&self.tools.to_openai().to_string())
+        from_json_text(&self.tools.to_openai())
     }
 
     /// OpenAI Responses' `tools`: `[{ type: "function", name, description, parameters }]`.
     #[wasm_bindgen(js_name = toOpenAIResponses, unchecked_return_type = "OpenAIResponsesTool[]")]
     pub fn to_openai_responses(&self) -> JsValue {
-        from_json_text(&self.tools.to_openai_responses().to_string())
+        from_json_text(&self.tools.to_openai_responses())
     }
 
     /// Anthropic Messages' `tools`: `[{ name, description, input_schema }]`.
     #[wasm_bindgen(js_name = toAnthropic, unchecked_return_type = "AnthropicTool[]")]
     pub fn to_anthropic(&self) -> JsValue {
-        from_json_text(&self.tools.to_anthropic().to_string())
+        from_json_text(&self.tools.to_anthropic())
     }
 
     /// MCP's `tools/list`: `[{ name, description, inputSchema }]`.
     #[wasm_bindgen(js_name = toMCP, unchecked_return_type = "MCPTool[]")]
     pub fn to_mcp(&self) -> JsValue {
-        from_json_text(&self.tools.to_mcp().to_string())
+        from_json_text(&self.tools.to_mcp())
     }
 
     /// Runs the tool `name` with `args` as a Sessions call runs: arguments checked against its

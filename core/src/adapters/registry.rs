@@ -8,7 +8,7 @@
 
 use crate::calls::{Answer, Content, ToolDef};
 use crate::protocol::validate::{self, ErrorKind as RuleKind, ValidationError};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// A registry tool name is at most 64 characters.
 pub const REGISTRY_NAME_MAX: usize = 64;
@@ -81,7 +81,9 @@ impl<H: Clone> Registry<H> {
         check_name(&format!("{field}.name"), name)?;
         // The protocol's own checks (description length, parameters' root), renamed to `field`.
         validate::tool(0, &def.spec).map_err(|mut e| {
-            e.field = e.field.replacen("tools[0]", field, 1);
+            if let Some(rest) = e.field.strip_prefix("tools[0]") {
+                e.field = format!("{field}{rest}");
+            }
             e
         })?;
         if self.has(name) {
@@ -161,52 +163,65 @@ impl<H: Clone> Registry<H> {
     }
 
     /// `[{ type: "function", function: { name, description, parameters } }]`: OpenAI Chat
-    /// Completions' `tools`.
-    pub fn to_openai(&self) -> Value {
-        self.export(|name, description, parameters| {
-            json!({"type": "function", "function": {
-                "name": name, "description": description, "parameters": parameters
-            }})
-        })
-    }
-
-    /// `[{ type: "function", name, description, parameters }]`: OpenAI Responses' `tools`.
-    pub fn to_openai_responses(&self) -> Value {
-        self.export(|name, description, parameters| {
-            json!({"type": "function", "name": name, "description": description, "parameters": parameters})
-        })
-    }
-
-    /// `[{ name, description, input_schema }]`: Anthropic Messages' `tools`.
-    pub fn to_anthropic(&self) -> Value {
-        self.export(|name, description, parameters| {
-            json!({"name": name, "description": description, "input_schema": parameters})
-        })
-    }
-
-    /// `[{ name, description, inputSchema }]`: MCP's `tools/list` (and WebMCP's `registerTool`).
-    pub fn to_mcp(&self) -> Value {
-        self.export(|name, description, parameters| {
-            json!({"name": name, "description": description, "inputSchema": parameters})
-        })
-    }
-
-    fn export(&self, one: impl Fn(&str, &str, Value) -> Value) -> Value {
-        Value::Array(
-            self.defs
-                .iter()
-                .map(|d| one(&d.spec.name, &d.spec.description, input_schema(d)))
-                .collect(),
+    /// Completions' `tools`, as JSON text.
+    pub fn to_openai(&self) -> String {
+        self.export(
+            r#"{"type":"function","function":{"name":"#,
+            r#","parameters":"#,
+            "}}",
         )
+    }
+
+    /// `[{ type: "function", name, description, parameters }]`: OpenAI Responses' `tools`,
+    /// as JSON text.
+    pub fn to_openai_responses(&self) -> String {
+        self.export(r#"{"type":"function","name":"#, r#","parameters":"#, "}")
+    }
+
+    /// `[{ name, description, input_schema }]`: Anthropic Messages' `tools`, as JSON text.
+    pub fn to_anthropic(&self) -> String {
+        self.export(r#"{"name":"#, r#","input_schema":"#, "}")
+    }
+
+    /// `[{ name, description, inputSchema }]`: MCP's `tools/list` (and WebMCP's
+    /// `registerTool`), as JSON text.
+    pub fn to_mcp(&self) -> String {
+        self.export(r#"{"name":"#, r#","inputSchema":"#, "}")
+    }
+
+    /// Each tool as `{open}"name","description":"…"{schema}{…}{close}`: one writer for every
+    /// shape (written as text: a `json!` tree per shape costs the wasm build kilobytes).
+    fn export(&self, open: &str, schema: &str, close: &str) -> String {
+        let mut out = String::from("[");
+        for (i, d) in self.defs.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(open);
+            out.push_str(&Value::String(d.spec.name.clone()).to_string());
+            out.push_str(r#","description":"#);
+            out.push_str(&Value::String(d.spec.description.clone()).to_string());
+            out.push_str(schema);
+            match &d.spec.parameters {
+                Some(p) => out.push_str(&p.to_string()),
+                None => out.push_str(EMPTY_SCHEMA),
+            }
+            out.push_str(close);
+        }
+        out.push(']');
+        out
     }
 }
 
+/// The schema of a tool without parameters: it takes an empty object.
+pub const EMPTY_SCHEMA: &str = r#"{"type":"object","properties":{}}"#;
+
 /// A tool's parameters as every target needs them: a tool with none takes an empty object.
-pub fn input_schema(def: &ToolDef) -> Value {
-    def.spec
-        .parameters
-        .clone()
-        .unwrap_or_else(|| json!({"type": "object", "properties": {}}))
+pub fn input_schema(def: &ToolDef) -> String {
+    match &def.spec.parameters {
+        Some(p) => p.to_string(),
+        None => EMPTY_SCHEMA.to_owned(),
+    }
 }
 
 /// An answer as the agent-tools `ToolResult`, as JSON text: `{"success":true,"data":…}` (text

@@ -28,7 +28,10 @@ impl TurnCall {
     /// The tool the call is for among `tools`: the one named by `displayName`, else by the
     /// last `/` segment of `tool`. `None` if neither names one.
     pub fn matched<'t>(&self, tools: &'t [ToolDef]) -> Option<&'t ToolDef> {
-        let last = self.tool.rsplit('/').next().unwrap_or(&self.tool);
+        let last = match self.tool.bytes().rposition(|b| b == b'/') {
+            Some(i) => &self.tool[i + 1..],
+            None => &self.tool,
+        };
         let by = |name: &str| tools.iter().find(|t| t.spec.name == name);
         self.display_name
             .as_deref()
