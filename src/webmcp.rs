@@ -35,6 +35,9 @@ export interface WebMCPExposure { supported: boolean; registered: string[] }
 /// A registered tool's `execute(input)`.
 type ExecuteFn = Closure<dyn Fn(JsValue) -> Promise>;
 
+/// The app signal and the listener that stops the exposure when it aborts.
+type AbortListener = (AbortSignal, Closure<dyn FnMut()>);
+
 /// A client's key, its current tool list, and the exposures that follow it.
 type Tracked = (usize, JsValue, Vec<Weak<Exposure>>);
 
@@ -53,7 +56,7 @@ struct Exposure {
     stopped: Cell<bool>,
     /// The `execute` functions of the current generation, and the app signal's listener.
     closures: RefCell<Vec<ExecuteFn>>,
-    on_abort: RefCell<Option<Closure<dyn FnMut()>>>,
+    on_abort: RefCell<Option<AbortListener>>,
 }
 
 thread_local! {
@@ -276,9 +279,14 @@ impl Exposure {
         }
         // Dropped after this call returns: this may run inside the signal's listener.
         let closures = std::mem::take(&mut *self.closures.borrow_mut());
+        let on_abort = self.on_abort.borrow_mut().take();
+        if let Some((signal, listener)) = &on_abort {
+            let _ = signal
+                .remove_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
+        }
         let this = self.clone();
         wasm_bindgen_futures::spawn_local(async move {
-            drop(closures);
+            drop((closures, on_abort));
             LIVE.with(|l| l.borrow_mut().retain(|e| !Rc::ptr_eq(e, &this)));
         });
     }
@@ -391,7 +399,7 @@ pub fn expose_to_webmcp(
             }
         });
         let _ = signal.add_event_listener_with_callback("abort", on_abort.as_ref().unchecked_ref());
-        *exposure.on_abort.borrow_mut() = Some(on_abort);
+        *exposure.on_abort.borrow_mut() = Some((signal.clone(), on_abort));
     }
     future_to_promise(async move {
         let registered = exposure.register_all(&list).await.map_err(|e| {
