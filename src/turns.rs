@@ -17,6 +17,17 @@ const TURN_TYPES: &'static str = r#"
 /** One call of a turn, as the session sent it. */
 export interface TurnToolCall { id: string; tool: string; displayName?: string; args?: JsonObject }
 
+/** One output of a runSession response: the model's text, or the client function tools it calls. */
+export interface TurnOutput {
+  toolCalls?: { toolCalls: TurnToolCall[] };
+  text?: string;
+  turnCompleted?: boolean;
+  [key: string]: unknown;
+}
+
+/** A runSession response. */
+export interface TurnSessionResponse { outputs: TurnOutput[]; [key: string]: unknown }
+
 /** What `TurnTools.answer` sends back: the next request's input. */
 export interface TurnToolResponses {
   toolResponses: {
@@ -95,7 +106,13 @@ impl TurnTools {
     /// the response holds no call not answered before. A failure is a response `{ error }`,
     /// never a rejection; an unreadable response rejects naming the path.
     #[wasm_bindgen(unchecked_return_type = "Promise<TurnToolResponses | null>")]
-    pub fn answer(&self, response: JsValue) -> Promise {
+    pub fn answer(
+        &self,
+        #[wasm_bindgen(
+            unchecked_param_type = "TurnSessionResponse | TurnOutput[] | TurnOutput | { toolCalls: TurnToolCall[] }"
+        )]
+        response: JsValue,
+    ) -> Promise {
         let calls = match to_json(&response).and_then(|v| turns::read_calls(&v)) {
             Ok(calls) => calls,
             Err(e) => return Promise::reject(&js_sys::Error::new(&e).into()),
