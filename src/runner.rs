@@ -1,7 +1,8 @@
 //! Running admitted calls of the transports besides the Sessions API (a registry's `execute`,
 //! WebMCP, turn-based answers): the call runtime decides, this carries out. Each call gets an
 //! `AbortSignal` and a timer at the runtime's deadline; the caller's own signal cancels it.
-//! The engine does the same for Sessions calls through the browser shell.
+//! `ctx.afterResult(fn)` runs `fn` once the answer was handed over. The engine does the same
+//! for Sessions calls through the browser shell.
 
 use crate::browser::{handlers, now};
 use client_tools_core::calls::{Answer, CallRuntime};
@@ -60,6 +61,8 @@ struct Pending {
     /// The caller's signal and the listener that cancels the call, removed when it is over.
     caller: Option<(AbortSignal, Closure<dyn FnMut()>)>,
     slot: Rc<Slot>,
+    /// `ctx.afterResult` callbacks, run once the handler's answer was handed over.
+    after: Vec<Function>,
 }
 
 impl Drop for Pending {
@@ -72,16 +75,34 @@ impl Drop for Pending {
 }
 
 /// The calls of one transport: its call runtime and the handlers it runs.
-#[derive(Default)]
 pub(crate) struct Runner {
     pub(crate) runtime: RefCell<CallRuntime>,
     pending: RefCell<HashMap<String, Pending>>,
+    /// `ctx.afterResult(fn)`, bound to a call id per call.
+    after_result: Closure<dyn Fn(String, JsValue)>,
 }
 
 impl Runner {
     /// A runner that has seen no call.
     pub(crate) fn new() -> Rc<Runner> {
-        Rc::new(Runner::default())
+        Rc::new_cyclic(|weak: &std::rc::Weak<Runner>| {
+            let weak = weak.clone();
+            let after_result =
+                Closure::<dyn Fn(String, JsValue)>::new(move |id: String, f: JsValue| {
+                    let (Some(runner), Ok(f)) = (weak.upgrade(), f.dyn_into::<Function>()) else {
+                        return;
+                    };
+                    let mut pending = runner.pending.borrow_mut();
+                    if let Some(p) = pending.get_mut(&id) {
+                        p.after.push(f);
+                    }
+                });
+            Runner {
+                runtime: RefCell::default(),
+                pending: RefCell::default(),
+                after_result,
+            }
+        })
     }
 
     /// "Now" for the runtime.
@@ -131,6 +152,7 @@ impl Runner {
                 _timer: timer,
                 caller,
                 slot,
+                after: Vec::new(),
             },
         );
         if signal.is_some_and(|s| s.aborted()) {
@@ -138,7 +160,8 @@ impl Runner {
             return outcome;
         }
         let date = js_sys::Date::new(&JsValue::from_f64(deadline.as_ms() as f64));
-        let ctx = handlers::context(call_id, run_id, handler_signal.as_ref(), &date, None);
+        let after: &Function = self.after_result.as_ref().unchecked_ref();
+        let ctx = handlers::context(call_id, run_id, handler_signal.as_ref(), &date, Some(after));
         let (runner, id, handler) = (self.clone(), call_id.to_owned(), handler.clone());
         spawn_local(async move {
             let returned = handlers::call(&handler, &arguments, &ctx).await;
@@ -168,13 +191,26 @@ impl Runner {
     /// Ends a call: its answer delivered; its handler's signal aborted if `abort`.
     fn settle(&self, call_id: &str, answer: Option<Answer>, abort: bool) {
         let pending = self.pending.borrow_mut().remove(call_id);
-        if let Some(p) = pending {
+        if let Some(mut p) = pending {
             if abort {
                 if let Some(a) = &p.abort {
                     a.abort();
                 }
             }
+            let delivered = answer.is_some() && !abort;
             p.slot.fill(answer);
+            // After the answer reached the caller (a later task than the promise it settles),
+            // as `ctx.afterResult` runs after a Sessions result is posted. An aborted call's
+            // callbacks are dropped: nothing was delivered from its handler.
+            if delivered && !p.after.is_empty() {
+                let after = std::mem::take(&mut p.after);
+                Timeout::new(0, move || {
+                    for f in after {
+                        let _ = f.call0(&JsValue::UNDEFINED);
+                    }
+                })
+                .forget();
+            }
         }
     }
 }

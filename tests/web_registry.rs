@@ -35,7 +35,12 @@ export async function execute(t) {
         ctx.signal.addEventListener("abort", () => { seen.aborted.push("slow"); resolve("too late"); })) },
     { name: "hang", handler: (args, ctx) => new Promise((resolve) =>
         ctx.signal.addEventListener("abort", () => { seen.aborted.push("hang"); resolve("too late"); })) },
+    { name: "then_load", handler: (args, ctx) => { ctx.afterResult(() => seen.order.push("afterResult")); return "loading"; } },
   ]);
+  seen.order = [];
+  const loading = await registry.execute("then_load", {});
+  seen.order.push(`answered ${loading.data}`);
+  await t.a.sleep(30);
   seen.text = await registry.execute("highlight_row", { row_id: "42" });
   seen.toolResult = await registry.execute("weather", {});
   seen.failed = await registry.execute("fails", {});
@@ -173,7 +178,7 @@ async fn execute_runs_a_call_as_a_session_call_and_answers_a_tool_result() {
     );
     assert_eq!(
         seen["unknown"],
-        "rejected: Unknown tool \"launch_rockets\": the registry has highlight_row, weather, fails, legacy, nothing, throws, limited, slow, hang."
+        "rejected: Unknown tool \"launch_rockets\": the registry has highlight_row, weather, fails, legacy, nothing, throws, limited, slow, hang, then_load."
     );
 }
 
