@@ -59,8 +59,8 @@ export type JsonResult =
   | ({ [key: string]: Json } & { isError?: never; is_error?: never });
 
 /** What a handler may return: a string as it is, `undefined` as a short success text,
- * a `ToolResult`, or any other JSON value (sent as its JSON). A throw or a rejection answers `is_error` with its message. */
-export type HandlerReturn = undefined | void | ToolResult | JsonResult;
+ * a `ToolResult`, an agent-tools `{ success, data, error? }`, or any other JSON value (sent as its JSON). A throw or a rejection answers `is_error` with its message. */
+export type HandlerReturn = undefined | void | ToolResult | AgentToolResult | JsonResult;
 
 /** A tool the page offers to the agent. `Args` is the type of its arguments: an object type
  * or an interface whose properties are JSON values; a `ToolDefinition<Args>` of any `Args`
@@ -76,6 +76,8 @@ export interface ToolDefinition<Args extends { [K in keyof Args]?: Json } = Json
   timeoutMs?: number;
   /** At most this many calls per run; later calls are answered `is_error`. */
   maxCallsPerRun?: number;
+  /** WebMCP annotations passed to `registerTool`, e.g. `{ readOnlyHint: true }`. */
+  annotations?: { [key: string]: Json };
   /** Answers one call. (A method whose arguments are `Args` as a mapped type and a JSON object,
    * so that a tool typed for its own arguments, even by an interface, fits in `ToolDefinition[]`.) */
   handler(args: { [K in keyof Args]: Args[K] } & JsonObject, ctx: ToolContext): HandlerReturn | Promise<HandlerReturn>;
@@ -127,8 +129,8 @@ export interface ClientOptions {
   lifetime?: Lifetime;
   /** Default "keep". */
   whenHidden?: WhenHidden;
-  /** The tools offered from the start; `client.setTools` replaces them later. */
-  tools?: ToolDefinition[];
+  /** The tools offered from the start (an array or a `ToolRegistry`); `client.setTools` replaces them later. */
+  tools?: ToolDefinition[] | ToolRegistry;
   /** How long `Client.register` waits for the first registration, retrying network errors and
    * 5xx meanwhile, before it rejects and the client stops (default 30000). */
   registerTimeoutMs?: number;
@@ -191,7 +193,7 @@ export class Client {
    * calls in progress wait until the server has the new list, so a call that changed the
    * screen is answered after the new screen's tools are declared. Rejects with an `Error`
    * naming a bad tool (`tools[1].name: …`), or when the server refuses the list. */
-  setTools(tools: ToolDefinition[]): Promise<void>;
+  setTools(tools: ToolDefinition[] | ToolRegistry): Promise<void>;
   /** Leaves the session (a `DELETE`): frees the name; calls still owed fail on the server with
    * `client_gone` and their handlers' signals abort. The client is done for good. Calling it
    * again returns the first call's promise. */
@@ -254,6 +256,7 @@ impl Client {
     /// without a registration (the server unreachable, or answering 5xx).
     pub fn register(options: JsValue) -> Promise {
         let seed = (js_sys::Math::random() * 9.0e15) as u64;
+        let (options, tools) = crate::registry::with_tool_list(&options);
         let opts = match options::register(&options, key_prefix(), seed) {
             Ok(o) => o,
             Err(message) => return rejected("invalid_option", &message),
@@ -272,10 +275,13 @@ impl Client {
             shared.stop_on(signal);
         }
         shared.drain();
+        let key = Rc::as_ptr(&shared) as usize;
         let client = Client { shared };
         wasm_bindgen_futures::future_to_promise(async move {
             wasm_bindgen_futures::JsFuture::from(registered).await?;
-            Ok(client.into())
+            let client = JsValue::from(client);
+            crate::webmcp::track_client(&client, key, &tools);
+            Ok(client)
         })
     }
 
@@ -319,7 +325,8 @@ impl Client {
     /// naming a bad tool (`tools[1].name: …`), or when the server refuses the list.
     #[wasm_bindgen(js_name = setTools)]
     pub fn set_tools(&self, tools: JsValue) -> Promise {
-        let tools = match options::tools(&tools, "tools") {
+        let list = crate::registry::tool_list(&tools);
+        let tools = match options::tools(&list, "tools") {
             Ok(t) => t,
             Err(message) => return rejected("invalid_option", &message),
         };
@@ -334,6 +341,7 @@ impl Client {
             Err(e) => return rejected("invalid_option", &e.to_string()),
         };
         self.shared.replace_handlers(handlers);
+        crate::webmcp::client_tools_set(Rc::as_ptr(&self.shared) as usize, &list);
         let (promise, waiter) = Waiter::new();
         self.shared.add_op(op, waiter);
         self.shared.drain();

@@ -7,7 +7,14 @@
 mod browser;
 mod client;
 mod js;
+mod registry;
+mod runner;
 pub mod tools;
+mod turns;
+mod webmcp;
 
 pub use client::Client;
 pub use client_tools_core::{engine, protocol, schema, sse};
+pub use registry::ToolRegistry;
+pub use turns::TurnTools;
+pub use webmcp::expose_to_webmcp;

@@ -11,7 +11,7 @@
 mod calls;
 mod driver;
 mod guards;
-mod handlers;
+pub(crate) mod handlers;
 pub(crate) mod keys;
 mod lifecycle;
 mod net;

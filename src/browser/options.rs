@@ -47,6 +47,7 @@ const TOOL_KEYS: &[&str] = &[
     "parameters",
     "timeoutMs",
     "maxCallsPerRun",
+    "annotations",
     "handler",
 ];
 

@@ -184,6 +184,14 @@ fn make(
         .unwrap_or_else(|| default_description(kind).into());
     set(&tool, "description", &description.into());
     set(&tool, "parameters", &parameters(kind, &config));
+    if matches!(kind, Kind::Describe) {
+        // For WebMCP (`exposeToWebMCP`): describing a form changes nothing on the page.
+        set(
+            &tool,
+            "annotations",
+            &js::parse_json(r#"{"readOnlyHint":true}"#),
+        );
+    }
     for (key, v) in [
         ("timeoutMs", &config.timeout_ms),
         ("maxCallsPerRun", &config.max_calls_per_run),

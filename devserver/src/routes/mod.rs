@@ -1,9 +1,11 @@
-//! The router: every route of PROTOCOL.md and of the reference-server extensions, with CORS,
+//! The router: every route of PROTOCOL.md and of the reference-server extensions (the turn-based
+//! simulator included), with CORS,
 //! the 1 MiB body limit, and the session guard (faults, auth, idempotency) around them.
 
 pub mod agent;
 pub mod clients;
 pub mod faults;
+pub mod turns;
 
 use crate::body::too_large;
 use crate::error::HttpError;
@@ -69,6 +71,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
                 .route_layer(from_fn_with_state(hub.clone(), creation_guard)),
         )
         .merge(sessions)
+        .merge(turns::routes())
         .fallback(statics::serve)
         .method_not_allowed_fallback(|| async { HttpError::method_not_allowed() })
         .layer(DefaultBodyLimit::max(BODY_MAX_BYTES))

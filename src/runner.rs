@@ -1,0 +1,233 @@
+//! Running admitted calls of the transports besides the Sessions API (a registry's `execute`,
+//! WebMCP, turn-based answers): the call runtime decides, this carries out. Each call gets an
+//! `AbortSignal` and a timer at the runtime's deadline; the caller's own signal cancels it.
+//! `ctx.afterResult(fn)` runs `fn` once the answer was handed over. The engine does the same
+//! for Sessions calls through the browser shell.
+
+use crate::browser::{handlers, now};
+use client_tools_core::calls::{Answer, CallRuntime};
+use client_tools_core::time::Instant;
+use gloo_timers::callback::Timeout;
+use js_sys::Function;
+use serde_json::{Map, Value};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context, Poll, Waker};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::spawn_local;
+use web_sys::{AbortController, AbortSignal};
+
+/// Where a call's answer lands: `Some(answer)`, or `None` when the caller cancelled it.
+#[derive(Default)]
+struct Slot {
+    value: RefCell<Option<Option<Answer>>>,
+    waker: RefCell<Option<Waker>>,
+}
+
+impl Slot {
+    fn fill(&self, value: Option<Answer>) {
+        if self.value.borrow().is_some() {
+            return;
+        }
+        *self.value.borrow_mut() = Some(value);
+        if let Some(w) = self.waker.borrow_mut().take() {
+            w.wake();
+        }
+    }
+}
+
+/// A call's answer, once it comes: `None` if the caller's signal cancelled it first.
+pub(crate) struct Outcome(Rc<Slot>);
+
+impl Future for Outcome {
+    type Output = Option<Answer>;
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Answer>> {
+        if let Some(v) = self.0.value.borrow_mut().take() {
+            return Poll::Ready(v);
+        }
+        *self.0.waker.borrow_mut() = Some(cx.waker().clone());
+        Poll::Pending
+    }
+}
+
+/// What is kept about a call whose handler runs; dropping it stops its timer.
+struct Pending {
+    abort: Option<AbortController>,
+    _timer: Timeout,
+    /// The caller's signal and the listener that cancels the call, removed when it is over.
+    caller: Option<(AbortSignal, Closure<dyn FnMut()>)>,
+    slot: Rc<Slot>,
+    /// `ctx.afterResult` callbacks, run once the handler's answer was handed over.
+    after: Vec<Function>,
+}
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        if let Some((signal, listener)) = &self.caller {
+            let _ = signal
+                .remove_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
+        }
+    }
+}
+
+/// The calls of one transport: its call runtime and the handlers it runs.
+pub(crate) struct Runner {
+    pub(crate) runtime: RefCell<CallRuntime>,
+    pending: RefCell<HashMap<String, Pending>>,
+    /// `ctx.afterResult(fn)`, bound to a call id per call.
+    after_result: Closure<dyn Fn(String, JsValue)>,
+}
+
+impl Runner {
+    /// A runner that has seen no call.
+    pub(crate) fn new() -> Rc<Runner> {
+        Rc::new_cyclic(|weak: &std::rc::Weak<Runner>| {
+            let weak = weak.clone();
+            let after_result =
+                Closure::<dyn Fn(String, JsValue)>::new(move |id: String, f: JsValue| {
+                    let (Some(runner), Ok(f)) = (weak.upgrade(), f.dyn_into::<Function>()) else {
+                        return;
+                    };
+                    let mut pending = runner.pending.borrow_mut();
+                    if let Some(p) = pending.get_mut(&id) {
+                        p.after.push(f);
+                    }
+                });
+            Runner {
+                runtime: RefCell::default(),
+                pending: RefCell::default(),
+                after_result,
+            }
+        })
+    }
+
+    /// "Now" for the runtime.
+    pub(crate) fn now() -> Instant {
+        now()
+    }
+
+    /// Runs `handler` for a call the runtime admitted with `arguments` and `deadline`, and
+    /// answers when it finishes, at the deadline ("timed out", its signal aborted), or `None`
+    /// when `signal` (the caller's) aborts first.
+    pub(crate) fn start(
+        self: &Rc<Self>,
+        call_id: &str,
+        run_id: &str,
+        handler: &Function,
+        arguments: Map<String, Value>,
+        deadline: Instant,
+        signal: Option<&AbortSignal>,
+    ) -> Outcome {
+        let slot = Rc::new(Slot::default());
+        let outcome = Outcome(slot.clone());
+        let abort = AbortController::new().ok();
+        let delay = deadline.since(Runner::now()).as_ms().min(i32::MAX as u64) as u32;
+        let weak = Rc::downgrade(self);
+        let timer = Timeout::new(delay, move || {
+            if let Some(runner) = weak.upgrade() {
+                runner.expire();
+            }
+        });
+        let caller = signal.map(|signal| {
+            let weak = Rc::downgrade(self);
+            let id = call_id.to_owned();
+            let listener = Closure::<dyn FnMut()>::new(move || {
+                if let Some(runner) = weak.upgrade() {
+                    runner.cancel(&id);
+                }
+            });
+            let _ =
+                signal.add_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
+            (signal.clone(), listener)
+        });
+        let handler_signal = abort.as_ref().map(|a| a.signal());
+        self.pending.borrow_mut().insert(
+            call_id.to_owned(),
+            Pending {
+                abort,
+                _timer: timer,
+                caller,
+                slot,
+                after: Vec::new(),
+            },
+        );
+        if signal.is_some_and(|s| s.aborted()) {
+            self.cancel(call_id);
+            return outcome;
+        }
+        let date = js_sys::Date::new(&JsValue::from_f64(deadline.as_ms() as f64));
+        let after: &Function = self.after_result.as_ref().unchecked_ref();
+        let ctx = handlers::context(call_id, run_id, handler_signal.as_ref(), &date, Some(after));
+        let (runner, id, handler) = (self.clone(), call_id.to_owned(), handler.clone());
+        spawn_local(async move {
+            let returned = handlers::call(&handler, &arguments, &ctx).await;
+            let answer = runner.runtime.borrow_mut().finish(&id, returned);
+            if let Some(answer) = answer {
+                runner.settle(&id, Some(answer), false);
+            }
+        });
+        outcome
+    }
+
+    /// Answers the calls past their deadline "timed out", aborting their handlers.
+    fn expire(&self) {
+        let due = self.runtime.borrow_mut().expire(Runner::now());
+        for (id, answer) in due {
+            self.settle(&id, Some(answer), true);
+        }
+    }
+
+    /// The caller gave up on the call: its handler is aborted and it answers `None`.
+    fn cancel(&self, call_id: &str) {
+        if self.runtime.borrow_mut().cancel(call_id) {
+            self.settle(call_id, None, true);
+        }
+    }
+
+    /// Ends a call: its answer delivered; its handler's signal aborted if `abort`.
+    fn settle(&self, call_id: &str, answer: Option<Answer>, abort: bool) {
+        let pending = self.pending.borrow_mut().remove(call_id);
+        if let Some(mut p) = pending {
+            if abort {
+                if let Some(a) = &p.abort {
+                    a.abort();
+                }
+            }
+            let delivered = answer.is_some() && !abort;
+            p.slot.fill(answer);
+            // After the answer reached the caller (a later task than the promise it settles),
+            // as `ctx.afterResult` runs after a Sessions result is posted. An aborted call's
+            // callbacks are dropped: nothing was delivered from its handler.
+            if delivered && !p.after.is_empty() {
+                let after = std::mem::take(&mut p.after);
+                Timeout::new(0, move || {
+                    for f in after {
+                        let _ = f.call0(&JsValue::UNDEFINED);
+                    }
+                })
+                .forget();
+            }
+        }
+    }
+}
+
+/// A JS value as JSON for the runtime (`JSON.stringify`; `undefined` as `null`).
+pub(crate) fn to_json(v: &JsValue) -> Result<Value, String> {
+    if v.is_undefined() {
+        return Ok(Value::Null);
+    }
+    let text = js_sys::JSON::stringify(v)
+        .map_err(|_| "cannot be written as JSON".to_owned())?
+        .as_string()
+        .ok_or_else(|| "has no JSON form".to_owned())?;
+    serde_json::from_str(&text).map_err(|e| format!("not JSON ({e})"))
+}
+
+/// JSON text as a JS value, parsed by the browser (keys keep their order).
+pub(crate) fn from_json_text(text: &str) -> JsValue {
+    js_sys::JSON::parse(text).unwrap_or(JsValue::NULL)
+}

@@ -1,0 +1,213 @@
+//! `TurnTools`: turn-based client function tools. The session answers with `toolCalls`; the
+//! app runs them and sends `toolResponses` in its next request. The pure half (reading the
+//! calls, matching, writing the responses) is the core's `adapters::turns`; the calls run
+//! through the call runtime like any other.
+
+use crate::registry::{tool_list, Entry, ToolRegistry};
+use crate::runner::{from_json_text, to_json, Runner};
+use client_tools_core::adapters::registry::Registry;
+use client_tools_core::adapters::turns::{self, Step};
+use client_tools_core::calls::{Answer, ErrorKind};
+use js_sys::{Function, Object, Promise, Reflect};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TURN_TYPES: &'static str = r#"
+/** One call of a turn, as the session sent it. */
+export interface TurnToolCall { id: string; tool: string; displayName?: string; args?: JsonObject }
+
+/** One output of a runSession response: the model's text, or the client function tools it calls. */
+export interface TurnOutput {
+  toolCalls?: { toolCalls: TurnToolCall[] };
+  text?: string;
+  turnCompleted?: boolean;
+  [key: string]: unknown;
+}
+
+/** A runSession response. */
+export interface TurnSessionResponse { outputs: TurnOutput[]; [key: string]: unknown }
+
+/** What `TurnTools.answer` sends back: the next request's input. */
+export interface TurnToolResponses {
+  toolResponses: {
+    toolResponses: { id: string; tool: string; displayName?: string; response: { output: Json } | { error: string } }[];
+  };
+}
+
+/** How a turn's call is doing, for logs and UIs. */
+export type TurnCallEvent =
+  | { type: "dispatched"; id: string; tool: string }
+  | { type: "answered"; id: string; tool: string; isError: boolean; elapsedMs: number };
+
+/** Options of `TurnTools`. */
+export interface TurnToolsOptions {
+  /** Called as each call starts and is answered. */
+  onCall?: (event: TurnCallEvent) => void;
+  /** The run `maxCallsPerRun` counts in (default: one run for this `TurnTools`). */
+  runId?: string;
+}
+"#;
+
+/// Answers the client function tool calls of a turn-based session (`toolCalls` out,
+/// `toolResponses` in) with the tools of a registry or an array.
+#[wasm_bindgen]
+pub struct TurnTools {
+    tools: Rc<Registry<Entry>>,
+    runner: Rc<Runner>,
+    run_id: String,
+    on_call: Option<Function>,
+}
+
+#[wasm_bindgen]
+impl TurnTools {
+    /// Serves `tools` (a `ToolRegistry` or a `ToolDefinition[]`). Throws an `Error` naming a
+    /// bad definition or option.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "ToolRegistry | ToolDefinition[]")] tools: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "TurnToolsOptions")] options: Option<Object>,
+    ) -> Result<TurnTools, JsError> {
+        let list = tool_list(&tools);
+        let array = list
+            .dyn_into::<js_sys::Array>()
+            .map_err(|_| JsError::new("tools: must be a ToolRegistry or an array of tools"))?;
+        let registry = ToolRegistry::new(Some(array.into()))?;
+        let get = |k: &str| {
+            options
+                .as_ref()
+                .and_then(|o| Reflect::get(o, &JsValue::from_str(k)).ok())
+                .filter(|v| !v.is_undefined() && !v.is_null())
+        };
+        let on_call = match get("onCall") {
+            None => None,
+            Some(f) => Some(
+                f.dyn_into::<Function>()
+                    .map_err(|_| JsError::new("options.onCall: must be a function"))?,
+            ),
+        };
+        let run_id = match get("runId") {
+            None => "turns".to_owned(),
+            Some(r) => r
+                .as_string()
+                .ok_or_else(|| JsError::new("options.runId: must be a string"))?,
+        };
+        Ok(TurnTools {
+            tools: Rc::new(registry.tools().clone()),
+            runner: Runner::new(),
+            run_id,
+            on_call,
+        })
+    }
+
+    /// Runs the calls of `response` (a runSession response `{ outputs }`, its outputs, or a
+    /// `toolCalls` object) concurrently and resolves the next request's input,
+    /// `{ toolResponses: { toolResponses: [...] } }`, answered in the calls' order; `null` when
+    /// the response holds no call not answered before. A failure is a response `{ error }`,
+    /// never a rejection; an unreadable response rejects naming the path.
+    #[wasm_bindgen(unchecked_return_type = "Promise<TurnToolResponses | null>")]
+    pub fn answer(
+        &self,
+        #[wasm_bindgen(
+            unchecked_param_type = "TurnSessionResponse | TurnOutput[] | TurnOutput | { toolCalls: TurnToolCall[] }"
+        )]
+        response: JsValue,
+    ) -> Promise {
+        let calls = match to_json(&response).and_then(|v| turns::read_calls(&v)) {
+            Ok(calls) => calls,
+            Err(e) => return Promise::reject(&js_sys::Error::new(&e).into()),
+        };
+        let started = Runner::now();
+        let steps = {
+            let mut runtime = self.runner.runtime.borrow_mut();
+            turns::admit(
+                &calls,
+                &mut runtime,
+                self.tools.defs(),
+                &self.run_id,
+                started,
+            )
+        };
+        let mut waiting = Vec::new();
+        for (call, step) in calls.into_iter().zip(steps) {
+            let name = call
+                .display_name
+                .clone()
+                .unwrap_or_else(|| call.tool.clone());
+            let (name, outcome) = match step {
+                Step::Skip => continue,
+                Step::Answered(answer) => (name, Err(answer)),
+                Step::Run {
+                    tool,
+                    arguments,
+                    deadline,
+                } => {
+                    tell(&self.on_call, "dispatched", &call.id, &tool, None);
+                    let handler = match self.tools.get(&tool) {
+                        Some((_, e)) => e.handler.clone(),
+                        None => continue, // admitted only for a tool of the registry
+                    };
+                    let outcome = self.runner.start(
+                        &call.id,
+                        &self.run_id,
+                        &handler,
+                        arguments,
+                        deadline,
+                        None,
+                    );
+                    (tool, Ok(outcome))
+                }
+            };
+            waiting.push((call, name, outcome));
+        }
+        let on_call = self.on_call.clone();
+        wasm_bindgen_futures::future_to_promise(async move {
+            if waiting.is_empty() {
+                return Ok(JsValue::NULL);
+            }
+            let mut responses = Vec::with_capacity(waiting.len());
+            for (call, name, outcome) in waiting {
+                let answer = match outcome {
+                    Err(answer) => answer,
+                    // Without a caller's signal a call is always answered.
+                    Ok(o) => o.await.unwrap_or_else(|| {
+                        Answer::error(ErrorKind::HandlerError, "The call was aborted.")
+                    }),
+                };
+                let elapsed = Runner::now().since(started).as_ms();
+                tell(
+                    &on_call,
+                    "answered",
+                    &call.id,
+                    &name,
+                    Some((&answer, elapsed)),
+                );
+                responses.push(turns::tool_response(&call, answer));
+            }
+            Ok(from_json_text(&turns::tool_responses(&responses)))
+        })
+    }
+}
+
+/// Tells `onCall` about a call; a throwing callback is ignored (the call goes on).
+fn tell(
+    on_call: &Option<Function>,
+    kind: &str,
+    id: &str,
+    tool: &str,
+    answered: Option<(&Answer, u64)>,
+) {
+    let Some(f) = on_call else { return };
+    let event = Object::new();
+    let set = |k: &str, v: JsValue| {
+        let _ = Reflect::set(&event, &JsValue::from_str(k), &v);
+    };
+    set("type", kind.into());
+    set("id", id.into());
+    set("tool", tool.into());
+    if let Some((answer, elapsed)) = answered {
+        set("isError", answer.is_error().into());
+        set("elapsedMs", (elapsed as f64).into());
+    }
+    let _ = f.call1(&JsValue::UNDEFINED, &event);
+}

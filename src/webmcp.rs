@@ -1,0 +1,423 @@
+//! `exposeToWebMCP`: the page's tools offered to an in-browser agent through WebMCP
+//! (`document.modelContext.registerTool`), run through the call runtime (the browser does not
+//! check arguments: the runtime does), answered as text, errors included (a throw loses its
+//! message in Chromium), and unregistered when the app's signal aborts.
+//!
+//! What Chromium 156 offers (behind `--enable-features=WebMCP`): `registerTool(tool, {
+//! signal })` returning a promise, unregistering when that signal aborts; no
+//! `unregisterTool`. A tool swap aborts the previous generation's signal and registers anew.
+
+use crate::registry::{tool_list, Entry, ToolRegistry};
+use crate::runner::{from_json_text, to_json, Runner};
+use client_tools_core::adapters::registry::{check_name, input_schema, Registry};
+use client_tools_core::calls::{Admission, Answer, Call, ResultLimit};
+use js_sys::{Array, Function, Object, Promise, Reflect};
+use std::cell::{Cell, RefCell};
+use std::rc::{Rc, Weak};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::{future_to_promise, JsFuture};
+use web_sys::{AbortController, AbortSignal};
+
+#[wasm_bindgen(typescript_custom_section)]
+const WEBMCP_TYPES: &'static str = r#"
+/** Options of `exposeToWebMCP`. */
+export interface WebMCPOptions {
+  /** Aborting it unregisters every tool this call registered (and stops following a client). */
+  signal?: AbortSignal;
+  /** Put before each tool's name (`"shop_"` makes `shop_highlight_row`). */
+  prefix?: string;
+}
+
+/** What `exposeToWebMCP` resolves: whether the browser offers WebMCP, and the names registered. */
+export interface WebMCPExposure { supported: boolean; registered: string[] }
+"#;
+
+/// A registered tool's `execute(input)`.
+type ExecuteFn = Closure<dyn Fn(JsValue) -> Promise>;
+
+/// The app signal and the listener that stops the exposure when it aborts.
+type AbortListener = (AbortSignal, Closure<dyn FnMut()>);
+
+/// A client's key, its current tool list, and the exposures that follow it.
+type Tracked = (usize, JsValue, Vec<Weak<Exposure>>);
+
+/// One `exposeToWebMCP`: its tools (swapped when a followed client's tools change), the
+/// runtime their calls go through, and the signal of the current registrations.
+struct Exposure {
+    model_context: JsValue,
+    prefix: String,
+    runner: Rc<Runner>,
+    tools: RefCell<Rc<Registry<Entry>>>,
+    /// Aborting it unregisters the current generation's tools.
+    generation: RefCell<Option<AbortController>>,
+    /// Counts generations (each is a run for `maxCallsPerRun`) and calls (their ids).
+    generations: Cell<u64>,
+    calls: Cell<u64>,
+    stopped: Cell<bool>,
+    /// The `execute` functions of the current generation, and the app signal's listener.
+    closures: RefCell<Vec<ExecuteFn>>,
+    on_abort: RefCell<Option<AbortListener>>,
+}
+
+thread_local! {
+    /// Live clients' current tool lists and the exposures that follow them, by client key.
+    static CLIENTS: RefCell<Vec<Tracked>> = const { RefCell::new(Vec::new()) };
+    /// Exposures with tools registered: the browser holds their `execute` closures.
+    static LIVE: RefCell<Vec<Rc<Exposure>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The property a `Client` object carries its key under.
+fn key_symbol() -> JsValue {
+    js_sys::Symbol::for_("client-tools.client").into()
+}
+
+/// Marks the JS `client` object with `key` and records its tools, so `exposeToWebMCP(client)`
+/// finds them. Called by `Client.register`.
+pub(crate) fn track_client(client: &JsValue, key: usize, tools: &JsValue) {
+    let _ = Reflect::set(client, &key_symbol(), &JsValue::from_f64(key as f64));
+    CLIENTS.with(|c| {
+        let mut c = c.borrow_mut();
+        c.retain(|(k, _, _)| *k != key);
+        c.push((key, tool_list(tools), Vec::new()));
+    });
+}
+
+/// The client `key` now offers `tools`: exposures that follow it register them instead.
+/// Called by `setTools` once the list was read.
+pub(crate) fn client_tools_set(key: usize, tools: &JsValue) {
+    let followers = CLIENTS.with(|c| {
+        let mut c = c.borrow_mut();
+        let Some(entry) = c.iter_mut().find(|(k, _, _)| *k == key) else {
+            return Vec::new();
+        };
+        entry.1 = tool_list(tools);
+        entry.2.retain(|w| w.strong_count() > 0);
+        entry.2.iter().filter_map(Weak::upgrade).collect::<Vec<_>>()
+    });
+    for exposure in followers {
+        let list = tool_list(tools);
+        wasm_bindgen_futures::spawn_local(async move {
+            if let Err(e) = exposure.register_all(&list).await {
+                warn(&format!("exposeToWebMCP: the client's new tools: {e}"));
+            }
+        });
+    }
+}
+
+fn warn(message: &str) {
+    let console = Reflect::get(&js_sys::global(), &"console".into()).unwrap_or_default();
+    if let Ok(f) = Reflect::get(&console, &"warn".into()).and_then(|f| f.dyn_into::<Function>()) {
+        let _ = f.call1(&console, &message.into());
+    }
+}
+
+/// `document.modelContext`, else `navigator.modelContext`, if it can register tools.
+fn model_context() -> Option<JsValue> {
+    let global = js_sys::global();
+    for owner in ["document", "navigator"] {
+        let Ok(o) = Reflect::get(&global, &owner.into()) else {
+            continue;
+        };
+        if o.is_undefined() {
+            continue;
+        }
+        if let Ok(mc) = Reflect::get(&o, &"modelContext".into()) {
+            if mc.is_object() && prop(&mc, "registerTool").is_function() {
+                return Some(mc);
+            }
+        }
+    }
+    None
+}
+
+fn prop(o: &JsValue, k: &str) -> JsValue {
+    Reflect::get(o, &JsValue::from_str(k)).unwrap_or_default()
+}
+
+fn set(o: &Object, k: &str, v: &JsValue) {
+    let _ = Reflect::set(o, &JsValue::from_str(k), v);
+}
+
+impl Exposure {
+    /// Registers `list`'s tools as a new generation, unregistering the previous one. Resolves
+    /// the names registered; fails naming a bad definition or a refusal of the browser.
+    async fn register_all(self: &Rc<Self>, list: &JsValue) -> Result<Vec<String>, String> {
+        let array = list.clone().dyn_into::<Array>().map_err(|_| {
+            "tools: must be a ToolRegistry, an array of tools or a Client".to_owned()
+        })?;
+        let registry = ToolRegistry::new(Some(array.into())).map_err(|e| {
+            JsValue::from(e)
+                .dyn_into::<js_sys::Error>()
+                .map(|e| String::from(e.message()))
+                .unwrap_or_default()
+        })?;
+        let tools = Rc::new(registry.tools().clone());
+        for (i, name) in tools.names().iter().enumerate() {
+            check_name(
+                &format!("tools[{i}].name with the prefix"),
+                &format!("{}{name}", self.prefix),
+            )
+            .map_err(|e| e.to_string())?;
+        }
+        if let Some(old) = self.generation.borrow_mut().take() {
+            old.abort();
+        }
+        self.closures.borrow_mut().clear();
+        if self.stopped.get() {
+            return Ok(Vec::new());
+        }
+        let controller = AbortController::new().map_err(|_| "AbortController is missing")?;
+        let signal = controller.signal();
+        *self.generation.borrow_mut() = Some(controller);
+        *self.tools.borrow_mut() = tools.clone();
+        let generation = self.generations.get() + 1;
+        self.generations.set(generation);
+        let mut registered = Vec::new();
+        for (def, entry) in tools.defs().iter().zip(tools.handlers()) {
+            if self.generations.get() != generation {
+                break; // a later tool list replaced this one while it registered
+            }
+            let name = format!("{}{}", self.prefix, def.spec.name);
+            let tool = Object::new();
+            set(&tool, "name", &name.as_str().into());
+            // Chromium refuses an empty description; the name is what the model would go by.
+            let description = match def.spec.description.as_str() {
+                "" => def.spec.name.as_str(),
+                d => d,
+            };
+            set(&tool, "description", &description.into());
+            set(
+                &tool,
+                "inputSchema",
+                &from_json_text(&input_schema(def).to_string()),
+            );
+            let annotations = prop(&entry.source, "annotations");
+            if annotations.is_object() {
+                set(&tool, "annotations", &annotations);
+            }
+            let weak = Rc::downgrade(self);
+            let (tool_name, run) = (def.spec.name.clone(), format!("webmcp-{generation}"));
+            let execute = Closure::<dyn Fn(JsValue) -> Promise>::new(move |input: JsValue| {
+                match weak.upgrade() {
+                    Some(exposure) => exposure.execute(&tool_name, &run, &input),
+                    None => Promise::resolve(&JsValue::from_str(
+                        "Error: this tool is no longer offered.",
+                    )),
+                }
+            });
+            set(&tool, "execute", execute.as_ref());
+            self.closures.borrow_mut().push(execute);
+            let options = Object::new();
+            set(&options, "signal", &signal);
+            let register: Function = prop(&self.model_context, "registerTool").unchecked_into();
+            let done = register
+                .call2(&self.model_context, &tool, &options)
+                .map(|r| JsFuture::from(Promise::resolve(&r)));
+            let done = match done {
+                Ok(f) => f.await.map(|_| ()),
+                Err(e) => Err(e),
+            };
+            if let Err(e) = done {
+                return Err(format!(
+                    "registerTool({name:?}) was refused: {}",
+                    error_text(&e)
+                ));
+            }
+            registered.push(name);
+        }
+        Ok(registered)
+    }
+
+    /// One call from the agent: through the runtime, answered as text; an error as
+    /// `Error: …`, which the agent reads where a throw would reach it without its message.
+    fn execute(self: &Rc<Self>, tool: &str, run: &str, input: &JsValue) -> Promise {
+        let n = self.calls.get() + 1;
+        self.calls.set(n);
+        let call_id = format!("webmcp-{n}");
+        let args = to_json(input).unwrap_or_else(serde_json::Value::String);
+        let tools = self.tools.borrow().clone();
+        let call = Call {
+            call_id: &call_id,
+            run_id: run,
+            tool,
+        };
+        let admitted =
+            self.runner
+                .runtime
+                .borrow_mut()
+                .admit(call, args, tools.defs(), Runner::now());
+        let outcome = match (admitted, tools.get(tool)) {
+            (
+                Admission::Run {
+                    arguments,
+                    deadline,
+                },
+                Some((_, entry)),
+            ) => self
+                .runner
+                .start(&call_id, run, &entry.handler, arguments, deadline, None),
+            (Admission::Answer(answer), _) => return Promise::resolve(&text(answer)),
+            _ => {
+                return Promise::resolve(&JsValue::from_str(
+                    "Error: this tool is no longer offered.",
+                ))
+            }
+        };
+        future_to_promise(async move {
+            Ok(match outcome.await {
+                Some(answer) => text(answer),
+                None => "Error: the call was aborted.".into(),
+            })
+        })
+    }
+
+    /// The app's signal aborted: every tool is unregistered and no client is followed.
+    fn stop(self: &Rc<Self>) {
+        self.stopped.set(true);
+        if let Some(c) = self.generation.borrow_mut().take() {
+            c.abort();
+        }
+        // Dropped after this call returns: this may run inside the signal's listener.
+        let closures = std::mem::take(&mut *self.closures.borrow_mut());
+        let on_abort = self.on_abort.borrow_mut().take();
+        if let Some((signal, listener)) = &on_abort {
+            let _ = signal
+                .remove_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
+        }
+        let this = self.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            drop((closures, on_abort));
+            LIVE.with(|l| l.borrow_mut().retain(|e| !Rc::ptr_eq(e, &this)));
+        });
+    }
+}
+
+/// An answer as the text the agent reads.
+fn text(answer: Answer) -> JsValue {
+    let (text, is_error) = answer.into_text(ResultLimit::None);
+    if is_error {
+        format!("Error: {text}").into()
+    } else {
+        text.into()
+    }
+}
+
+fn error_text(e: &JsValue) -> String {
+    match e.dyn_ref::<js_sys::Error>() {
+        Some(err) => format!(
+            "{}: {}",
+            String::from(err.name()),
+            String::from(err.message())
+        ),
+        None => e
+            .as_string()
+            .unwrap_or_else(|| "an unknown error".to_owned()),
+    }
+}
+
+fn resolved(supported: bool, registered: &[String]) -> JsValue {
+    let out = Object::new();
+    set(&out, "supported", &supported.into());
+    let names: Array = registered.iter().map(|n| JsValue::from_str(n)).collect();
+    set(&out, "registered", &names);
+    out.into()
+}
+
+/// Offers `source`'s tools to an in-browser agent through WebMCP. `source` is a tool array, a
+/// `ToolRegistry`, or a `Client` (then it follows every `setTools`: the page's current tools
+/// are exactly what is registered). Resolves `{ supported, registered }`; `{ supported: false,
+/// registered: [] }` where the browser has no WebMCP. Rejects naming a bad definition, a bad
+/// option, or a tool the browser refused. Aborting `options.signal` unregisters everything.
+#[wasm_bindgen(js_name = exposeToWebMCP, unchecked_return_type = "Promise<WebMCPExposure>")]
+pub fn expose_to_webmcp(
+    #[wasm_bindgen(unchecked_param_type = "ToolRegistry | ToolDefinition[] | Client")]
+    source: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "WebMCPOptions")] options: Option<Object>,
+) -> Promise {
+    let reject = |m: &str| Promise::reject(&js_sys::Error::new(m).into());
+    let get = |k: &str| {
+        options
+            .as_ref()
+            .map(|o| prop(o, k))
+            .filter(|v| !v.is_undefined() && !v.is_null())
+    };
+    let prefix = match get("prefix") {
+        None => String::new(),
+        Some(p) => match p.as_string() {
+            Some(p) => p,
+            None => return reject("options.prefix: must be a string"),
+        },
+    };
+    let signal = match get("signal") {
+        None => None,
+        Some(s) => match s.dyn_into::<AbortSignal>() {
+            Ok(s) => Some(s),
+            Err(_) => return reject("options.signal: must be an AbortSignal"),
+        },
+    };
+    let Some(model_context) = model_context() else {
+        return Promise::resolve(&resolved(false, &[]));
+    };
+    let client_key = prop(&source, "constructor")
+        .is_function()
+        .then(|| Reflect::get(&source, &key_symbol()).ok())
+        .flatten()
+        .and_then(|k| k.as_f64())
+        .map(|k| k as usize);
+    let list = match client_key {
+        Some(key) => CLIENTS.with(|c| {
+            c.borrow()
+                .iter()
+                .find(|(k, _, _)| *k == key)
+                .map(|(_, tools, _)| tools.clone())
+        }),
+        None => Some(tool_list(&source)),
+    };
+    let Some(list) = list else {
+        return reject("source: this client has no tools to follow");
+    };
+    let exposure = Rc::new(Exposure {
+        model_context,
+        prefix,
+        runner: Runner::new(),
+        tools: RefCell::new(Rc::new(Registry::new())),
+        generation: RefCell::new(None),
+        generations: Cell::new(0),
+        calls: Cell::new(0),
+        stopped: Cell::new(false),
+        closures: RefCell::new(Vec::new()),
+        on_abort: RefCell::new(None),
+    });
+    if let Some(signal) = &signal {
+        if signal.aborted() {
+            return Promise::resolve(&resolved(true, &[]));
+        }
+        let weak = Rc::downgrade(&exposure);
+        let on_abort = Closure::<dyn FnMut()>::new(move || {
+            if let Some(e) = weak.upgrade() {
+                e.stop();
+            }
+        });
+        let _ = signal.add_event_listener_with_callback("abort", on_abort.as_ref().unchecked_ref());
+        *exposure.on_abort.borrow_mut() = Some((signal.clone(), on_abort));
+    }
+    future_to_promise(async move {
+        let registered = exposure.register_all(&list).await.map_err(|e| {
+            exposure.stop();
+            JsValue::from(js_sys::Error::new(&e))
+        })?;
+        // Followed until the signal aborts; without one, for the page's life.
+        if let Some(key) = client_key {
+            CLIENTS.with(|c| {
+                if let Some(entry) = c.borrow_mut().iter_mut().find(|(k, _, _)| *k == key) {
+                    entry.2.push(Rc::downgrade(&exposure));
+                }
+            });
+        }
+        // The exposure lives as long as its registrations: the browser holds its closures.
+        if !exposure.stopped.get() {
+            LIVE.with(|l| l.borrow_mut().push(exposure.clone()));
+        }
+        Ok(resolved(true, &registered))
+    })
+}

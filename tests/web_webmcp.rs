@@ -1,0 +1,261 @@
+//! Browser tests of `exposeToWebMCP` in Chromium with `--enable-features=WebMCP,WebMCPTesting`
+//! (webdriver.json at the crate root passes it): tools called through
+//! `document.modelContext.executeTool(tool, input)` as an in-browser agent does: a page tool,
+//! a bad argument, a throwing handler, a prefix, a `Client` followed through a `setTools` swap,
+//! an abort that unregisters everything, and a browser without WebMCP.
+//! Run with `wasm-pack test --headless --chrome -- --test web_webmcp`
+//! (`CLIENT_TOOLS_DEVSERVER` names the devserver; `scripts/test` sets it).
+#![cfg(target_arch = "wasm32")]
+
+#[path = "web_agents/support.rs"]
+mod support;
+
+use js_sys::Promise;
+use serde_json::json;
+use support::run;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen(inline_js = r#"
+const ROW = { type: "object", properties: { row_id: { type: "string" } }, required: ["row_id"] };
+
+function modelContext() {
+  const mc = document.modelContext;
+  if (!mc || typeof mc.executeTool !== "function") {
+    throw new Error("document.modelContext.executeTool is missing: run Chromium with --enable-features=WebMCP,WebMCPTesting (webdriver.json)");
+  }
+  return mc;
+}
+
+async function names() {
+  return (await modelContext().getTools()).map((t) => t.name).sort();
+}
+
+// Calls a tool as an in-browser agent does; a rejection is reported with its name.
+async function call(name, input) {
+  const mc = modelContext();
+  const tool = (await mc.getTools()).find((t) => t.name === name);
+  if (!tool) return `not registered: ${name}`;
+  try { return await mc.executeTool(tool, input); } catch (e) { return `rejected: ${e.name}`; }
+}
+
+export async function pageTools(t) {
+  const seen = {};
+  const div = document.createElement("div");
+  div.innerHTML = `<form id="order"><label>Customer <input name="customer" value="Ada"></label>
+    <button>Save</button></form>`;
+  document.body.appendChild(div);
+  const rows = [];
+  const ac = new AbortController();
+  try {
+    seen.before = await names();
+    const tools = [
+      { name: "highlight_row", description: "Highlight a row.", parameters: ROW,
+        handler: (args) => { rows.push(args.row_id); return `Row ${args.row_id} is highlighted.`; } },
+      { name: "throws", handler: () => { throw new Error("the table is gone"); } },
+      { name: "lookup", handler: () => ({ success: true, data: { rows: 3 } }) },
+      t.sdk.describeFormTool({ form: div.querySelector("form") }),
+    ];
+    seen.exposed = await t.sdk.exposeToWebMCP(tools, { signal: ac.signal, prefix: "shop_" });
+    seen.after = await names();
+    const listed = (await modelContext().getTools()).filter((x) => x.name.startsWith("shop_"));
+    seen.listed = Object.fromEntries(listed.map((x) => [x.name, {
+      description: x.description,
+      inputSchema: typeof x.inputSchema === "string" ? JSON.parse(x.inputSchema) : x.inputSchema,
+      annotations: x.annotations ?? null,
+    }]));
+    seen.highlight = await call("shop_highlight_row", { row_id: "42" });
+    seen.badArgument = await call("shop_highlight_row", { row_id: 42 });
+    seen.noArgument = await call("shop_highlight_row", {});
+    seen.thrown = await call("shop_throws", {});
+    seen.lookup = await call("shop_lookup", {});
+    seen.describe = JSON.parse(await call("shop_describe_form", {}));
+    seen.rows = rows;
+    // A second exposure of the same names is refused by the browser, and says so.
+    try { await t.sdk.exposeToWebMCP(tools, { prefix: "shop_" }); seen.duplicate = "resolved"; }
+    catch (e) { seen.duplicate = e.message; }
+    ac.abort();
+    seen.afterAbort = await names();
+    try { await t.sdk.exposeToWebMCP(tools, { prefix: "bad-" }); seen.badPrefix = "resolved"; }
+    catch (e) { seen.badPrefix = e.message; }
+  } finally {
+    ac.abort();
+    div.remove();
+  }
+  return seen;
+}
+
+export async function followsClient(t) {
+  const seen = {};
+  const ac = new AbortController();
+  const client = await t.register(t.options({ name: "mcp", tools: [
+    { name: "list_orders", handler: () => "orders 1, 2, 3" },
+  ] }));
+  try {
+    const registry = t.sdk.ToolRegistry([
+      { name: "open_order", parameters: { type: "object", properties: { id: { type: "integer" } }, required: ["id"] },
+        handler: (args) => `order ${args.id} is open` },
+      { name: "slow", timeoutMs: 100, handler: () => new Promise(() => {}) },
+    ]);
+    seen.exposed = await t.sdk.exposeToWebMCP(client, { signal: ac.signal });
+    seen.first = await names();
+    seen.list = await call("list_orders", {});
+    await client.setTools(registry);
+    seen.swapped = await names();
+    seen.open = await call("open_order", { id: 7 });
+    seen.openBad = await call("open_order", { id: "7; drop table" });
+    seen.gone = await call("list_orders", {});
+    seen.timeout = await call("slow", {});
+    // The Sessions side answers the same tools.
+    const run = await t.a.startRun(t.base, t.s);
+    const id = await t.a.callTool(t.base, t.s, run, `client__mcp__open_order`, { id: 8 });
+    seen.sessions = (await t.a.waitCall(t.base, t.s, run, id, 8)).text;
+    ac.abort();
+    seen.afterAbort = await names();
+    // After the abort a swap registers nothing.
+    await client.setTools([{ name: "list_orders", handler: () => "x" }]);
+    await t.a.sleep(50);
+    seen.afterAbortSwap = await names();
+    // A registry as the source.
+    const ac2 = new AbortController();
+    seen.fromRegistry = await t.sdk.exposeToWebMCP(registry, { signal: ac2.signal, prefix: "r_" });
+    seen.fromRegistryCall = await call("r_open_order", { id: 1 });
+    ac2.abort();
+    seen.end = await names();
+  } finally {
+    ac.abort();
+    await client.leave();
+  }
+  return seen;
+}
+
+export async function unsupported(t) {
+  const tools = [{ name: "x", handler: () => "x" }];
+  const own = Object.getOwnPropertyDescriptor(document, "modelContext");
+  Object.defineProperty(document, "modelContext", { configurable: true, value: undefined });
+  try {
+    return await t.sdk.exposeToWebMCP(tools);
+  } finally {
+    delete document.modelContext;
+    if (own) Object.defineProperty(document, "modelContext", own);
+  }
+}
+"#)]
+extern "C" {
+    #[wasm_bindgen(js_name = pageTools)]
+    fn page_tools(t: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = followsClient)]
+    fn follows_client(t: &JsValue) -> Promise;
+    fn unsupported(t: &JsValue) -> Promise;
+}
+
+#[wasm_bindgen_test]
+async fn tools_are_called_through_model_context_execute_tool_with_errors_as_text() {
+    let seen = run(page_tools).await;
+    assert_eq!(seen["before"], json!([]));
+    let names = json!([
+        "shop_describe_form",
+        "shop_highlight_row",
+        "shop_lookup",
+        "shop_throws"
+    ]);
+    assert_eq!(
+        seen["exposed"],
+        json!({"supported": true, "registered": ["shop_highlight_row", "shop_throws", "shop_lookup", "shop_describe_form"]})
+    );
+    assert_eq!(seen["after"], names);
+    let listed = &seen["listed"];
+    assert_eq!(
+        listed["shop_highlight_row"]["description"],
+        "Highlight a row."
+    );
+    assert_eq!(
+        listed["shop_highlight_row"]["inputSchema"],
+        json!({"type": "object", "properties": {"row_id": {"type": "string"}}, "required": ["row_id"]})
+    );
+    assert_eq!(
+        listed["shop_throws"]["inputSchema"],
+        json!({"type": "object", "properties": {}})
+    );
+    assert_eq!(
+        listed["shop_describe_form"]["annotations"]["readOnlyHint"], true,
+        "{listed}"
+    );
+    assert_eq!(seen["highlight"], "Row 42 is highlighted.");
+    let bad = seen["badArgument"].as_str().unwrap();
+    assert!(
+        bad.starts_with("Error: Invalid arguments for \"highlight_row\": ")
+            && bad.contains("row_id"),
+        "{bad}"
+    );
+    assert!(
+        seen["noArgument"]
+            .as_str()
+            .unwrap()
+            .starts_with("Error: Invalid arguments"),
+        "{}",
+        seen["noArgument"]
+    );
+    assert_eq!(seen["thrown"], "Error: the table is gone");
+    assert_eq!(seen["lookup"], "{\"rows\":3}");
+    assert!(
+        seen["describe"].to_string().contains("customer"),
+        "{}",
+        seen["describe"]
+    );
+    assert_eq!(
+        seen["rows"],
+        json!(["42"]),
+        "the handler never ran with a bad argument"
+    );
+    let duplicate = seen["duplicate"].as_str().unwrap();
+    assert!(
+        duplicate.starts_with("registerTool(\"shop_highlight_row\") was refused: "),
+        "{duplicate}"
+    );
+    assert_eq!(seen["afterAbort"], json!([]));
+    assert_eq!(
+        seen["badPrefix"],
+        "tools[0].name with the prefix: \"bad-highlight_row\": character '-' at position 3 breaks the tool name rule ^[a-zA-Z_][a-zA-Z0-9_]*$"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_client_is_followed_through_set_tools_until_the_signal_aborts() {
+    let seen = run(follows_client).await;
+    assert_eq!(
+        seen["exposed"],
+        json!({"supported": true, "registered": ["list_orders"]})
+    );
+    assert_eq!(seen["first"], json!(["list_orders"]));
+    assert_eq!(seen["list"], "orders 1, 2, 3");
+    assert_eq!(seen["swapped"], json!(["open_order", "slow"]));
+    assert_eq!(seen["open"], "order 7 is open");
+    assert!(
+        seen["openBad"]
+            .as_str()
+            .unwrap()
+            .starts_with("Error: Invalid arguments for \"open_order\""),
+        "{}",
+        seen["openBad"]
+    );
+    assert_eq!(seen["gone"], "not registered: list_orders");
+    assert_eq!(seen["timeout"], "Error: timed out after 100 ms");
+    assert_eq!(seen["sessions"], "order 8 is open");
+    assert_eq!(seen["afterAbort"], json!([]));
+    assert_eq!(seen["afterAbortSwap"], json!([]));
+    assert_eq!(
+        seen["fromRegistry"],
+        json!({"supported": true, "registered": ["r_open_order", "r_slow"]})
+    );
+    assert_eq!(seen["fromRegistryCall"], "order 1 is open");
+    assert_eq!(seen["end"], json!([]));
+}
+
+#[wasm_bindgen_test]
+async fn without_webmcp_it_resolves_unsupported_and_never_throws() {
+    let seen = run(unsupported).await;
+    assert_eq!(seen, json!({"supported": false, "registered": []}));
+}
