@@ -5,9 +5,9 @@
 //! One rule keeps it sound: no `RefCell` borrow is held while calling into JS, because a JS
 //! handler or callback may call straight back into the SDK (`setTools` inside a handler).
 
-mod handlers;
-mod listen;
-mod net;
+pub(crate) mod handlers;
+pub(crate) mod listen;
+pub(crate) mod net;
 pub(crate) mod options;
 
 use crate::engine::{Engine, Input, OpId, Output, Status, StreamId};

@@ -69,6 +69,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
                 .route_layer(from_fn_with_state(hub.clone(), creation_guard)),
         )
         .merge(sessions)
+        .merge(crate::ws::router(hub.clone()))
         .fallback(statics::serve)
         .method_not_allowed_fallback(|| async { HttpError::method_not_allowed() })
         .layer(DefaultBodyLimit::max(BODY_MAX_BYTES))

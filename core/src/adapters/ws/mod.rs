@@ -143,6 +143,12 @@ pub enum WsCallEvent {
         call_id: Option<String>,
         reason: String,
     },
+    /// The shell could not send a frame (the app's `send` threw, the socket was closing):
+    /// `call_id` names the call it answered, if any.
+    SendFailed {
+        call_id: Option<String>,
+        reason: String,
+    },
 }
 
 /// What the bridge asks of its shell.
