@@ -146,7 +146,8 @@ impl WsTools {
     }
 
     /// A bridge listening on `ws` itself: its `message` and `close` listeners are removed when
-    /// the socket closes or on `detach()`. Throws like the constructor.
+    /// the socket closes or on `detach()`, and keep the bridge alive until then. Throws like
+    /// the constructor.
     pub fn attach(
         ws: WebSocket,
         #[wasm_bindgen(unchecked_param_type = "WsAttachOptions")] options: JsValue,
@@ -154,20 +155,22 @@ impl WsTools {
         let socket = ws.clone();
         let shared = open(&options, |_| Ok(Sender::Socket(socket))).map_err(|m| error(&m))?;
         let target: &web_sys::EventTarget = ws.as_ref();
-        let weak = Rc::downgrade(&shared);
+        // The listeners hold the bridge: while attached, the socket keeps it alive, whatever
+        // the app keeps. The cycle ends with the listeners (close, or `detach()`).
+        let s = shared.clone();
         let on_message = Listener::new(target, "message", move |e| {
-            if let (Some(shared), Some(e)) = (weak.upgrade(), e.dyn_ref::<MessageEvent>()) {
-                shared.receive(&e.data());
+            if let Some(e) = e.dyn_ref::<MessageEvent>() {
+                s.receive(&e.data());
             }
         });
-        let weak = Rc::downgrade(&shared);
+        let s = shared.clone();
         let on_close = Listener::new(target, "close", move |_| {
-            if let Some(shared) = weak.upgrade() {
-                shared.closed();
-                // The socket is done: the listeners go (removal is deferred past this call).
-                let listeners = std::mem::take(&mut *shared.listeners.borrow_mut());
-                drop(listeners);
-            }
+            let shared = s.clone();
+            shared.closed();
+            // The socket is done: the listeners go (wasm-bindgen frees a closure that is
+            // running only once it returns).
+            let listeners = std::mem::take(&mut *shared.listeners.borrow_mut());
+            drop(listeners);
         });
         *shared.listeners.borrow_mut() = on_message.into_iter().chain(on_close).collect();
         Ok(WsTools { shared })
