@@ -178,7 +178,7 @@ impl WsTools {
 
     /// One message's data (`event.data`). True when it was a tool call (answered, or being
     /// run); false for any other frame, binary frames included, which are left alone.
-    pub fn receive(&self, data: JsValue) -> bool {
+    pub fn receive(&self, #[wasm_bindgen(unchecked_param_type = "unknown")] data: JsValue) -> bool {
         self.shared.receive(&data)
     }
 
@@ -221,7 +221,7 @@ impl WsTools {
     }
 
     /// The dialect's name.
-    #[wasm_bindgen(getter)]
+    #[wasm_bindgen(getter, unchecked_return_type = "WsDialect")]
     pub fn dialect(&self) -> String {
         self.shared.bridge.borrow().dialect().as_str().to_owned()
     }
