@@ -285,14 +285,18 @@ impl WsBridge {
     /// One text frame from the socket. True when it was a tool call (read or malformed);
     /// false for every other frame, which is left alone.
     pub fn receive(&mut self, text: &str, now: Instant) -> bool {
-        // Cheap test first: most frames are audio or transcripts, and parsing them costs.
-        let marker = match self.dialect {
-            Dialect::Cartesia | Dialect::ElevenLabs => "client_tool_call",
-            Dialect::OpenAiRealtime => "response.",
+        // Cheap test first: most frames are audio (large base64) or transcripts, and parsing
+        // them costs. A frame of interest has its type as a quoted string.
+        let markers: &[&str] = match self.dialect {
+            Dialect::Cartesia | Dialect::ElevenLabs => &["\"client_tool_call\""],
+            Dialect::OpenAiRealtime => &[
+                "\"response.function_call_arguments.done\"",
+                "\"response.created\"",
+                "\"response.done\"",
+                "\"error\"",
+            ],
         };
-        let maybe = text.contains(marker)
-            || (self.dialect == Dialect::OpenAiRealtime && text.contains("\"error\""));
-        if !maybe {
+        if !markers.iter().any(|m| text.contains(m)) {
             return false;
         }
         let Ok(Value::Object(frame)) = serde_json::from_str::<Value>(text) else {
