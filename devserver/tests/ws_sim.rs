@@ -91,6 +91,16 @@ async fn the_socket_needs_the_sessions_token_in_the_query_and_a_known_dialect() 
     assert_eq!(a.status, 400, "not an upgrade: {:?}", a.body);
     let a = s.post("/ws/calls", json!({"tool_name": "t"})).await;
     assert_eq!((a.status, a.error_type()), (409, "no_socket".to_owned()));
+    let a = s
+        .post(
+            "/ws/calls",
+            json!({"tool_name": "t", "response_timeout_ms": 0}),
+        )
+        .await;
+    assert_eq!(
+        (a.status, a.json()["error"]["param"].clone()),
+        (400, json!("response_timeout_ms"))
+    );
 }
 
 #[tokio::test]

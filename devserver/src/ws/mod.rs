@@ -28,6 +28,7 @@ use axum::response::Response;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use client_tools_core::adapters::ws::Dialect;
+use client_tools_core::protocol::limits::BODY_MAX_BYTES;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use sim::{CallView, Conn, Sim, SimCall, ToSocket};
@@ -39,6 +40,8 @@ use tokio::time::{timeout_at, Instant};
 
 /// How long the platform waits for a result when the call names no `response_timeout_ms`.
 pub const RESPONSE_TIMEOUT_MS: u64 = 10_000;
+/// The longest `response_timeout_ms` (and `keep_response_open_ms`): 5 minutes.
+pub const RESPONSE_TIMEOUT_MAX_MS: u64 = 300_000;
 /// The `drop_socket` fault drops the connection this long after sending the call.
 pub const DROP_AFTER_MS: u64 = 100;
 /// A response the client created with `response.create` lasts this long.
@@ -124,6 +127,8 @@ async fn connect(
     let upgrade =
         upgrade.map_err(|e| HttpError::invalid_body(format!("not a WebSocket upgrade: {e}")))?;
     let sim = sims.get(&session.id);
+    // A frame is a request body: the same 1 MiB limit.
+    let upgrade = upgrade.max_message_size(BODY_MAX_BYTES);
     Ok(upgrade.on_upgrade(move |socket| serve(socket, sim, dialect)))
 }
 
@@ -221,6 +226,21 @@ async fn place_call(
     Extension(sims): SimsExt,
     JsonBody(req): JsonBody<PlaceCall>,
 ) -> Result<(StatusCode, Json<Value>), HttpError> {
+    if req
+        .response_timeout_ms
+        .is_some_and(|ms| ms == 0 || ms > RESPONSE_TIMEOUT_MAX_MS)
+    {
+        return Err(HttpError::invalid(
+            "response_timeout_ms",
+            format!("1 to {RESPONSE_TIMEOUT_MAX_MS}"),
+        ));
+    }
+    if req.keep_response_open_ms > RESPONSE_TIMEOUT_MAX_MS {
+        return Err(HttpError::invalid(
+            "keep_response_open_ms",
+            format!("at most {RESPONSE_TIMEOUT_MAX_MS}"),
+        ));
+    }
     let sim = sims.get(&session.id);
     let mut s = lock(&sim);
     let (conn, dialect) = match &s.conn {
@@ -273,7 +293,7 @@ async fn place_call(
         expects_response: expects,
         settled,
     };
-    s.calls.insert(call_id.clone(), call);
+    s.insert_call(call_id.clone(), call);
     let response_id = format!("resp_{n}");
     if dialect == Dialect::OpenAiRealtime {
         s.response_started(conn, &response_id);

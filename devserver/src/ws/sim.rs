@@ -11,6 +11,19 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use tokio::sync::{mpsc, Notify};
 
+/// Frames and violations kept per session for `…/ws/log`, oldest dropped first.
+pub const LOG_MAX: usize = 1000;
+/// Calls kept per session for the long poll; the oldest settled ones go first.
+pub const CALLS_MAX: usize = 1000;
+
+/// Appends to a log of at most [`LOG_MAX`] entries.
+fn keep<T>(log: &mut Vec<T>, item: T) {
+    if log.len() == LOG_MAX {
+        log.remove(0);
+    }
+    log.push(item);
+}
+
 /// What the simulator says to the connection's task.
 #[derive(Debug)]
 pub enum ToSocket {
@@ -57,6 +70,8 @@ pub(crate) struct SimCall {
 pub struct Sim {
     pub conn: Option<Conn>,
     pub(crate) calls: HashMap<String, SimCall>,
+    /// Call ids, oldest first, to prune settled calls past [`CALLS_MAX`].
+    pub(crate) call_order: std::collections::VecDeque<String>,
     /// Every rule a client broke, in order, for the tests to read.
     pub violations: Vec<String>,
     /// Every text frame the client sent, parsed (or as a string when not JSON).
@@ -79,7 +94,22 @@ impl Sim {
     }
 
     fn violation(&mut self, what: String) {
-        self.violations.push(what);
+        keep(&mut self.violations, what);
+    }
+
+    /// Holds a new call, pruning the oldest settled one past [`CALLS_MAX`].
+    pub(crate) fn insert_call(&mut self, id: String, call: SimCall) {
+        if self.calls.len() >= CALLS_MAX {
+            let settled = self
+                .call_order
+                .iter()
+                .position(|id| self.calls.get(id).is_none_or(|c| c.view.state != "pending"));
+            if let Some(old) = settled.and_then(|i| self.call_order.remove(i)) {
+                self.calls.remove(&old);
+            }
+        }
+        self.call_order.push_back(id.clone());
+        self.calls.insert(id, call);
     }
 
     /// Settles a pending call.
@@ -118,10 +148,10 @@ impl Sim {
     /// A text frame from the client on connection `conn`.
     pub fn received(&mut self, conn: u64, dialect: Dialect, text: &str) {
         let Ok(frame) = serde_json::from_str::<Value>(text) else {
-            self.received.push(Value::String(text.to_owned()));
+            keep(&mut self.received, Value::String(text.to_owned()));
             return self.violation(format!("a frame that is not JSON: {text:.80}"));
         };
-        self.received.push(frame.clone());
+        keep(&mut self.received, frame.clone());
         let kind = frame["type"].as_str().unwrap_or_default().to_owned();
         match (dialect, kind.as_str()) {
             (Dialect::Cartesia | Dialect::ElevenLabs, "client_tool_result") => {
