@@ -42,7 +42,9 @@ export async function roundTrip(t, dialect) {
     const id = await a.placeCall({ tool_name, parameters });
     if (k === "echo") echo = id;
     outcomes[k] = await a.wait(id);
-    await a.sleep(150); // a response.create goes after each output, and its response ends
+    // Realtime: a response.create follows the output; wait until that response has ended.
+    await a.sleep(20);
+    await a.waitFor("no active response", async () => !(await a.log()).response_active, 3000, 20);
   }
   const log = await a.log();
   ws.close();

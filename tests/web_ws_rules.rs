@@ -53,23 +53,26 @@ export async function cartesiaLimits(t) {
 export async function realtimeResponses(t, respondAfterResult) {
   const { a } = t;
   const ws = await a.openSocket("openai-realtime");
-  const sent = [];
+  // What crossed the socket, in order, as the page saw it: "in:<type>" and "out:<type>".
+  const wire = [];
   const bridge = t.create({ dialect: "openai-realtime", respondAfterResult,
-    send: (text) => { sent.push(JSON.parse(text).type); ws.send(text); },
+    send: (text) => { wire.push(`out:${JSON.parse(text).type}`); ws.send(text); },
     tools: [{ name: "fast", handler: () => "fast" }, { name: "later", handler: async () => { await a.sleep(300); return "later"; } }] });
-  ws.addEventListener("message", (e) => bridge.receive(e.data));
-  // The response stays active 400 ms after the call: the output goes at once, response.create after.
+  ws.addEventListener("message", (e) => { wire.push(`in:${JSON.parse(e.data).type}`); bridge.receive(e.data); });
+  // The response stays active 400 ms after the call: the output goes at once, response.create after it ends.
   const fast = await a.placeCall({ tool_name: "fast", parameters: {}, keep_response_open_ms: 400 });
   const o1 = await a.wait(fast);
-  const sentWhileActive = sent.slice();
-  await a.sleep(700);
+  await a.waitFor("the end of every response", async () => wire.includes("in:response.done") &&
+    !(await a.log()).response_active, 5000, 20);
+  wire.push("-- next call");
   // Answered after its response ended: response.create at once.
   const later = await a.placeCall({ tool_name: "later", parameters: {} });
   const o2 = await a.wait(later);
-  await a.sleep(300);
+  await a.sleep(50);
+  await a.waitFor("no active response", async () => !(await a.log()).response_active, 5000, 20);
   const log = await a.log();
   ws.close();
-  return { o1, o2, sent, sentWhileActive, responses: log.responses_created, violations: log.violations };
+  return { o1, o2, wire, responses: log.responses_created, violations: log.violations };
 }
 
 // A raw socket, no SDK: what the simulator does with frames that break the rules.
@@ -164,25 +167,58 @@ async fn cartesia_results_stay_within_4096_bytes_and_expects_response_false_send
     );
 }
 
+/// The frames of the page's socket in order, as the scenario saw them (`in:<type>`,
+/// `out:<type>`, and a `-- next call` mark).
+fn wire(seen: &serde_json::Value) -> Vec<String> {
+    seen["wire"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_str().unwrap().to_owned())
+        .collect()
+}
+
 #[wasm_bindgen_test]
 async fn realtime_sends_response_create_only_when_no_response_is_active() {
     let seen = run(realtime_responses, "auto").await;
     assert_eq!(seen["violations"], json!([]), "{seen}");
     assert_eq!(seen["o1"]["result"], json!("fast"));
     assert_eq!(seen["o2"]["result"], json!("later"));
+    let w = wire(&seen);
+    let at = |what: &str| {
+        w.iter()
+            .position(|x| x == what)
+            .unwrap_or_else(|| panic!("{what}: {w:?}"))
+    };
+    // First call: its output while the response is active, response.create only after it ended.
     assert_eq!(
-        seen["sentWhileActive"],
-        json!(["conversation.item.create"]),
-        "{seen}"
+        w[..5],
+        [
+            "in:response.created",
+            "in:response.function_call_arguments.done",
+            "out:conversation.item.create",
+            "in:response.done",
+            "out:response.create"
+        ],
+        "{w:?}"
+    );
+    // Second call: its response ended before the handler did, so response.create at once.
+    let next = at("-- next call");
+    assert_eq!(
+        w[next + 1..next + 6],
+        [
+            "in:response.created",
+            "in:response.function_call_arguments.done",
+            "in:response.done",
+            "out:conversation.item.create",
+            "out:response.create"
+        ],
+        "{w:?}"
     );
     assert_eq!(
-        seen["sent"],
-        json!([
-            "conversation.item.create",
-            "response.create",
-            "conversation.item.create",
-            "response.create"
-        ])
+        w.iter().filter(|x| *x == "out:response.create").count(),
+        2,
+        "{w:?}"
     );
     assert_eq!(seen["responses"], json!(2));
 }
@@ -191,9 +227,16 @@ async fn realtime_sends_response_create_only_when_no_response_is_active() {
 async fn realtime_respond_after_result_never_leaves_response_create_to_the_app() {
     let seen = run(realtime_responses, "never").await;
     assert_eq!(seen["violations"], json!([]), "{seen}");
+    let outs: Vec<String> = wire(&seen)
+        .into_iter()
+        .filter(|w| w.starts_with("out:"))
+        .collect();
     assert_eq!(
-        seen["sent"],
-        json!(["conversation.item.create", "conversation.item.create"])
+        outs,
+        [
+            "out:conversation.item.create",
+            "out:conversation.item.create"
+        ]
     );
     assert_eq!(seen["responses"], json!(0));
 }

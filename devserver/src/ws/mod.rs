@@ -8,7 +8,8 @@
 //! - `POST …/ws/calls` `{tool_name, parameters, expects_response, response_timeout_ms, fault,
 //!   keep_response_open_ms}` → `201 {"call_id"}`; `409 no_socket` with none connected.
 //! - `GET …/ws/calls/{call_id}?wait=SECONDS` → the call ([`sim::CallView`]).
-//! - `GET …/ws/log` → `{violations, received, responses_created, connections, connected}`.
+//! - `GET …/ws/log` → `{violations, received, responses_created, connections, connected,
+//!   response_active}`.
 //! - `POST …/ws/frames` `{text}` sends a raw frame (not-a-call frames, malformed calls).
 //!
 //! The agent's routes take `Authorization: Bearer` like every session route.
@@ -405,6 +406,7 @@ async fn log(Extension(session): Extension<Arc<Session>>, Extension(sims): SimsE
         "responses_created": s.responses_created,
         "connections": s.connections,
         "connected": s.conn.is_some(),
+        "response_active": s.response_active,
     }))
 }
 
