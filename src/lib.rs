@@ -1,6 +1,7 @@
 //! client-tools: give an AI agent tools that only your web page can run.
 //!
-//! The wasm SDK: a thin browser shell ([`Client`], the page [`tools`]) over the pure, clock-free
+//! The wasm SDK: a thin browser shell ([`Client`], [`WsTools`] for a voice agent's WebSocket,
+//! the page [`tools`]) over the pure, clock-free
 //! core in the `client-tools-core` crate, re-exported here as [`protocol`], [`sse`], [`schema`]
 //! and [`engine`].
 
@@ -12,9 +13,11 @@ mod runner;
 pub mod tools;
 mod turns;
 mod webmcp;
+mod ws;
 
 pub use client::Client;
 pub use client_tools_core::{engine, protocol, schema, sse};
 pub use registry::ToolRegistry;
 pub use turns::TurnTools;
 pub use webmcp::expose_to_webmcp;
+pub use ws::WsTools;

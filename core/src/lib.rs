@@ -1,7 +1,7 @@
 //! client-tools-core: the pure core of client-tools.
 //!
 //! [`calls`] (the call runtime every transport shares), [`adapters`] (the pure halves of the
-//! other transports: a tool registry and its exports, turn-based answers), [`protocol`] (wire types and every limit, validation that names the field), [`sse`] (the
+//! other transports: a tool registry and its exports, turn-based answers, a voice agent's WebSocket), [`protocol`] (wire types and every limit, validation that names the field), [`sse`] (the
 //! event-stream parser), [`schema`] (JSON Schema argument checks) and [`engine`] (the Sessions
 //! client as a sans-I/O state machine). Nothing here touches a browser, a socket or a clock:
 //! the shells (the wasm SDK in the workspace root, the native worker) carry out what the engine

@@ -21,6 +21,7 @@ pub mod state;
 pub mod statics;
 pub mod stream;
 pub mod timers;
+pub mod ws;
 
 use axum::serve::ListenerExt;
 use std::net::SocketAddr;

@@ -10,11 +10,11 @@
 
 mod calls;
 mod driver;
-mod guards;
+pub(crate) mod guards;
 pub(crate) mod handlers;
 pub(crate) mod keys;
 mod lifecycle;
-mod net;
+pub(crate) mod net;
 pub(crate) mod options;
 mod stream;
 

@@ -48,6 +48,8 @@ const TOOL_KEYS: &[&str] = &[
     "timeoutMs",
     "maxCallsPerRun",
     "annotations",
+    // Read by `WsTools`: whether the voice agent waits for the result (default true).
+    "expectsResponse",
     "handler",
 ];
 

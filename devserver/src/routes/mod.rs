@@ -72,6 +72,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         )
         .merge(sessions)
         .merge(turns::routes())
+        .merge(crate::ws::router(hub.clone()))
         .fallback(statics::serve)
         .method_not_allowed_fallback(|| async { HttpError::method_not_allowed() })
         .layer(DefaultBodyLimit::max(BODY_MAX_BYTES))

@@ -1,0 +1,59 @@
+//! ElevenLabs' conversational agents: `client_tool_call` with the call nested under
+//! `client_tool_call`, always answered by a `client_tool_result` with a string `result`.
+
+use super::frame::{readable_id, string_field, Incoming, IncomingCall, Malformed};
+use crate::calls::ResultLimit;
+use serde_json::{json, Map, Value};
+
+/// No byte limit is documented; the Sessions API's 65,536 characters keep a result sane.
+pub(crate) const LIMIT: ResultLimit = ResultLimit::SESSIONS;
+
+/// `{ type: "client_tool_call", client_tool_call: { tool_name, tool_call_id, parameters, event_id } }`.
+pub(crate) fn read(frame: &Map<String, Value>) -> Incoming {
+    if frame.get("type").and_then(Value::as_str) != Some("client_tool_call") {
+        return Incoming::Other;
+    }
+    let Some(call) = frame.get("client_tool_call").and_then(Value::as_object) else {
+        return Incoming::Calls(vec![Err(Malformed {
+            call_id: None,
+            tool: None,
+            expects_response: true,
+            reason: "client_tool_call is missing or not an object".to_owned(),
+        })]);
+    };
+    let read = (|| {
+        Ok(IncomingCall {
+            call_id: string_field(call, "tool_call_id", "client_tool_call.tool_call_id")?,
+            tool: string_field(call, "tool_name", "client_tool_call.tool_name")?,
+            arguments: call.get("parameters").cloned().unwrap_or(Value::Null),
+            expects_response: true,
+        })
+    })();
+    Incoming::Calls(vec![read.map_err(|reason| Malformed {
+        call_id: readable_id(call, "tool_call_id"),
+        tool: readable_id(call, "tool_name"),
+        expects_response: true,
+        reason,
+    })])
+}
+
+/// `{ type: "client_tool_result", tool_call_id, result, is_error }`.
+pub(crate) fn result(call_id: &str, text: String, is_error: bool) -> Value {
+    json!({
+        "type": "client_tool_result",
+        "tool_call_id": call_id,
+        "result": text,
+        "is_error": is_error,
+    })
+}
+
+/// `{ type: "client", name, description, parameters, expects_response }`, as in an agent's
+/// `client` tool configuration.
+pub(crate) fn declaration(
+    name: &str,
+    description: &str,
+    parameters: Value,
+    expects: bool,
+) -> Value {
+    super::cartesia::declaration(name, description, parameters, expects)
+}

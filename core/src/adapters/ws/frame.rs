@@ -1,0 +1,65 @@
+//! What a dialect reads out of one text frame, before the bridge decides what to do with it.
+
+use serde_json::{Map, Value};
+
+/// A tool call as a dialect read it.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct IncomingCall {
+    pub call_id: String,
+    pub tool: String,
+    /// As sent: an object, a JSON string holding one, or `null` for none.
+    pub arguments: Value,
+    /// Whether the platform waits for a result (only Cartesia's calls may say no).
+    pub expects_response: bool,
+}
+
+/// A frame that claimed to be a tool call but could not be read as one.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Malformed {
+    /// The call's id, when it could be read: the call is then answered as an error.
+    pub call_id: Option<String>,
+    pub tool: Option<String>,
+    pub expects_response: bool,
+    /// What is wrong, naming the field.
+    pub reason: String,
+}
+
+/// One frame, read.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Incoming {
+    /// Not a tool call (audio, transcripts, anything else): ignored.
+    Other,
+    /// Tool calls (a Realtime `response.done` may carry several, most already seen).
+    Calls(Vec<Result<IncomingCall, Malformed>>),
+    /// Realtime: a response started.
+    ResponseCreated,
+    /// Realtime: a response ended, with the function calls of its output.
+    ResponseDone(Vec<Result<IncomingCall, Malformed>>),
+    /// Realtime: the server refused a `response.create` because a response is active.
+    ActiveResponseError,
+}
+
+/// `obj[key]` as a string, or why not (naming `field`).
+pub(crate) fn string_field(
+    obj: &Map<String, Value>,
+    key: &str,
+    field: &str,
+) -> Result<String, String> {
+    match obj.get(key) {
+        Some(Value::String(s)) if !s.is_empty() => Ok(s.clone()),
+        Some(Value::String(_)) => Err(format!("{field} is empty")),
+        Some(other) => Err(format!(
+            "{field} is {}, not a string",
+            crate::protocol::validate::json_type_name(other)
+        )),
+        None => Err(format!("{field} is missing")),
+    }
+}
+
+/// The id of a malformed call, if it can be read as a non-empty string.
+pub(crate) fn readable_id(obj: &Map<String, Value>, key: &str) -> Option<String> {
+    match obj.get(key) {
+        Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
+        _ => None,
+    }
+}

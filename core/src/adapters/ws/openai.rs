@@ -1,0 +1,102 @@
+//! OpenAI's Realtime API: a call is `response.function_call_arguments.done` (`call_id`,
+//! `name`, `arguments` as a JSON string) and shows up again in `response.done`'s output;
+//! its answer is a `conversation.item.create` of a `function_call_output`, and the model
+//! speaks again only after a `response.create`, which the server refuses while a response
+//! is active.
+
+use super::frame::{readable_id, string_field, Incoming, IncomingCall, Malformed};
+use crate::calls::ResultLimit;
+use serde_json::{json, Map, Value};
+
+/// No limit is documented for an output; the Sessions API's 65,536 characters keep it sane.
+pub(crate) const LIMIT: ResultLimit = ResultLimit::SESSIONS;
+
+/// The error code of a `response.create` sent while a response is active.
+pub const ACTIVE_RESPONSE_CODE: &str = "conversation_already_has_active_response";
+
+fn call(obj: &Map<String, Value>, at: &str) -> Result<IncomingCall, Malformed> {
+    let read = || {
+        Ok(IncomingCall {
+            call_id: string_field(obj, "call_id", &format!("{at}call_id"))?,
+            tool: string_field(obj, "name", &format!("{at}name"))?,
+            arguments: match obj.get("arguments") {
+                None | Some(Value::Null) => Value::Null,
+                Some(Value::String(s)) if s.is_empty() => Value::Null,
+                Some(a @ Value::String(_)) => a.clone(),
+                Some(other) => {
+                    return Err(format!(
+                        "{at}arguments is {}, not a JSON string",
+                        crate::protocol::validate::json_type_name(other)
+                    ))
+                }
+            },
+            expects_response: true,
+        })
+    };
+    read().map_err(|reason| Malformed {
+        call_id: readable_id(obj, "call_id"),
+        tool: readable_id(obj, "name"),
+        expects_response: true,
+        reason,
+    })
+}
+
+pub(crate) fn read(frame: &Map<String, Value>) -> Incoming {
+    match frame.get("type").and_then(Value::as_str) {
+        Some("response.function_call_arguments.done") => Incoming::Calls(vec![call(frame, "")]),
+        Some("response.created") => Incoming::ResponseCreated,
+        Some("response.done") => {
+            let output = frame
+                .get("response")
+                .and_then(|r| r.get("output"))
+                .and_then(Value::as_array);
+            let calls = output
+                .into_iter()
+                .flatten()
+                .enumerate()
+                .filter_map(|(i, item)| {
+                    let item = item.as_object()?;
+                    (item.get("type").and_then(Value::as_str) == Some("function_call"))
+                        .then(|| call(item, &format!("response.output[{i}].")))
+                })
+                .collect();
+            Incoming::ResponseDone(calls)
+        }
+        Some("error")
+            if frame
+                .get("error")
+                .and_then(|e| e.get("code"))
+                .and_then(Value::as_str)
+                == Some(ACTIVE_RESPONSE_CODE) =>
+        {
+            Incoming::ActiveResponseError
+        }
+        _ => Incoming::Other,
+    }
+}
+
+/// The output has no error flag: an error says so at the start of its text.
+pub(crate) const ERROR_PREFIX: &str = "Error: ";
+
+/// `{ type: "conversation.item.create", item: { type: "function_call_output", call_id, output } }`.
+pub(crate) fn result(call_id: &str, output: String) -> Value {
+    json!({
+        "type": "conversation.item.create",
+        "item": { "type": "function_call_output", "call_id": call_id, "output": output },
+    })
+}
+
+/// `{ type: "response.create" }`: the model answers with the outputs it now has.
+pub(crate) fn response_create() -> Value {
+    json!({ "type": "response.create" })
+}
+
+/// `{ type: "function", name, description, parameters }`, as in `session.tools`.
+pub(crate) fn declaration(name: &str, description: &str, parameters: Value) -> Value {
+    json!({
+        "type": "function",
+        "name": name,
+        "description": description,
+        "parameters": parameters,
+    })
+}

@@ -1,0 +1,228 @@
+//! `WsTools`: client tools over a voice agent's WebSocket (Cartesia, ElevenLabs, OpenAI
+//! Realtime). The SDK never owns the socket: the app feeds it frames (`receive`) and gives
+//! it a way to send (`send`), or lets `WsTools.attach` listen on the socket itself.
+
+mod shell;
+
+use crate::browser::guards::Listener;
+use crate::browser::options;
+use client_tools_core::adapters::ws::{Dialect, RespondAfterResult, WsBridge, WsTool};
+use js_sys::{Array, Function};
+use shell::{Sender, Shared};
+use std::collections::HashMap;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{MessageEvent, WebSocket};
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &'static str = r#"
+/** The platform a voice agent's socket speaks. */
+export type WsDialect = "cartesia" | "elevenlabs" | "openai-realtime";
+
+/** A tool offered over a voice agent's socket. */
+export interface WsToolDefinition<Args extends JsonObject = JsonObject> extends ToolDefinition<Args> {
+  /** Cartesia and ElevenLabs: whether the platform waits for the result (default true). Only declared;
+   * each Cartesia call's own `expects_response` decides whether a result is sent. */
+  expectsResponse?: boolean;
+}
+
+/** How a call over the socket is doing. `runId` names the connection (`connection-1`, …). */
+export type WsCallEvent =
+  | { type: "dispatched"; callId: string; tool: string; runId: string }
+  | { type: "answered"; callId: string; tool: string; isError: boolean; elapsedMs: number; sent: boolean }
+  | { type: "failed"; callId: string; tool: string; reason: string; elapsedMs: number }
+  | { type: "malformed"; callId: string | null; reason: string }
+  | { type: "sendFailed"; callId: string | null; reason: string };
+
+/** The options of `WsTools.attach`. */
+export interface WsAttachOptions {
+  dialect: WsDialect;
+  tools?: WsToolDefinition[];
+  onCall?: (event: WsCallEvent) => void;
+  /** OpenAI Realtime: "auto" (default) sends `response.create` once every running call is answered
+   * and no response is active; "never" leaves it to the app. */
+  respondAfterResult?: "auto" | "never";
+}
+
+/** The options of `new WsTools`. */
+export interface WsToolsOptions extends WsAttachOptions {
+  /** Sends one text frame on the app's socket. */
+  send: (text: string) => void;
+}
+"#;
+
+/// Client tools over a voice agent's WebSocket. Each call id is answered once (results
+/// within the platform's limits), arguments are checked before a handler runs, and
+/// `timeoutMs` / `maxCallsPerRun` (per connection) hold.
+#[wasm_bindgen]
+pub struct WsTools {
+    shared: Rc<Shared>,
+}
+
+/// A bad option, as an `Error` with the code `invalid_option`.
+fn error(message: &str) -> JsValue {
+    crate::js::error("invalid_option", message)
+}
+
+use crate::js::get as prop;
+
+/// The tools and their handlers, from `ToolDefinition[]` (with `expectsResponse`) or a
+/// `ToolRegistry`.
+fn read_tools(v: &JsValue) -> Result<(Vec<WsTool>, HashMap<String, Function>), String> {
+    let v = &crate::registry::tool_list(v);
+    let mut tools = Vec::new();
+    let mut handlers = HashMap::new();
+    for (i, t) in options::tools(v, "tools")?.into_iter().enumerate() {
+        let item = v
+            .dyn_ref::<Array>()
+            .map(|a| a.get(i as u32))
+            .unwrap_or_default();
+        let expects_response = match prop(&item, "expectsResponse") {
+            e if e.is_undefined() || e.is_null() => true,
+            e => e
+                .as_bool()
+                .ok_or_else(|| format!("tools[{i}].expectsResponse: must be a boolean"))?,
+        };
+        handlers.insert(t.def.spec.name.clone(), t.handler);
+        tools.push(WsTool {
+            def: t.def,
+            expects_response,
+        });
+    }
+    Ok((tools, handlers))
+}
+
+/// Reads the options shared by `new WsTools` and `WsTools.attach` into a bridge that sends
+/// with `sender` (the app's `send`, read by `sender` from the options, or the socket).
+fn open(
+    options: &JsValue,
+    sender: impl FnOnce(&JsValue) -> Result<Sender, String>,
+) -> Result<Rc<Shared>, String> {
+    if !options.is_object() {
+        return Err("options: must be an object".to_owned());
+    }
+    let sender = sender(options)?;
+    let dialect = prop(options, "dialect")
+        .as_string()
+        .ok_or("dialect: must be \"cartesia\", \"elevenlabs\" or \"openai-realtime\"")?;
+    let dialect = Dialect::parse(&dialect)?;
+    let respond = match prop(options, "respondAfterResult").as_string().as_deref() {
+        None if prop(options, "respondAfterResult").is_undefined() => RespondAfterResult::Auto,
+        Some("auto") => RespondAfterResult::Auto,
+        Some("never") => RespondAfterResult::Never,
+        _ => return Err("respondAfterResult: must be \"auto\" or \"never\"".to_owned()),
+    };
+    let on_call = match prop(options, "onCall") {
+        f if f.is_undefined() || f.is_null() => None,
+        f => Some(
+            f.dyn_into::<Function>()
+                .map_err(|_| "onCall: must be a function")?,
+        ),
+    };
+    let (tools, handlers) = read_tools(&prop(options, "tools"))?;
+    let mut bridge = WsBridge::new(dialect, respond);
+    bridge.set_tools(tools).map_err(|e| e.to_string())?;
+    Ok(Shared::new(bridge, handlers, sender, on_call))
+}
+
+#[wasm_bindgen]
+impl WsTools {
+    /// A bridge for the app's socket: hand it every message's data with `receive`, and call
+    /// `closed` when the socket closes. Throws an `Error` naming a bad option
+    /// (`dialect: …`, `send: must be a function`, `tools[1].name: …`).
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "WsToolsOptions")] options: JsValue,
+    ) -> Result<WsTools, JsValue> {
+        let send = |o: &JsValue| {
+            prop(o, "send")
+                .dyn_into::<Function>()
+                .map(Sender::Js)
+                .map_err(|_| "send: must be a function".to_owned())
+        };
+        let shared = open(&options, send).map_err(|m| error(&m))?;
+        Ok(WsTools { shared })
+    }
+
+    /// A bridge listening on `ws` itself: its `message` and `close` listeners are removed when
+    /// the socket closes or on `detach()`, and keep the bridge alive until then. Throws like
+    /// the constructor.
+    pub fn attach(
+        ws: WebSocket,
+        #[wasm_bindgen(unchecked_param_type = "WsAttachOptions")] options: JsValue,
+    ) -> Result<WsTools, JsValue> {
+        let socket = ws.clone();
+        let shared = open(&options, |_| Ok(Sender::Socket(socket))).map_err(|m| error(&m))?;
+        let target: &web_sys::EventTarget = ws.as_ref();
+        // The listeners hold the bridge: while attached, the socket keeps it alive, whatever
+        // the app keeps. The cycle ends with the listeners (close, or `detach()`).
+        let s = shared.clone();
+        let on_message = Listener::new(target, "message", move |e| {
+            if let Some(e) = e.dyn_ref::<MessageEvent>() {
+                s.receive(&e.data());
+            }
+        });
+        let s = shared.clone();
+        let on_close = Listener::new(target, "close", move |_| {
+            let shared = s.clone();
+            shared.closed();
+            // The socket is done: the listeners go (wasm-bindgen frees a closure that is
+            // running only once it returns).
+            let listeners = std::mem::take(&mut *shared.listeners.borrow_mut());
+            drop(listeners);
+        });
+        *shared.listeners.borrow_mut() = on_message.into_iter().chain(on_close).collect();
+        Ok(WsTools { shared })
+    }
+
+    /// One message's data (`event.data`). True when it was a tool call (answered, or being
+    /// run); false for any other frame, binary frames included, which are left alone.
+    pub fn receive(&self, #[wasm_bindgen(unchecked_param_type = "unknown")] data: JsValue) -> bool {
+        self.shared.receive(&data)
+    }
+
+    /// The socket closed: every running handler's `ctx.signal` aborts and its result is
+    /// dropped (none of these protocols resumes a call). The bridge may serve a new socket
+    /// afterwards, with fresh per-connection counts.
+    pub fn closed(&self) {
+        self.shared.closed();
+    }
+
+    /// Stops listening on the socket of `WsTools.attach` (running calls go on and are answered).
+    pub fn detach(&self) {
+        let listeners = std::mem::take(&mut *self.shared.listeners.borrow_mut());
+        drop(listeners);
+    }
+
+    /// Replaces the tools on offer; running calls go on. Throws an `Error` naming a bad tool.
+    #[wasm_bindgen(js_name = setTools)]
+    pub fn set_tools(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "WsToolDefinition[]")] tools: JsValue,
+    ) -> Result<(), JsValue> {
+        let (tools, handlers) = read_tools(&tools).map_err(|m| error(&m))?;
+        self.shared
+            .bridge
+            .borrow_mut()
+            .set_tools(tools)
+            .map_err(|e| error(&e.to_string()))?;
+        *self.shared.handlers.borrow_mut() = handlers;
+        Ok(())
+    }
+
+    /// The tools as the platform's configuration wants them: Cartesia's and ElevenLabs'
+    /// `{ type: "client", name, description, parameters, expects_response }`, OpenAI's
+    /// `{ type: "function", name, description, parameters }`.
+    #[wasm_bindgen(unchecked_return_type = "JsonObject[]")]
+    pub fn declarations(&self) -> JsValue {
+        let text = self.shared.bridge.borrow().declarations().to_string();
+        js_sys::JSON::parse(&text).unwrap_or_else(|_| Array::new().into())
+    }
+
+    /// The dialect's name.
+    #[wasm_bindgen(getter, unchecked_return_type = "WsDialect")]
+    pub fn dialect(&self) -> String {
+        self.shared.bridge.borrow().dialect().as_str().to_owned()
+    }
+}

@@ -1,0 +1,243 @@
+//! The browser half of `WsTools`: it carries out what the pure bridge
+//! ([`client_tools_core::adapters::ws`]) asks (send a frame, run or abort a JS handler, tell
+//! the app) and feeds it what happened (frames, handler results, its one timer).
+//!
+//! As in the Client's shell, no `RefCell` borrow is held while calling into JS: a handler or
+//! `onCall` may call straight back (`setTools`, `closed()`).
+
+use crate::browser::guards::Listener;
+use crate::browser::{handlers, now};
+use client_tools_core::adapters::ws::{WsBridge, WsCallEvent, WsOutput};
+use client_tools_core::calls::Returned;
+use client_tools_core::time::Instant;
+use gloo_timers::callback::Timeout;
+use js_sys::Function;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::{Rc, Weak};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::spawn_local;
+use web_sys::{AbortController, WebSocket};
+
+/// Where the bridge's frames go.
+pub(super) enum Sender {
+    /// The app's `send(text)`.
+    Js(Function),
+    /// The socket `WsTools.attach` was given.
+    Socket(WebSocket),
+}
+
+/// What the shell keeps about a call whose handler runs.
+#[derive(Default)]
+struct Slot {
+    abort: Option<AbortController>,
+    /// `ctx.afterResult` callbacks, run once the call's result was sent.
+    after_result: Vec<Function>,
+}
+
+/// The state one `WsTools` shares with its timer, listeners and handler tasks.
+pub(super) struct Shared {
+    pub(super) bridge: RefCell<WsBridge>,
+    pub(super) handlers: RefCell<HashMap<String, Function>>,
+    sender: Sender,
+    on_call: Option<Function>,
+    calls: RefCell<HashMap<String, Slot>>,
+    timer: RefCell<Option<(u64, Timeout)>>,
+    pub(super) listeners: RefCell<Vec<Listener>>,
+    draining: Cell<bool>,
+    /// `ctx.afterResult`, bound to a call id per call.
+    after_result: Closure<dyn Fn(String, JsValue)>,
+}
+
+impl Shared {
+    pub(super) fn new(
+        bridge: WsBridge,
+        handlers: HashMap<String, Function>,
+        sender: Sender,
+        on_call: Option<Function>,
+    ) -> Rc<Shared> {
+        Rc::new_cyclic(|weak: &Weak<Shared>| {
+            let weak = weak.clone();
+            let after_result =
+                Closure::<dyn Fn(String, JsValue)>::new(move |call_id: String, f: JsValue| {
+                    let (Some(shared), Ok(f)) = (weak.upgrade(), f.dyn_into::<Function>()) else {
+                        return;
+                    };
+                    let mut calls = shared.calls.borrow_mut();
+                    if let Some(slot) = calls.get_mut(&call_id) {
+                        slot.after_result.push(f);
+                    }
+                });
+            Shared {
+                bridge: RefCell::new(bridge),
+                handlers: RefCell::new(handlers),
+                sender,
+                on_call,
+                calls: RefCell::default(),
+                timer: RefCell::default(),
+                listeners: RefCell::default(),
+                draining: Cell::new(false),
+                after_result,
+            }
+        })
+    }
+
+    /// One frame's data: a text frame goes to the bridge; binary frames (audio) are not
+    /// tool calls.
+    pub(super) fn receive(self: &Rc<Self>, data: &JsValue) -> bool {
+        let Some(text) = data.as_string() else {
+            return false;
+        };
+        let was_call = self.bridge.borrow_mut().receive(&text, instant());
+        self.drain();
+        was_call
+    }
+
+    pub(super) fn closed(self: &Rc<Self>) {
+        self.bridge.borrow_mut().closed(instant());
+        self.drain();
+    }
+
+    fn finish(self: &Rc<Self>, call_id: &str, returned: Returned) {
+        self.bridge
+            .borrow_mut()
+            .finish(call_id, returned, instant());
+        self.drain();
+    }
+
+    /// Carries out every output, then re-arms the timer. A re-entrant call returns at once:
+    /// the outer loop goes on.
+    pub(super) fn drain(self: &Rc<Self>) {
+        if self.draining.replace(true) {
+            return;
+        }
+        loop {
+            let out = self.bridge.borrow_mut().poll_output();
+            match out {
+                Some(out) => self.carry_out(out),
+                None => break,
+            }
+        }
+        self.draining.set(false);
+        self.arm_timer();
+    }
+
+    fn arm_timer(self: &Rc<Self>) {
+        let next = self.bridge.borrow().next_deadline().map(Instant::as_ms);
+        let mut timer = self.timer.borrow_mut();
+        match next {
+            None => *timer = None,
+            Some(at) if timer.as_ref().is_some_and(|(t, _)| *t == at) => {}
+            Some(at) => {
+                // setTimeout takes at most 2^31-1 ms; the bridge is woken again before then.
+                let delay = at.saturating_sub(now().as_ms()).min(i32::MAX as u64) as u32;
+                let weak = Rc::downgrade(self);
+                let t = Timeout::new(delay, move || {
+                    if let Some(shared) = weak.upgrade() {
+                        shared.timer.borrow_mut().take();
+                        shared.bridge.borrow_mut().handle_timeout(instant());
+                        shared.drain();
+                    }
+                });
+                *timer = Some((at, t));
+            }
+        }
+    }
+
+    fn carry_out(self: &Rc<Self>, out: WsOutput) {
+        match out {
+            WsOutput::Send { text, call_id } => {
+                let sent = match &self.sender {
+                    Sender::Js(f) => f
+                        .call1(&JsValue::UNDEFINED, &JsValue::from_str(&text))
+                        .map(drop),
+                    // A closing socket drops a frame without an error: say so.
+                    Sender::Socket(ws) if ws.ready_state() != WebSocket::OPEN => {
+                        Err(JsValue::from_str("the socket is not open"))
+                    }
+                    Sender::Socket(ws) => ws.send_with_str(&text),
+                };
+                if let Err(e) = sent {
+                    let reason = format!("send failed: {}", crate::js::error_text(&e));
+                    tell(&self.on_call, &WsCallEvent::SendFailed { call_id, reason });
+                }
+            }
+            WsOutput::Run {
+                call_id,
+                run_id,
+                tool,
+                arguments,
+                deadline,
+            } => self.run_handler(call_id, run_id, tool, arguments, deadline),
+            WsOutput::Abort { call_id, reason } => {
+                let slot = self.calls.borrow_mut().remove(&call_id);
+                if let Some(abort) = slot.and_then(|s| s.abort) {
+                    abort.abort_with_reason(&js_sys::Error::new(&reason).into());
+                }
+            }
+            WsOutput::Call(event) => {
+                match &event {
+                    WsCallEvent::Answered { call_id, .. } => {
+                        // After the result frame left (or, with none wanted, once answered).
+                        let slot = self.calls.borrow_mut().remove(call_id);
+                        for f in slot.map(|s| s.after_result).unwrap_or_default() {
+                            let _ = f.call0(&JsValue::UNDEFINED);
+                        }
+                    }
+                    WsCallEvent::Failed { call_id, .. } => {
+                        self.calls.borrow_mut().remove(call_id);
+                    }
+                    _ => {}
+                }
+                tell(&self.on_call, &event);
+            }
+        }
+    }
+
+    fn run_handler(
+        self: &Rc<Self>,
+        call_id: String,
+        run_id: String,
+        tool: String,
+        arguments: serde_json::Map<String, serde_json::Value>,
+        deadline: Instant,
+    ) {
+        let handler = self.handlers.borrow().get(&tool).cloned();
+        let Some(handler) = handler else {
+            // The runtime admits only tools on offer, and each has a handler: not reached
+            // unless `setTools` raced this call; answered, never lost.
+            return self.finish(
+                &call_id,
+                Returned::Threw(format!("no handler for tool {tool:?} on this page")),
+            );
+        };
+        let abort = AbortController::new().ok();
+        let signal = abort.as_ref().map(|a| a.signal());
+        let deadline = js_sys::Date::new(&JsValue::from_f64(deadline.as_ms() as f64));
+        self.calls.borrow_mut().insert(
+            call_id.clone(),
+            Slot {
+                abort,
+                after_result: Vec::new(),
+            },
+        );
+        let after: &Function = self.after_result.as_ref().unchecked_ref();
+        let ctx = handlers::context(&call_id, &run_id, signal.as_ref(), &deadline, Some(after));
+        let shared = self.clone();
+        spawn_local(async move {
+            let returned = handlers::call(&handler, &arguments, &ctx).await;
+            shared.finish(&call_id, returned);
+        });
+    }
+}
+
+/// "Now" as the core counts it.
+fn instant() -> Instant {
+    now()
+}
+
+/// Calls `onCall` with `event` as a plain object (a throwing callback must not stop the bridge).
+fn tell(callback: &Option<Function>, event: &WsCallEvent) {
+    crate::js::tell(callback.as_ref(), event);
+}
