@@ -382,8 +382,12 @@ impl Parser {
                 self.event_type.extend_from_slice(value);
             }
             b"data" => {
-                // Exactly what one line needs: the buffer becomes the event's text as it is.
-                self.data.reserve(value.len() + 1);
+                // After an event took the buffer: exactly what one line needs, as the buffer
+                // becomes the event's text as it is (with_capacity: reserve's grow path is
+                // heavier).
+                if self.data.capacity() == 0 {
+                    self.data = Vec::with_capacity(value.len() + 1);
+                }
                 self.data.extend_from_slice(value);
                 self.data.push(b'\n');
             }
