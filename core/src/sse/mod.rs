@@ -30,10 +30,6 @@ use scan::find_line_end;
 /// The UTF-8 byte order mark, stripped once at the start of each stream.
 const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
 
-/// Event data at least this big moves into the event instead of being copied; smaller data
-/// is copied so the buffer's memory is reused by the next event.
-const HAND_OVER_BYTES: usize = 64 << 10;
-
 /// The default cap on one event's size: 1 MiB.
 pub const DEFAULT_MAX_EVENT_BYTES: usize = 1 << 20;
 
@@ -371,7 +367,12 @@ impl Parser {
         let (name, value) = match line.iter().position(|&b| b == b':') {
             Some(colon) => {
                 let value = &line[colon + 1..];
-                (&line[..colon], value.strip_prefix(b" ").unwrap_or(value))
+                // A slice pattern, not strip_prefix: no call at opt-level "z".
+                let value = match value {
+                    [b' ', rest @ ..] => rest,
+                    _ => value,
+                };
+                (&line[..colon], value)
             }
             None => (line, &[][..]),
         };
@@ -381,6 +382,12 @@ impl Parser {
                 self.event_type.extend_from_slice(value);
             }
             b"data" => {
+                // After an event took the buffer: exactly what one line needs, as the buffer
+                // becomes the event's text as it is (with_capacity: reserve's grow path is
+                // heavier).
+                if self.data.capacity() == 0 {
+                    self.data = Vec::with_capacity(value.len() + 1);
+                }
                 self.data.extend_from_slice(value);
                 self.data.push(b'\n');
             }
@@ -412,26 +419,14 @@ impl Parser {
         }
         // Every data line appended an LF; the standard removes the last one.
         self.data.pop();
-        let data_text = if self.data.len() >= HAND_OVER_BYTES {
-            // A big buffer is handed over rather than copied (and its pages touched again).
-            match String::from_utf8(std::mem::take(&mut self.data)) {
-                Ok(text) => text,
-                Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-            }
-        } else {
-            let mut text = String::with_capacity(self.data.len());
-            push_utf8_lossy(&mut text, &self.data);
-            text
-        };
+        // The buffers move into the event rather than being copied: the event needs its own
+        // allocation either way, and this saves a copy of every byte.
+        let data_text = into_text(std::mem::take(&mut self.data));
         let event_type = if self.event_type.is_empty() {
             String::from("message")
         } else {
-            let mut t = String::with_capacity(self.event_type.len());
-            push_utf8_lossy(&mut t, &self.event_type);
-            t
+            into_text(std::mem::take(&mut self.event_type))
         };
-        self.data.clear();
-        self.event_type.clear();
         let event = Event {
             event_type,
             data: data_text,
@@ -439,6 +434,11 @@ impl Parser {
         };
         out(Item::Event(event), had_id);
     }
+}
+
+/// `bytes` as text, decoded as [`push_utf8_lossy`] does; valid UTF-8 is not copied.
+fn into_text(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// Appends `bytes` decoded as UTF-8, each invalid sequence as one U+FFFD (the WHATWG
