@@ -22,6 +22,9 @@ pub(crate) struct Options {
     pub on_call: Option<Function>,
     /// How long `Client.register` waits for the first registration.
     pub register_timeout_ms: u32,
+    /// The lock and channel name to share the session's stream with other tabs under
+    /// (`shareStream`, on by default); `None` when the app turned it off.
+    pub share_stream: Option<String>,
 }
 
 /// The default of `registerTimeoutMs`.
@@ -181,6 +184,13 @@ pub(crate) fn register(v: &JsValue, key_prefix: String, seed: u64) -> Result<Opt
             .as_string()
             .ok_or_else(|| format!("name: must be a string, got {}", describe(&n)))?,
     };
+    let share_stream = match prop(v, "shareStream") {
+        s if s.is_undefined() || s.is_null() => true,
+        s => s
+            .as_bool()
+            .ok_or_else(|| format!("shareStream: must be a boolean, got {}", describe(&s)))?,
+    }
+    .then(|| super::share::channel_name(&base_url, &session_id, &token));
     let mut config = Config::new(base_url, session_id, token, name, key_prefix, seed);
     match prop(v, "lifetime") {
         l if l.is_undefined() || l.is_null() => {}
@@ -211,6 +221,7 @@ pub(crate) fn register(v: &JsValue, key_prefix: String, seed: u64) -> Result<Opt
         .map_or(REGISTER_TIMEOUT_MS, |n| n.min(i32::MAX as u64) as u32);
     Ok(Options {
         register_timeout_ms,
+        share_stream,
         config,
         handlers,
         on_status: optional_function(v, "onStatus", "onStatus")?,

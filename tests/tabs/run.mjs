@@ -1,0 +1,273 @@
+// The multi-tab suite (issue 16): eight tabs of one app in one browser context register as
+// clients of one session on the devserver, over HTTP/1.1 (so 6 connections per host).
+//
+// Shared (the default): all 8 tabs load and register; 1,000 calls spread over them through the
+// devserver's agent routes are all answered, each by its own tab, none run twice; midway the
+// leader tab (the one reading the session's stream) is closed and another takes over with
+// nothing lost; every tab's own request for a static file completes while the calls run.
+//
+// Not shared (`shareStream: false`), a measurement for the README, not a check: how many tabs
+// load and register, whether their registrations lapse, what becomes of calls to them.
+//
+//   node run.mjs --devserver BIN --sdk DIR [--no-off]
+// Closes with "N passed, M failed".
+import { parseArgs } from "node:util";
+import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
+import { chromium } from "playwright-core";
+import { CHROMIUM, Checks, startDevserver } from "../demo-check/devserver.mjs";
+
+const { values: opts } = parseArgs({
+  options: { devserver: { type: "string" }, sdk: { type: "string" }, "no-off": { type: "boolean" } },
+});
+if (!opts.devserver || !opts.sdk) {
+  console.error("run.mjs: --devserver BIN and --sdk DIR are required");
+  process.exit(2);
+}
+const here = dirname(fileURLToPath(import.meta.url));
+const TABS = 8;
+const CALLS = 1000;
+const IN_FLIGHT = 64; // calls the "model" keeps in flight
+const CLOSE_LEADER_AT = 400; // from this call on, the leader tab gets no more calls, then closes
+const TTL = 15; // seconds: pings every 5 s; a tab whose pings cannot get out lapses after 15
+const SHARED = { id: "tabs", token: "tabs-token" };
+const SOLO = { id: "solo", token: "solo-token" };
+const checks = new Checks();
+const t0 = Date.now();
+
+const devserver = await startDevserver(opts.devserver, [
+  "--addr", "127.0.0.1:0", "--www", join(here, "www"), "--pkg", opts.sdk,
+  "--session", `${SHARED.id}:${SHARED.token}`, "--session", `${SOLO.id}:${SOLO.token}`,
+  "--ack-timeout-ms", "15000", "--settled-calls", "5000",
+]);
+const browser = await chromium.launch({ ...CHROMIUM, headless: true });
+
+async function agent(session, method, path, body) {
+  const response = await fetch(`${devserver.url}/v1/sessions/${session.id}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${session.token}`, "Content-Type": "application/json", "Idempotency-Key": crypto.randomUUID() },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const answer = await response.json().catch(() => null);
+  if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${JSON.stringify(answer)}`);
+  return answer;
+}
+
+/** The model calls `tool`; resolves to the settled call (or `state: "pending"` after `waitS`). */
+async function modelCall(session, run, tool, n, waitS = 60) {
+  const { call_id: id } = await agent(session, "POST", `/runs/${run}/calls`, { tool, arguments: { n } });
+  const until = Date.now() + waitS * 1000;
+  for (;;) {
+    const left = Math.max(0, Math.min(5, (until - Date.now()) / 1000));
+    const c = await agent(session, "GET", `/runs/${run}/calls/${id}?wait=${left.toFixed(1)}`);
+    if (c.state !== "pending" || Date.now() >= until) return c;
+  }
+}
+
+/** Runs `count` jobs with at most `width` at once; `job(i)` resolves to its result. */
+async function pool(count, width, job) {
+  const results = new Array(count);
+  let next = 0;
+  await Promise.all(Array.from({ length: width }, async () => {
+    while (next < count) {
+      const i = next++;
+      results[i] = await job(i);
+    }
+  }));
+  return results;
+}
+
+/** Opens one tab of the app; resolves to what became of its page load and registration. */
+async function openTab(context, session, share, timeout) {
+  const page = await context.newPage();
+  const tab = { page, errors: [], loaded: false, registered: false };
+  page.on("pageerror", (e) => tab.errors.push(e.message));
+  tab.log = [];
+  tab.ran = [];
+  page.on("console", (m) => {
+    const text = m.text();
+    if (text.startsWith("ran ")) tab.ran.push(text.slice(4));
+    else tab.log.push(text);
+  });
+  const url = `${devserver.url}/tab.html?session=${session.id}&token=${session.token}&share=${share ? 1 : 0}&ttl=${TTL}&registerTimeoutMs=${timeout}`;
+  const start = Date.now();
+  try {
+    await page.goto(url, { waitUntil: "load", timeout });
+    tab.loaded = true;
+    tab.loadMs = Date.now() - start;
+    await page.waitForFunction(() => window.tab?.ready || window.tab?.error, null, { timeout });
+    tab.registered = await page.evaluate(() => window.tab.ready);
+    tab.name = await page.evaluate(() => window.tab.name);
+    tab.error = await page.evaluate(() => window.tab.error);
+  } catch (e) {
+    tab.error = e.message.split("\n")[0];
+  }
+  return tab;
+}
+
+const statuses = (tab) => tab.page.evaluate(() => window.tab.statuses);
+/** The held and waiting requests of this suite's stream lock, as the browser sees them. */
+const locks = (tab, session) => tab.page.evaluate(async (sid) => {
+  const q = await navigator.locks.query();
+  const mine = (l) => l.name.includes(` ${sid} `);
+  return { held: q.held.filter(mine).length, pending: q.pending.filter(mine).length };
+}, session.id);
+
+// ---- Shared: the default ----
+const context = await browser.newContext();
+const tabs = [];
+const opened = await checks.check(`${TABS} tabs in one browser context load and register on one session`, async () => {
+  for (let i = 0; i < TABS; i++) {
+    const tab = await openTab(context, SHARED, true, 20000);
+    tabs.push(tab);
+    if (!tab.registered) throw new Error(`tab ${i + 1} did not register: ${tab.error}`);
+    // The first tab leads: the others open once its stream is up.
+    if (i === 0) await tab.page.waitForFunction(() => window.tab.statuses.some((s) => s.type === "streamOpen"), null, { timeout: 10000 });
+  }
+  return `page loads ${tabs.map((t) => t.loadMs).join(", ")} ms; names ${tabs.map((t) => t.name).join(", ")}`;
+});
+if (opened) {
+  await checks.check("one tab holds the session's stream lock, the 7 others wait for it", async () => {
+    const l = await locks(tabs[0], SHARED);
+    if (l.held !== 1 || l.pending !== TABS - 1) throw new Error(`held ${l.held}, waiting ${l.pending}`);
+  });
+  const run = (await agent(SHARED, "POST", "/runs", {})).id;
+  const leader = tabs[0];
+  const others = tabs.slice(1);
+  const assigned = new Array(CALLS);
+  let closedAt = null;
+  const assets = [];
+  let leaderCalls = 0;
+  let leaderSettled = 0;
+  let issued = 0;
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const callStart = Date.now();
+  // Once the calls past CLOSE_LEADER_AT are on their way and the leader owes none, close it.
+  const closing = (async () => {
+    while (issued <= CLOSE_LEADER_AT || leaderSettled < leaderCalls) await sleep(20);
+    closedAt = Date.now();
+    await leader.page.close();
+  })();
+  const loads = async () => {
+    const live = issued > CLOSE_LEADER_AT ? others : tabs;
+    assets.push(...(await Promise.all(live.map((t) => t.page.evaluate(() => window.loadAsset()).catch((e) => ({ ok: false, ms: -1, error: e.message }))))));
+  };
+  const results = await pool(CALLS, IN_FLIGHT, async (i) => {
+    issued++;
+    if (i === 300 || i === 700) loads();
+    const tab = i < CLOSE_LEADER_AT ? tabs[i % TABS] : others[i % others.length];
+    assigned[i] = tab;
+    if (tab === leader) leaderCalls++;
+    const began = Date.now();
+    const c = await modelCall(SHARED, run, `client__${tab.name}__work`, i);
+    c.ms = Date.now() - began;
+    if (tab === leader) leaderSettled++;
+    return c;
+  });
+  const callEnd = Date.now();
+  const seconds = ((callEnd - callStart) / 1000).toFixed(1);
+  const ms = results.map((c) => c.ms).sort((a, b) => a - b);
+  const latency = `model-side latency p50 ${ms[CALLS >> 1]} ms, p99 ${ms[Math.floor(CALLS * 0.99)]} ms`;
+  await checks.check(`${CALLS} calls spread over the ${TABS} tabs are all answered, each by its own tab`, () => {
+    const wrong = results.map((c, i) => [c, i]).filter(([c, i]) => c.state !== "succeeded" || c.is_error || c.text !== `${assigned[i].name} did ${i}`);
+    if (wrong.length) throw new Error(`${wrong.length} not answered right, e.g. #${wrong[0][1]}: ${JSON.stringify(wrong[0][0])}`);
+    return `in ${seconds} s (${IN_FLIGHT} in flight; ${latency})`;
+  });
+  await checks.check("no call ran twice, and every call ran on the tab it was made to", async () => {
+    // Counted from each tab's console ("ran <call id>"), which outlives the closed leader;
+    // the messages come in late under load: wait for all, then a little longer for repeats.
+    const total = () => tabs.reduce((n, t) => n + t.ran.length, 0);
+    for (let k = 0; k < 150 && total() < CALLS; k++) await sleep(100);
+    await sleep(1000);
+    const seen = new Map();
+    for (const t of tabs) for (const id of t.ran) seen.set(id, { n: (seen.get(id)?.n ?? 0) + 1, tab: t });
+    const twice = [...seen].filter(([, v]) => v.n !== 1);
+    if (twice.length) throw new Error(`${twice.length} calls ran more than once, e.g. ${twice[0][0]}`);
+    const missing = results.map((c, i) => [c, i]).filter(([c, i]) => seen.get(c.call_id)?.tab !== assigned[i]);
+    if (missing.length) throw new Error(`${missing.length} calls did not run on their tab, e.g. #${missing[0][1]}`);
+    return `${seen.size} handler runs`;
+  });
+  await checks.check("the leader tab closed mid-run: another tab took the lock and every tab's stream opened again", async () => {
+    if (closedAt === null) throw new Error("the leader was not closed");
+    let l;
+    for (let k = 0; k < 50; k++) {
+      l = await locks(others[0], SHARED);
+      if (l.held === 1 && l.pending === others.length - 1) break;
+      await sleep(200);
+    }
+    if (l.held !== 1 || l.pending !== others.length - 1) throw new Error(`after the close: held ${l.held}, waiting ${l.pending}`);
+    // Reconnects wait a backoff with jitter: give every tab up to 10 s from the close.
+    const reopenedBy = async (t) => (await statuses(t)).find((s) => s.type === "streamOpen" && s.at >= closedAt)?.at;
+    while (Date.now() < closedAt + 10000 && (await Promise.all(others.map(reopenedBy))).includes(undefined)) await new Promise((r) => setTimeout(r, 200));
+    const reopened = await Promise.all(others.map(reopenedBy));
+    if (reopened.some((at) => at === undefined)) {
+      const after = await Promise.all(others.map(async (t) => `${t.name}: ${JSON.stringify((await statuses(t)).filter((s) => s.at >= closedAt - 2000).map((s) => [s.type, s.at - closedAt, s.message ?? s.delayMs]))}`));
+      for (const t of tabs) console.log(t.name, t.log.join("\n  "));
+      throw new Error(`${reopened.filter((a) => a === undefined).length} tabs never reopened\n    ${after.join("\n    ")}`);
+    }
+    const first = Math.min(...reopened) - closedAt;
+    const last = Math.max(...reopened) - closedAt;
+    if (last > 10000) throw new Error(`the last tab's stream reopened ${last} ms after the close`);
+    return `closed ${((closedAt - callStart) / 1000).toFixed(1)} s into the run (${((callEnd - closedAt) / 1000).toFixed(1)} s before its end) after ${leaderCalls} calls to it; streams open again ${first}–${last} ms after the close`;
+  });
+  await checks.check("every tab's own request for a static file completed while the calls ran", () => {
+    if (assets.length === 0) throw new Error("no asset was requested");
+    const bad = assets.filter((a) => !a.ok);
+    if (bad.length) throw new Error(`${bad.length} of ${assets.length} failed: ${JSON.stringify(bad[0])}`);
+    const ms = assets.map((a) => a.ms).sort((a, b) => a - b);
+    return `${assets.length} loads, median ${ms[ms.length >> 1]} ms, slowest ${ms[ms.length - 1]} ms`;
+  });
+  await checks.check("no tab lapsed or failed, and no uncaught page errors", async () => {
+    const bad = [];
+    for (const t of others) {
+      for (const s of await statuses(t)) if (s.type === "lapsed" || (s.type === "error" && s.fatal)) bad.push(`${t.name}: ${JSON.stringify(s)}`);
+    }
+    const errors = tabs.flatMap((t) => t.errors);
+    if (bad.length || errors.length) throw new Error([...bad, ...errors].slice(0, 5).join(" | "));
+  });
+}
+await context.close();
+
+// ---- Not shared: what happens instead (a figure, not a check) ----
+if (!opts["no-off"]) {
+  const solo = await browser.newContext();
+  const start = Date.now();
+  const list = [];
+  for (let i = 0; i < 6; i++) list.push(await openTab(solo, SOLO, false, 8000));
+  const registered = list.filter((t) => t.registered);
+  const run = (await agent(SOLO, "POST", "/runs", {})).id;
+  const tally = {};
+  // The model calls the six while the 7th and 8th tabs load.
+  const later = (async () => {
+    for (let i = 6; i < TABS; i++) list.push(await openTab(solo, SOLO, false, 8000));
+  })();
+  const outcomes = await pool(200, IN_FLIGHT, async (i) => {
+    const t = registered[i % Math.max(1, registered.length)];
+    if (!t) return { state: "no tab" };
+    try {
+      return await modelCall(SOLO, run, `client__${t.name}__work`, i, 30);
+    } catch (e) {
+      return { state: "refused", reason: e.message.includes("404") ? "the tool is gone" : e.message };
+    }
+  });
+  await later;
+  const loaded = list.filter((t) => t.loaded).length;
+  const registeredAll = list.filter((t) => t.registered).length;
+  for (const c of outcomes) {
+    const k = c.state === "succeeded" ? "answered" : c.state === "failed" ? `failed ${c.reason}` : c.state === "refused" ? `refused (${c.reason})` : "still pending after 30 s";
+    tally[k] = (tally[k] ?? 0) + 1;
+  }
+  let lapsed = 0;
+  for (const t of registered) if ((await statuses(t).catch(() => [])).some((s) => s.type === "lapsed")) lapsed++;
+  const assets = await Promise.all(list.filter((t) => t.loaded).map((t) => t.page.evaluate(() => Promise.race([window.loadAsset(), new Promise((r) => setTimeout(() => r({ ok: false }), 5000))]))));
+  console.log(`sharing off (${TABS} tabs, ${((Date.now() - start) / 1000).toFixed(0)} s): ${loaded} of ${TABS} pages loaded within 8 s, ` +
+    `${registeredAll} registered, ${lapsed} of the first 6 lapsed; a static file fetched by each loaded tab: ${assets.filter((a) => a.ok).length} of ${assets.length} within 5 s; ` +
+    `200 calls to the registered tabs: ${Object.entries(tally).map(([k, v]) => `${v} ${k}`).join(", ")}`);
+  await solo.close();
+}
+
+await browser.close();
+await devserver.stop();
+console.log(`${((Date.now() - t0) / 1000).toFixed(0)} s in all`);
+console.log(checks.summary());
+process.exit(checks.failed === 0 ? 0 : 1);

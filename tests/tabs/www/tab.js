@@ -1,0 +1,46 @@
+// One tab of the app: registers as client "tab" (the server makes it "tab-2"…) with one tool,
+// `work`, that counts how often it runs per call, and records its statuses with timestamps.
+// `?share=0` turns stream sharing off; `?ttl=N` sets the registration's lifetime.
+import init, { Client } from "/pkg/client_tools.js";
+
+const q = new URLSearchParams(location.search);
+const tab = (window.tab = { runs: {}, statuses: [], name: null, error: null, ready: false });
+
+await init();
+try {
+  await Client.register({
+    baseUrl: location.origin,
+    sessionId: q.get("session"),
+    token: q.get("token"),
+    name: "tab",
+    lifetime: { type: "ttl", data: { seconds: Number(q.get("ttl") ?? 15) } },
+    shareStream: q.get("share") !== "0",
+    tools: [{
+      name: "work",
+      description: "Does one unit of work.",
+      parameters: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] },
+      handler: async ({ n }, ctx) => {
+        tab.runs[ctx.callId] = (tab.runs[ctx.callId] ?? 0) + 1;
+        console.debug(`ran ${ctx.callId}`); // the suite counts these (a closed tab's too)
+        await new Promise((r) => setTimeout(r, Math.random() * 20));
+        return `${tab.name} did ${n}`;
+      },
+    }],
+    onStatus: (s) => {
+      tab.statuses.push({ ...s, at: Date.now() });
+      if (s.type === "registered" || s.type === "reregistered") tab.name = s.name;
+    },
+    registerTimeoutMs: Number(q.get("registerTimeoutMs") ?? 30000),
+  });
+  tab.ready = true;
+} catch (e) {
+  tab.error = String(e?.message ?? e);
+}
+
+/** The page's own request, timed: a static file of the app. */
+window.loadAsset = async () => {
+  const t0 = performance.now();
+  const r = await fetch(`/asset.txt?${Math.random()}`);
+  const text = await r.text();
+  return { ok: r.ok && text.length > 1000, ms: Math.round(performance.now() - t0) };
+};
