@@ -6,13 +6,14 @@
 //! stream; `calls` keeps the running handlers' `ctx`; `lifecycle` follows the page; `guards`
 //! hold JS resources (listeners, abort controllers) that undo themselves on drop; `net` is
 //! `fetch`; `sending` queues the engine's requests by urgency, a few at a time; `share` lets
-//! the tabs on one session read one event stream; `handlers` calls a JS handler. JS plumbing shared with the page tools is
+//! the tabs on one session read one event stream, led by the tab `leader` elects; `handlers` calls a JS handler. JS plumbing shared with the page tools is
 //! `crate::js`.
 
 mod calls;
 mod driver;
 mod guards;
 mod handlers;
+mod leader;
 mod lifecycle;
 mod net;
 pub(crate) mod options;

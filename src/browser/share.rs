@@ -2,7 +2,7 @@
 //! whole session's events, and over HTTP/1.1 each one holds one of the browser's 6
 //! connections to the host: eight tabs with eight streams starve their own pings, acks and
 //! results. So the tabs of one origin on one session (same base URL, session and token) elect
-//! a leader with a Web Lock; the leader reads the stream and hands every event, whole, to the
+//! a leader (`leader`: a Web Lock, or heartbeats where there are none); the leader reads the stream and hands every event, whole, to the
 //! other tabs over a `BroadcastChannel`. A follower's engine sees the leader's open, the
 //! events and the close as if they were its own connection's (each engine ignores calls for
 //! other clients, and reads its own pending calls after every (re)connect, so a gap loses
@@ -14,13 +14,14 @@
 //! leader's stream ended). `from` names the sending tab, so a follower notices a new leader.
 
 use super::driver::{now, Shared};
-use super::guards::{Abort, Listener};
+use super::guards::Listener;
+use super::leader::Leadership;
 use crate::engine::{ClientState, Input, StreamId};
 use client_tools_core::sse::{Item, Parser};
-use js_sys::{Array, Function, Object, Promise, Reflect};
+use js_sys::{Array, Function};
 use std::cell::RefCell;
 use std::fmt::Write;
-use std::rc::{Rc, Weak};
+use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{BroadcastChannel, MessageEvent};
@@ -30,15 +31,6 @@ struct Want {
     stream: StreamId,
     url: String,
     headers: Vec<(&'static str, String)>,
-}
-
-enum Lock {
-    /// Not asked for: the engine wants no stream.
-    Idle,
-    /// Waiting in the lock's queue; dropping the guard leaves the queue.
-    Asked(Abort),
-    /// Held until this function (the lock callback's promise's resolve) is called.
-    Held(Function),
 }
 
 enum Role {
@@ -55,15 +47,14 @@ enum Role {
     },
 }
 
-/// Stream sharing for one client. Exists only in a window with `BroadcastChannel` and
-/// `navigator.locks` (a secure context) and with `shareStream` on.
+/// Stream sharing for one client. Exists only in a window with `BroadcastChannel`, and with
+/// `shareStream` on.
 pub(super) struct Share {
-    name: String,
     me: String,
     channel: BroadcastChannel,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_freeze: Option<Listener>,
-    lock: RefCell<Lock>,
+    lead: Leadership,
     want: RefCell<Option<Want>>,
     role: RefCell<Role>,
     /// The leader's second parser: it cuts the stream into whole events to forward.
@@ -83,19 +74,11 @@ pub(crate) fn channel_name(base_url: &str, session_id: &str, token: &str) -> Str
     )
 }
 
-/// `navigator.locks`, if this is a window that has it.
-fn lock_manager() -> Option<JsValue> {
-    let window = web_sys::window()?;
-    let navigator = Reflect::get(&window, &"navigator".into()).ok()?;
-    let locks = Reflect::get(&navigator, &"locks".into()).ok()?;
-    (!locks.is_undefined() && !locks.is_null()).then_some(locks)
-}
-
 impl Share {
     /// Sharing for `shared` under `name`, or `None` where the browser cannot share (a worker,
-    /// Node, no `BroadcastChannel`, no Web Locks).
+    /// Node, no `BroadcastChannel`).
     pub(super) fn new(shared: &Rc<Shared>, name: String) -> Option<Share> {
-        lock_manager()?;
+        web_sys::window()?;
         let channel = BroadcastChannel::new(&name).ok()?;
         let weak = Rc::downgrade(shared);
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
@@ -118,12 +101,11 @@ impl Share {
         });
         let me = format!("{:x}{:x}", now(), (js_sys::Math::random() * 9.0e15) as u64);
         Some(Share {
-            name,
             me,
             channel,
             _on_message: on_message,
             _on_freeze: on_freeze,
-            lock: RefCell::new(Lock::Idle),
+            lead: Leadership::new(name),
             want: RefCell::default(),
             role: RefCell::new(Role::None),
             splitter: RefCell::new(Parser::new()),
@@ -153,14 +135,14 @@ impl Share {
             url,
             headers,
         });
-        if matches!(*self.lock.borrow(), Lock::Held(_)) {
+        if self.lead.held() {
             return self.lead(shared);
         }
         *self.role.borrow_mut() = Role::Following {
             stream,
             leader: None,
         };
-        self.ask_lock(shared);
+        self.lead.ask(shared);
         self.post("hello", None);
     }
 
@@ -186,64 +168,29 @@ impl Share {
             .open(shared, want.stream, want.url, want.headers);
     }
 
-    fn ask_lock(&self, shared: &Rc<Shared>) {
-        if !matches!(*self.lock.borrow(), Lock::Idle) {
-            return;
-        }
-        let (Some(locks), Some(abort)) = (lock_manager(), Abort::new("no stream is wanted")) else {
-            return;
-        };
-        let options = Object::new();
-        let _ = Reflect::set(&options, &"signal".into(), &abort.signal().into());
-        let weak: Weak<Shared> = Rc::downgrade(shared);
-        let granted = Closure::once_into_js(move |_lock: JsValue| -> JsValue {
-            let mut release = None;
-            let held = Promise::new(&mut |resolve, _| release = Some(resolve));
-            if let Some(release) = release {
-                match weak.upgrade() {
-                    Some(shared) => match shared.share() {
-                        Some(share) => share.granted(&shared, release),
-                        None => drop(release.call0(&JsValue::UNDEFINED)),
-                    },
-                    None => drop(release.call0(&JsValue::UNDEFINED)),
-                }
-            }
-            held.into()
-        });
-        let request = Reflect::get(&locks, &"request".into())
-            .ok()
-            .and_then(|f| f.dyn_into::<Function>().ok());
-        let Some(request) = request else { return };
-        let args = Array::of3(&self.name.as_str().into(), &options, &granted);
-        let Ok(promise) = Reflect::apply(&request, &locks, &args) else {
-            return;
-        };
-        // Rejects with an AbortError when the request is withdrawn: expected, not reported.
-        if let Ok(promise) = promise.dyn_into::<Promise>() {
-            wasm_bindgen_futures::spawn_local(async move {
-                let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
-            });
-        }
-        *self.lock.borrow_mut() = Lock::Asked(abort);
-    }
-
-    /// This tab got the lock: it leads from now on.
-    fn granted(&self, shared: &Rc<Shared>, release: Function) {
+    /// This tab is to lead (it got the Web Lock, `release` gives it back; or, without Web
+    /// Locks, it claimed leadership).
+    pub(super) fn granted(&self, shared: &Rc<Shared>, release: Option<Function>) {
         // A client that left or stopped wants no stream again (a live one between two
-        // connections does: it keeps the lock and leads at its next connection).
+        // connections does: it keeps the lead and reads at its next connection).
         let live = matches!(
             shared.engine().state(),
             ClientState::Registering | ClientState::Registered
         );
         if !live {
-            let _ = release.call0(&JsValue::UNDEFINED);
-            *self.lock.borrow_mut() = Lock::Idle;
-            return;
+            if let Some(release) = release {
+                let _ = release.call0(&JsValue::UNDEFINED);
+            }
+            return self.lead.let_go();
         }
-        if let Lock::Asked(abort) = std::mem::replace(&mut *self.lock.borrow_mut(), Lock::Idle) {
-            abort.forget();
-        }
-        *self.lock.borrow_mut() = Lock::Held(release);
+        let weak = Rc::downgrade(shared);
+        self.lead.take(release, move || {
+            if let Some(shared) = weak.upgrade() {
+                if let Some(share) = shared.share() {
+                    share.post("beat", None);
+                }
+            }
+        });
         let role = std::mem::replace(&mut *self.role.borrow_mut(), Role::None);
         match role {
             // The old leader is gone: this engine reconnects (with Last-Event-ID), as leader.
@@ -267,15 +214,6 @@ impl Share {
         }
     }
 
-    /// Gives the lock back (or leaves its queue).
-    fn let_go(&self) {
-        match std::mem::replace(&mut *self.lock.borrow_mut(), Lock::Idle) {
-            Lock::Held(release) => drop(release.call0(&JsValue::UNDEFINED)),
-            Lock::Asked(abort) => drop(abort),
-            Lock::Idle => {}
-        }
-    }
-
     /// The engine closes `stream` (it left, hid, or the stream answered other than 200).
     pub(super) fn close(&self, stream: StreamId) {
         if self
@@ -292,7 +230,7 @@ impl Share {
             Role::Following { stream: s, .. } if s == stream => {}
             other => return *self.role.borrow_mut() = other,
         }
-        self.let_go();
+        self.lead.let_go();
     }
 
     /// The leader's stream answered.
@@ -340,11 +278,27 @@ impl Share {
         let (Some(kind), Some(from)) = (msg.get(0).as_string(), msg.get(1).as_string()) else {
             return;
         };
-        if kind == "hello" {
-            if matches!(*self.role.borrow(), Role::Leading { open: true, .. }) {
-                self.post("open", None);
+        match kind.as_str() {
+            "hello" => {
+                if self.lead.leads_by_beats() {
+                    self.post("beat", None);
+                }
+                if matches!(*self.role.borrow(), Role::Leading { open: true, .. }) {
+                    self.post("open", None);
+                }
+                return;
             }
-            return;
+            "beat" | "open" | "data" => {
+                self.lead.heard();
+                // Two leaders by heartbeats: the one with the greater id steps down.
+                if self.lead.leads_by_beats() && from < self.me {
+                    return self.step_down(shared);
+                }
+                if kind == "beat" {
+                    return;
+                }
+            }
+            _ => {}
         }
         let (stream, leader) = match &*self.role.borrow() {
             Role::Following { stream, leader } => (*stream, leader.clone()),
@@ -393,6 +347,26 @@ impl Share {
         }
     }
 
+    /// Without Web Locks, a waiting tab's tick: probe for a leader, or claim the lead.
+    pub(super) fn check_leader(&self, shared: &Rc<Shared>) {
+        if self.lead.should_claim(|| self.post("hello", None)) {
+            self.granted(shared, None);
+        }
+    }
+
+    /// Another tab leads too (heartbeats only): this one stops reading and follows it.
+    fn step_down(&self, shared: &Rc<Shared>) {
+        self.lead.let_go();
+        let role = std::mem::replace(&mut *self.role.borrow_mut(), Role::None);
+        let Role::Leading { stream, .. } = role else {
+            return *self.role.borrow_mut() = role;
+        };
+        shared.streams.close(stream);
+        self.post("closed", None);
+        let error = Some("another tab leads the stream".into());
+        self.closed_for_engine(shared, stream, Input::StreamClosed { stream, error });
+    }
+
     /// Tells the engine its (followed) `stream` closed; it will ask for a new one, so the
     /// old request is void.
     fn closed_for_engine(&self, shared: &Rc<Shared>, stream: StreamId, input: Input) {
@@ -412,7 +386,7 @@ impl Share {
     fn on_freeze(&self, shared: &Rc<Shared>) {
         self.want.borrow_mut().take();
         let role = std::mem::replace(&mut *self.role.borrow_mut(), Role::None);
-        self.let_go();
+        self.lead.let_go();
         let stream = match role {
             Role::Leading { stream, .. } => {
                 shared.streams.close(stream);
@@ -434,7 +408,7 @@ impl Drop for Share {
         if matches!(*self.role.borrow(), Role::Leading { .. }) {
             self.post("closed", None);
         }
-        self.let_go();
+        self.lead.let_go();
         self.channel.set_onmessage(None);
         self.channel.close();
     }
@@ -462,5 +436,48 @@ fn write_item(out: &mut String, item: Item) {
             out.push_str("event: stream_reset\ndata: {\"type\":\"stream_reset\"}\n\n")
         }
         Item::Comment => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::write_item;
+    use client_tools_core::sse::{Item, Parser};
+
+    fn items(bytes: &[u8]) -> Vec<Item> {
+        let mut out = Vec::new();
+        Parser::with_max_event_bytes(64).feed(bytes, &mut |i| out.push(i));
+        out
+    }
+
+    /// What the leader forwards reads, in a follower's parser, as the events it read itself.
+    #[test]
+    fn forwarded_events_read_the_same() {
+        let stream = b"id: 7\nevent: client_tool_dispatched\ndata: {\"a\":1}\n\n: keep-alive\n\
+            data: one\r\ndata: two\r\n\r\nretry: 1500\n\nid:\ndata: x\n\n";
+        let mut text = String::new();
+        for item in items(stream) {
+            write_item(&mut text, item);
+        }
+        let want: Vec<Item> = items(stream)
+            .into_iter()
+            .filter(|i| *i != Item::Comment)
+            .collect();
+        assert_eq!(items(text.as_bytes()), want);
+    }
+
+    /// An event too big for the leader's parser reaches the followers as a `stream_reset`, so
+    /// they read their pending calls as the leader does.
+    #[test]
+    fn an_oversized_event_becomes_a_stream_reset() {
+        let big = format!("id: 3\ndata: {}\n\n", "x".repeat(100));
+        let mut text = String::new();
+        for item in items(big.as_bytes()) {
+            write_item(&mut text, item);
+        }
+        match items(text.as_bytes()).as_slice() {
+            [Item::Event(e)] => assert_eq!(e.event_type, "stream_reset"),
+            other => panic!("expected one stream_reset, got {other:?}"),
+        }
     }
 }

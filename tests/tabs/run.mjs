@@ -32,12 +32,13 @@ const CLOSE_LEADER_AT = 400; // from this call on, the leader tab gets no more c
 const TTL = 15; // seconds: pings every 5 s; a tab whose pings cannot get out lapses after 15
 const SHARED = { id: "tabs", token: "tabs-token" };
 const SOLO = { id: "solo", token: "solo-token" };
+const BEATS = { id: "beats", token: "beats-token" };
 const checks = new Checks();
 const t0 = Date.now();
 
 const devserver = await startDevserver(opts.devserver, [
   "--addr", "127.0.0.1:0", "--www", join(here, "www"), "--pkg", opts.sdk,
-  "--session", `${SHARED.id}:${SHARED.token}`, "--session", `${SOLO.id}:${SOLO.token}`,
+  "--session", `${SHARED.id}:${SHARED.token}`, "--session", `${SOLO.id}:${SOLO.token}`, "--session", `${BEATS.id}:${BEATS.token}`,
   "--ack-timeout-ms", "15000", "--settled-calls", "5000",
 ]);
 const browser = await chromium.launch({ ...CHROMIUM, headless: true });
@@ -113,28 +114,34 @@ const locks = (tab, session) => tab.page.evaluate(async (sid) => {
   return { held: q.held.filter(mine).length, pending: q.pending.filter(mine).length };
 }, session.id);
 
-// ---- Shared: the default ----
+// ---- Shared: the default (and again without Web Locks, as in a page that is not a secure context) ----
+async function sharedRound({ session, calls, withLocks }) {
+const label = withLocks ? "" : "without Web Locks: ";
+const closeAt = Math.floor(calls * 0.4);
 const context = await browser.newContext();
+// Hides navigator.locks from the SDK: leadership then goes by heartbeats.
+if (!withLocks) await context.addInitScript(() => { delete Navigator.prototype.locks; });
 const tabs = [];
-const opened = await checks.check(`${TABS} tabs in one browser context load and register on one session`, async () => {
+const opened = await checks.check(`${label}${TABS} tabs in one browser context load and register on one session`, async () => {
   for (let i = 0; i < TABS; i++) {
-    const tab = await openTab(context, SHARED, true, 20000);
+    const tab = await openTab(context, session, true, 20000);
     tabs.push(tab);
     if (!tab.registered) throw new Error(`tab ${i + 1} did not register: ${tab.error}`);
     // The first tab leads: the others open once its stream is up.
     if (i === 0) await tab.page.waitForFunction(() => window.tab.statuses.some((s) => s.type === "streamOpen"), null, { timeout: 10000 });
   }
+  if (!withLocks && (await tabs[0].page.evaluate(() => "locks" in navigator))) throw new Error("navigator.locks is still there");
   return `page loads ${tabs.map((t) => t.loadMs).join(", ")} ms; names ${tabs.map((t) => t.name).join(", ")}`;
 });
 if (opened) {
-  await checks.check("one tab holds the session's stream lock, the 7 others wait for it", async () => {
-    const l = await locks(tabs[0], SHARED);
+  if (withLocks) await checks.check(label + "one tab holds the session's stream lock, the 7 others wait for it", async () => {
+    const l = await locks(tabs[0], session);
     if (l.held !== 1 || l.pending !== TABS - 1) throw new Error(`held ${l.held}, waiting ${l.pending}`);
   });
-  const run = (await agent(SHARED, "POST", "/runs", {})).id;
+  const run = (await agent(session, "POST", "/runs", {})).id;
   const leader = tabs[0];
   const others = tabs.slice(1);
-  const assigned = new Array(CALLS);
+  const assigned = new Array(calls);
   let closedAt = null;
   const assets = [];
   let leaderCalls = 0;
@@ -142,24 +149,24 @@ if (opened) {
   let issued = 0;
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   const callStart = Date.now();
-  // Once the calls past CLOSE_LEADER_AT are on their way and the leader owes none, close it.
+  // Once the calls past closeAt are on their way and the leader owes none, close it.
   const closing = (async () => {
-    while (issued <= CLOSE_LEADER_AT || leaderSettled < leaderCalls) await sleep(20);
+    while (issued <= closeAt || leaderSettled < leaderCalls) await sleep(20);
     closedAt = Date.now();
     await leader.page.close();
   })();
   const loads = async () => {
-    const live = issued > CLOSE_LEADER_AT ? others : tabs;
+    const live = issued > closeAt ? others : tabs;
     assets.push(...(await Promise.all(live.map((t) => t.page.evaluate(() => window.loadAsset()).catch((e) => ({ ok: false, ms: -1, error: e.message }))))));
   };
-  const results = await pool(CALLS, IN_FLIGHT, async (i) => {
+  const results = await pool(calls, IN_FLIGHT, async (i) => {
     issued++;
-    if (i === 300 || i === 700) loads();
-    const tab = i < CLOSE_LEADER_AT ? tabs[i % TABS] : others[i % others.length];
+    if (i === Math.floor(calls * 0.3) || i === Math.floor(calls * 0.7)) loads();
+    const tab = i < closeAt ? tabs[i % TABS] : others[i % others.length];
     assigned[i] = tab;
     if (tab === leader) leaderCalls++;
     const began = Date.now();
-    const c = await modelCall(SHARED, run, `client__${tab.name}__work`, i);
+    const c = await modelCall(session, run, `client__${tab.name}__work`, i);
     c.ms = Date.now() - began;
     if (tab === leader) leaderSettled++;
     return c;
@@ -167,17 +174,17 @@ if (opened) {
   const callEnd = Date.now();
   const seconds = ((callEnd - callStart) / 1000).toFixed(1);
   const ms = results.map((c) => c.ms).sort((a, b) => a - b);
-  const latency = `model-side latency p50 ${ms[CALLS >> 1]} ms, p99 ${ms[Math.floor(CALLS * 0.99)]} ms`;
-  await checks.check(`${CALLS} calls spread over the ${TABS} tabs are all answered, each by its own tab`, () => {
+  const latency = `model-side latency p50 ${ms[calls >> 1]} ms, p99 ${ms[Math.floor(calls * 0.99)]} ms`;
+  await checks.check(`${label}${calls} calls spread over the ${TABS} tabs are all answered, each by its own tab`, () => {
     const wrong = results.map((c, i) => [c, i]).filter(([c, i]) => c.state !== "succeeded" || c.is_error || c.text !== `${assigned[i].name} did ${i}`);
     if (wrong.length) throw new Error(`${wrong.length} not answered right, e.g. #${wrong[0][1]}: ${JSON.stringify(wrong[0][0])}`);
     return `in ${seconds} s (${IN_FLIGHT} in flight; ${latency})`;
   });
-  await checks.check("no call ran twice, and every call ran on the tab it was made to", async () => {
+  await checks.check(label + "no call ran twice, and every call ran on the tab it was made to", async () => {
     // Counted from each tab's console ("ran <call id>"), which outlives the closed leader;
     // the messages come in late under load: wait for all, then a little longer for repeats.
     const total = () => tabs.reduce((n, t) => n + t.ran.length, 0);
-    for (let k = 0; k < 150 && total() < CALLS; k++) await sleep(100);
+    for (let k = 0; k < 150 && total() < calls; k++) await sleep(100);
     await sleep(1000);
     const seen = new Map();
     for (const t of tabs) for (const id of t.ran) seen.set(id, { n: (seen.get(id)?.n ?? 0) + 1, tab: t });
@@ -187,11 +194,11 @@ if (opened) {
     if (missing.length) throw new Error(`${missing.length} calls did not run on their tab, e.g. #${missing[0][1]}`);
     return `${seen.size} handler runs`;
   });
-  await checks.check("the leader tab closed mid-run: another tab took the lock and every tab's stream opened again", async () => {
+  await checks.check(label + `the leader tab closed mid-run: another tab took the ${withLocks ? "lock" : "lead"} and every tab's stream opened again`, async () => {
     if (closedAt === null) throw new Error("the leader was not closed");
-    let l;
-    for (let k = 0; k < 50; k++) {
-      l = await locks(others[0], SHARED);
+    let l = { held: 1, pending: others.length - 1 };
+    for (let k = 0; withLocks && k < 50; k++) {
+      l = await locks(others[0], session);
       if (l.held === 1 && l.pending === others.length - 1) break;
       await sleep(200);
     }
@@ -210,14 +217,14 @@ if (opened) {
     if (last > 10000) throw new Error(`the last tab's stream reopened ${last} ms after the close`);
     return `closed ${((closedAt - callStart) / 1000).toFixed(1)} s into the run (${((callEnd - closedAt) / 1000).toFixed(1)} s before its end) after ${leaderCalls} calls to it; streams open again ${first}–${last} ms after the close`;
   });
-  await checks.check("every tab's own request for a static file completed while the calls ran", () => {
+  await checks.check(label + "every tab's own request for a static file completed while the calls ran", () => {
     if (assets.length === 0) throw new Error("no asset was requested");
     const bad = assets.filter((a) => !a.ok);
     if (bad.length) throw new Error(`${bad.length} of ${assets.length} failed: ${JSON.stringify(bad[0])}`);
     const ms = assets.map((a) => a.ms).sort((a, b) => a - b);
     return `${assets.length} loads, median ${ms[ms.length >> 1]} ms, slowest ${ms[ms.length - 1]} ms`;
   });
-  await checks.check("no tab lapsed or failed, and no uncaught page errors", async () => {
+  await checks.check(label + "no tab lapsed or failed, and no uncaught page errors", async () => {
     const bad = [];
     for (const t of others) {
       for (const s of await statuses(t)) if (s.type === "lapsed" || (s.type === "error" && s.fatal)) bad.push(`${t.name}: ${JSON.stringify(s)}`);
@@ -227,6 +234,9 @@ if (opened) {
   });
 }
 await context.close();
+}
+await sharedRound({ session: SHARED, calls: CALLS, withLocks: true });
+await sharedRound({ session: BEATS, calls: 200, withLocks: false });
 
 // ---- Not shared: what happens instead (a figure, not a check) ----
 if (!opts["no-off"]) {
