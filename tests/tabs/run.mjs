@@ -2,9 +2,11 @@
 // clients of one session on the devserver, over HTTP/1.1 (so 6 connections per host).
 //
 // Shared (the default): all 8 tabs load and register; 1,000 calls spread over them through the
-// devserver's agent routes are all answered, each by its own tab, none run twice; midway the
-// leader tab (the one reading the session's stream) is closed and another takes over with
-// nothing lost; every tab's own request for a static file completes while the calls run.
+// devserver's agent routes are all answered, each by its own tab, none run twice; the leader
+// tab (the one reading the session's stream) gets a `freeze` event at 20% and another takes
+// over; the leader at 60% is closed and another takes over, with nothing lost; every tab's own
+// request for a static file completes while the calls run. Then the same with 200 calls and
+// `navigator.locks` deleted (leadership by heartbeats).
 //
 // Not shared (`shareStream: false`), a measurement for the README, not a check: how many tabs
 // load and register, whether their registrations lapse, what becomes of calls to them.
@@ -83,11 +85,19 @@ async function openTab(context, session, share, timeout) {
   const page = await context.newPage();
   const tab = { page, errors: [], loaded: false, registered: false };
   page.on("pageerror", (e) => tab.errors.push(e.message));
+  // Stream requests in flight, as the browser reports them: the tab reading the stream.
+  tab.streams = 0;
+  const isStream = (r) => r.url().endsWith("/stream");
+  page.on("request", (r) => { if (isStream(r)) tab.streams++; });
+  page.on("requestfinished", (r) => { if (isStream(r)) tab.streams--; });
+  page.on("requestfailed", (r) => { if (isStream(r)) tab.streams--; });
   tab.log = [];
   tab.ran = [];
+  tab.statuses = [];
   page.on("console", (m) => {
     const text = m.text();
     if (text.startsWith("ran ")) tab.ran.push(text.slice(4));
+    else if (text.startsWith("status ")) tab.statuses.push(JSON.parse(text.slice(7)));
     else tab.log.push(text);
   });
   const url = `${devserver.url}/tab.html?session=${session.id}&token=${session.token}&share=${share ? 1 : 0}&ttl=${TTL}&registerTimeoutMs=${timeout}`;
@@ -106,7 +116,9 @@ async function openTab(context, session, share, timeout) {
   return tab;
 }
 
-const statuses = (tab) => tab.page.evaluate(() => window.tab.statuses);
+// Statuses as the tab logged them (console messages outlive a closed tab and need no
+// evaluate, which a tab reading the stream answers slowly under load).
+const statuses = async (tab) => tab.statuses;
 /** The held and waiting requests of this suite's stream lock, as the browser sees them. */
 const locks = (tab, session) => tab.page.evaluate(async (sid) => {
   const q = await navigator.locks.query();
@@ -117,7 +129,11 @@ const locks = (tab, session) => tab.page.evaluate(async (sid) => {
 // ---- Shared: the default (and again without Web Locks, as in a page that is not a secure context) ----
 async function sharedRound({ session, calls, withLocks }) {
 const label = withLocks ? "" : "without Web Locks: ";
-const closeAt = Math.floor(calls * 0.4);
+// The leader gets a freeze event at 20% of the calls (and no calls until 40%); the leader at 60%
+// (another tab by then) is closed.
+const freezeAt = Math.floor(calls * 0.2);
+const resumeAt = Math.floor(calls * 0.4);
+const closeAt = Math.floor(calls * 0.6);
 const context = await browser.newContext();
 // Hides navigator.locks from the SDK: leadership then goes by heartbeats.
 if (!withLocks) await context.addInitScript(() => { delete Navigator.prototype.locks; });
@@ -139,46 +155,75 @@ if (opened) {
     if (l.held !== 1 || l.pending !== TABS - 1) throw new Error(`held ${l.held}, waiting ${l.pending}`);
   });
   const run = (await agent(session, "POST", "/runs", {})).id;
-  const leader = tabs[0];
-  const others = tabs.slice(1);
   const assigned = new Array(calls);
+  const owed = new Map(tabs.map((t) => [t, 0]));
+  let excluded = null; // the tab that gets no new calls (about to be frozen or closed)
+  let frozen = null;
+  let closed = null;
+  let frozenAt = null;
   let closedAt = null;
   const assets = [];
-  let leaderCalls = 0;
-  let leaderSettled = 0;
   let issued = 0;
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   const callStart = Date.now();
-  // Once the calls past closeAt are on their way and the leader owes none, close it.
+  /** The tab whose stream request is open: the leader. */
+  const currentLeader = async () => {
+    for (;;) {
+      const reading = tabs.filter((t) => t !== closed && t.streams > 0);
+      if (reading.length === 1) return reading[0];
+      await sleep(20);
+    }
+  };
+  let maxStreams = 0;
+  const sampler = setInterval(() => {
+    const n = tabs.filter((t) => t !== closed && t.streams > 0).length;
+    maxStreams = Math.max(maxStreams, n);
+  }, 100);
+  // Past freezeAt, the leader gets a `freeze` event once it owes nothing (dispatched: CDP's
+  // Page.setWebLifecycleState fires none in headless Chromium), then `resume` at resumeAt;
+  // past closeAt, the leader then (another tab) is closed once it owes nothing.
   const closing = (async () => {
-    while (issued <= closeAt || leaderSettled < leaderCalls) await sleep(20);
+    while (issued <= freezeAt) await sleep(20);
+    frozen = excluded = await currentLeader();
+    while (owed.get(frozen) > 0) await sleep(20);
+    frozenAt = await frozen.page.evaluate(() => { document.dispatchEvent(new Event("freeze")); return Date.now(); });
+    while (issued < resumeAt) await sleep(20);
+    await frozen.page.evaluate(() => document.dispatchEvent(new Event("resume")));
+    excluded = null;
+    while (issued <= closeAt) await sleep(20);
+    const leader = (excluded = await currentLeader());
+    while (owed.get(leader) > 0) await sleep(20);
     closedAt = Date.now();
+    closed = leader;
     await leader.page.close();
   })();
   const loads = async () => {
-    const live = issued > closeAt ? others : tabs;
+    const live = tabs.filter((t) => t !== excluded && t !== closed);
     assets.push(...(await Promise.all(live.map((t) => t.page.evaluate(() => window.loadAsset()).catch((e) => ({ ok: false, ms: -1, error: e.message }))))));
   };
   const results = await pool(calls, IN_FLIGHT, async (i) => {
     issued++;
     if (i === Math.floor(calls * 0.3) || i === Math.floor(calls * 0.7)) loads();
-    const tab = i < closeAt ? tabs[i % TABS] : others[i % others.length];
+    const open = tabs.filter((t) => t !== excluded && t !== closed);
+    const tab = open[i % open.length];
     assigned[i] = tab;
-    if (tab === leader) leaderCalls++;
+    owed.set(tab, owed.get(tab) + 1);
     const began = Date.now();
     const c = await modelCall(session, run, `client__${tab.name}__work`, i);
     c.ms = Date.now() - began;
-    if (tab === leader) leaderSettled++;
+    owed.set(tab, owed.get(tab) - 1);
     return c;
   });
   const callEnd = Date.now();
+  await closing;
+  clearInterval(sampler);
   const seconds = ((callEnd - callStart) / 1000).toFixed(1);
   const ms = results.map((c) => c.ms).sort((a, b) => a - b);
   const latency = `model-side latency p50 ${ms[calls >> 1]} ms, p99 ${ms[Math.floor(calls * 0.99)]} ms`;
   await checks.check(`${label}${calls} calls spread over the ${TABS} tabs are all answered, each by its own tab`, () => {
     const wrong = results.map((c, i) => [c, i]).filter(([c, i]) => c.state !== "succeeded" || c.is_error || c.text !== `${assigned[i].name} did ${i}`);
     if (wrong.length) throw new Error(`${wrong.length} not answered right, e.g. #${wrong[0][1]}: ${JSON.stringify(wrong[0][0])}`);
-    return `in ${seconds} s (${IN_FLIGHT} in flight; ${latency})`;
+    return `in ${seconds} s (${IN_FLIGHT} in flight; ${latency}); at most ${maxStreams} stream request(s) open at once in the context (Playwright's request events, sampled every 100 ms)`;
   });
   await checks.check(label + "no call ran twice, and every call ran on the tab it was made to", async () => {
     // Counted from each tab's console ("ran <call id>"), which outlives the closed leader;
@@ -194,8 +239,17 @@ if (opened) {
     if (missing.length) throw new Error(`${missing.length} calls did not run on their tab, e.g. #${missing[0][1]}`);
     return `${seen.size} handler runs`;
   });
+  await checks.check(label + "the leader tab got a freeze event mid-run: another took over, and the frozen tab follows it", async () => {
+    if (frozenAt === null) throw new Error("the leader got no freeze event");
+    const openedAfter = async (t) => (await statuses(t)).find((s) => s.type === "streamOpen" && s.at >= frozenAt)?.at;
+    while (Date.now() < frozenAt + 10000 && (await Promise.all(tabs.map(openedAfter))).includes(undefined)) await sleep(200);
+    const reopened = await Promise.all(tabs.map(openedAfter));
+    if (reopened.some((at) => at === undefined || at > frozenAt + 10000)) throw new Error(`streams open again after the freeze: ${reopened.map((a) => (a === undefined ? "never" : a - frozenAt)).join(", ")} ms`);
+    return `${frozen.name} frozen; streams open again ${Math.min(...reopened) - frozenAt}–${Math.max(...reopened) - frozenAt} ms after (its own ${reopened[tabs.indexOf(frozen)] - frozenAt} ms)`;
+  });
   await checks.check(label + `the leader tab closed mid-run: another tab took the ${withLocks ? "lock" : "lead"} and every tab's stream opened again`, async () => {
     if (closedAt === null) throw new Error("the leader was not closed");
+    const others = tabs.filter((t) => t !== closed);
     let l = { held: 1, pending: others.length - 1 };
     for (let k = 0; withLocks && k < 50; k++) {
       l = await locks(others[0], session);
@@ -205,17 +259,13 @@ if (opened) {
     if (l.held !== 1 || l.pending !== others.length - 1) throw new Error(`after the close: held ${l.held}, waiting ${l.pending}`);
     // Reconnects wait a backoff with jitter: give every tab up to 10 s from the close.
     const reopenedBy = async (t) => (await statuses(t)).find((s) => s.type === "streamOpen" && s.at >= closedAt)?.at;
-    while (Date.now() < closedAt + 10000 && (await Promise.all(others.map(reopenedBy))).includes(undefined)) await new Promise((r) => setTimeout(r, 200));
+    while (Date.now() < closedAt + 10000 && (await Promise.all(others.map(reopenedBy))).includes(undefined)) await sleep(200);
     const reopened = await Promise.all(others.map(reopenedBy));
-    if (reopened.some((at) => at === undefined)) {
-      const after = await Promise.all(others.map(async (t) => `${t.name}: ${JSON.stringify((await statuses(t)).filter((s) => s.at >= closedAt - 2000).map((s) => [s.type, s.at - closedAt, s.message ?? s.delayMs]))}`));
-      for (const t of tabs) console.log(t.name, t.log.join("\n  "));
-      throw new Error(`${reopened.filter((a) => a === undefined).length} tabs never reopened\n    ${after.join("\n    ")}`);
-    }
+    if (reopened.some((at) => at === undefined)) throw new Error(`${reopened.filter((a) => a === undefined).length} tabs never reopened`);
     const first = Math.min(...reopened) - closedAt;
     const last = Math.max(...reopened) - closedAt;
     if (last > 10000) throw new Error(`the last tab's stream reopened ${last} ms after the close`);
-    return `closed ${((closedAt - callStart) / 1000).toFixed(1)} s into the run (${((callEnd - closedAt) / 1000).toFixed(1)} s before its end) after ${leaderCalls} calls to it; streams open again ${first}–${last} ms after the close`;
+    return `${closed.name} closed ${((closedAt - callStart) / 1000).toFixed(1)} s into the run (${((callEnd - closedAt) / 1000).toFixed(1)} s before its end); streams open again ${first}–${last} ms after the close`;
   });
   await checks.check(label + "every tab's own request for a static file completed while the calls ran", () => {
     if (assets.length === 0) throw new Error("no asset was requested");
@@ -226,7 +276,7 @@ if (opened) {
   });
   await checks.check(label + "no tab lapsed or failed, and no uncaught page errors", async () => {
     const bad = [];
-    for (const t of others) {
+    for (const t of tabs) {
       for (const s of await statuses(t)) if (s.type === "lapsed" || (s.type === "error" && s.fatal)) bad.push(`${t.name}: ${JSON.stringify(s)}`);
     }
     const errors = tabs.flatMap((t) => t.errors);

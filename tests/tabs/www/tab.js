@@ -28,6 +28,7 @@ try {
     }],
     onStatus: (s) => {
       tab.statuses.push({ ...s, at: Date.now() });
+      console.debug(`status ${JSON.stringify(tab.statuses.at(-1))}`); // read by the suite
       if (s.type === "registered" || s.type === "reregistered") tab.name = s.name;
     },
     registerTimeoutMs: Number(q.get("registerTimeoutMs") ?? 30000),
