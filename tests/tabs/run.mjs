@@ -3,10 +3,10 @@
 //
 // Shared (the default): all 8 tabs load and register; 1,000 calls spread over them through the
 // devserver's agent routes are all answered, each by its own tab, none run twice; the leader
-// tab (the one reading the session's stream) gets a `freeze` event at 20% and another takes
-// over; the leader at 60% is closed and another takes over, with nothing lost; every tab's own
-// request for a static file completes while the calls run. Then the same with 200 calls and
-// `navigator.locks` deleted (leadership by heartbeats).
+// tab (the one reading the session's stream) is closed at 30% and another takes over; the next
+// leader gets a `freeze` event at 60% and another takes over, with nothing lost; every tab's
+// own request for a static file completes while the calls run. Then the same with 200 calls
+// and `navigator.locks` deleted (leadership by heartbeats; the close only).
 //
 // Not shared (`shareStream: false`), a measurement for the README, not a check: how many tabs
 // load and register, whether their registrations lapse, what becomes of calls to them.
@@ -94,10 +94,12 @@ async function openTab(context, session, share, timeout) {
   tab.log = [];
   tab.ran = [];
   tab.statuses = [];
+  tab.events = [];
   page.on("console", (m) => {
     const text = m.text();
     if (text.startsWith("ran ")) tab.ran.push(text.slice(4));
     else if (text.startsWith("status ")) tab.statuses.push(JSON.parse(text.slice(7)));
+    else if (text.startsWith("event ")) tab.events.push(text.slice(6).split(" "));
     else tab.log.push(text);
   });
   const url = `${devserver.url}/tab.html?session=${session.id}&token=${session.token}&share=${share ? 1 : 0}&ttl=${TTL}&registerTimeoutMs=${timeout}`;
@@ -129,11 +131,11 @@ const locks = (tab, session) => tab.page.evaluate(async (sid) => {
 // ---- Shared: the default (and again without Web Locks, as in a page that is not a secure context) ----
 async function sharedRound({ session, calls, withLocks }) {
 const label = withLocks ? "" : "without Web Locks: ";
-// The leader gets a freeze event at 20% of the calls (and no calls until 40%); the leader at 60%
-// (another tab by then) is closed.
-const freezeAt = Math.floor(calls * 0.2);
-const resumeAt = Math.floor(calls * 0.4);
-const closeAt = Math.floor(calls * 0.6);
+// The leader is closed at 30% of the calls; with Web Locks the next leader gets a freeze event
+// at 60% (and no calls until 80%).
+const closeAt = Math.floor(calls * 0.3);
+const freezeAt = Math.floor(calls * 0.6);
+const resumeAt = Math.floor(calls * 0.8);
 const context = await browser.newContext();
 // Hides navigator.locks from the SDK: leadership then goes by heartbeats.
 if (!withLocks) await context.addInitScript(() => { delete Navigator.prototype.locks; });
@@ -166,36 +168,50 @@ if (opened) {
   let issued = 0;
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   const callStart = Date.now();
-  /** The tab whose stream request is open: the leader. */
-  const currentLeader = async () => {
-    for (;;) {
-      const reading = tabs.filter((t) => t !== closed && t.streams > 0);
-      if (reading.length === 1) return reading[0];
+  /** Has `tab` dispatch a lifecycle event (sent by another tab). */
+  const lifecycle = async (tab, event) => {
+    // Through a tab that does not read the stream: it answers evaluate at once.
+    const via = tabs.find((t) => t !== tab && t !== closed && t.streams === 0);
+    await via.page.evaluate(([name, ev]) => new BroadcastChannel("tabs-suite").postMessage({ tab: name, event: ev }), [tab.name, event]);
+  };
+  /** When `tab` dispatched `event`, by its own clock (its console message may come late). */
+  const dispatchedAt = async (tab, event) => {
+    for (let k = 0; k < 750; k++) {
+      const seen = tab.events.find(([e]) => e === event);
+      if (seen) return Number(seen[1]);
       await sleep(20);
     }
+    return null;
   };
   let maxStreams = 0;
   const sampler = setInterval(() => {
     const n = tabs.filter((t) => t !== closed && t.streams > 0).length;
     maxStreams = Math.max(maxStreams, n);
   }, 100);
-  // Past freezeAt, the leader gets a `freeze` event once it owes nothing (dispatched: CDP's
-  // Page.setWebLifecycleState fires none in headless Chromium), then `resume` at resumeAt;
-  // past closeAt, the leader then (another tab) is closed once it owes nothing.
+  // Past closeAt, once it owes nothing, the first leader (tabs[0]: the first tab to ask for the
+  // lock) is closed; the next in the lock's queue (tabs[1]; without Web Locks, the claimer
+  // with the smallest id, tabs[1] too) leads. Past freezeAt, once it owes nothing, it gets a
+  // `freeze` event (dispatched: CDP's Page.setWebLifecycleState fires none in headless
+  // Chromium), and `resume` at resumeAt. The freeze check passes only if the frozen tab led:
+  // otherwise the other tabs' streams would not open again.
   const closing = (async () => {
-    while (issued <= freezeAt) await sleep(20);
-    frozen = excluded = await currentLeader();
-    while (owed.get(frozen) > 0) await sleep(20);
-    frozenAt = await frozen.page.evaluate(() => { document.dispatchEvent(new Event("freeze")); return Date.now(); });
-    while (issued < resumeAt) await sleep(20);
-    await frozen.page.evaluate(() => document.dispatchEvent(new Event("resume")));
-    excluded = null;
     while (issued <= closeAt) await sleep(20);
-    const leader = (excluded = await currentLeader());
-    while (owed.get(leader) > 0) await sleep(20);
+    const first = (excluded = tabs[0]);
+    while (owed.get(first) > 0) await sleep(20);
     closedAt = Date.now();
-    closed = leader;
-    await leader.page.close();
+    closed = first;
+    excluded = null;
+    await first.page.close();
+    // Without Web Locks, which claimer wins is not known in advance: no freeze round there.
+    if (!withLocks) return;
+    while (issued <= freezeAt) await sleep(20);
+    frozen = excluded = tabs[1];
+    while (owed.get(frozen) > 0) await sleep(20);
+    await lifecycle(frozen, "freeze");
+    frozenAt = true;
+    while (issued < resumeAt) await sleep(20);
+    await lifecycle(frozen, "resume");
+    excluded = null;
   })();
   const loads = async () => {
     const live = tabs.filter((t) => t !== excluded && t !== closed);
@@ -239,13 +255,15 @@ if (opened) {
     if (missing.length) throw new Error(`${missing.length} calls did not run on their tab, e.g. #${missing[0][1]}`);
     return `${seen.size} handler runs`;
   });
-  await checks.check(label + "the leader tab got a freeze event mid-run: another took over, and the frozen tab follows it", async () => {
-    if (frozenAt === null) throw new Error("the leader got no freeze event");
+  if (withLocks) await checks.check(label + "the next leader got a freeze event mid-run: another took over, and the frozen tab follows it", async () => {
+    frozenAt = frozenAt && (await dispatchedAt(frozen, "freeze"));
+    if (!frozenAt) throw new Error("the leader got no freeze event");
     const openedAfter = async (t) => (await statuses(t)).find((s) => s.type === "streamOpen" && s.at >= frozenAt)?.at;
-    while (Date.now() < frozenAt + 10000 && (await Promise.all(tabs.map(openedAfter))).includes(undefined)) await sleep(200);
-    const reopened = await Promise.all(tabs.map(openedAfter));
+    const live = tabs.filter((t) => t !== closed);
+    while (Date.now() < frozenAt + 10000 && (await Promise.all(live.map(openedAfter))).includes(undefined)) await sleep(200);
+    const reopened = await Promise.all(live.map(openedAfter));
     if (reopened.some((at) => at === undefined || at > frozenAt + 10000)) throw new Error(`streams open again after the freeze: ${reopened.map((a) => (a === undefined ? "never" : a - frozenAt)).join(", ")} ms`);
-    return `${frozen.name} frozen; streams open again ${Math.min(...reopened) - frozenAt}–${Math.max(...reopened) - frozenAt} ms after (its own ${reopened[tabs.indexOf(frozen)] - frozenAt} ms)`;
+    return `${frozen.name} frozen; streams open again ${Math.min(...reopened) - frozenAt}–${Math.max(...reopened) - frozenAt} ms after (its own ${reopened[live.indexOf(frozen)] - frozenAt} ms)`;
   });
   await checks.check(label + `the leader tab closed mid-run: another tab took the ${withLocks ? "lock" : "lead"} and every tab's stream opened again`, async () => {
     if (closedAt === null) throw new Error("the leader was not closed");

@@ -45,3 +45,12 @@ window.loadAsset = async () => {
   const text = await r.text();
   return { ok: r.ok && text.length > 1000, ms: Math.round(performance.now() - t0) };
 };
+
+// The suite's remote control: `{ tab, event }` on this channel makes tab `tab` dispatch a
+// lifecycle `event` (freeze, resume) on its document. (Playwright's evaluate reaches the tab
+// that reads the stream only seconds late under load; a channel message does not.)
+new BroadcastChannel("tabs-suite").onmessage = ({ data }) => {
+  if (data.tab !== tab.name) return;
+  document.dispatchEvent(new Event(data.event));
+  console.debug(`event ${data.event} ${Date.now()}`);
+};
