@@ -162,7 +162,13 @@ impl Share {
         if let Role::Leading { stream, .. } = before {
             shared.streams.close(stream);
         }
-        *self.splitter.borrow_mut() = Parser::new();
+        // The splitter starts where the engine resumes, so forwarded events carry the same
+        // last event ID as the leader's own, even from a server that sends some without `id`.
+        let mut splitter = Parser::new();
+        if let Some((_, id)) = want.headers.iter().find(|(n, _)| *n == "Last-Event-ID") {
+            let _ = splitter.resume_from(id);
+        }
+        *self.splitter.borrow_mut() = splitter;
         shared
             .streams
             .open(shared, want.stream, want.url, want.headers);
