@@ -134,6 +134,10 @@ export interface ClientOptions {
   /** How long `Client.register` waits for the first registration, retrying network errors and
    * 5xx meanwhile, before it rejects and the client stops (default 30000). */
   registerTimeoutMs?: number;
+  /** Share the session's one event stream with this origin's other tabs on the same session
+   * (default true, where the browser has `BroadcastChannel` and Web Locks): one tab reads it
+   * and hands the events to the others, so many tabs do not hold many connections. */
+  shareStream?: boolean;
   /** Called on every change of the registration and the stream (a throw is ignored). */
   onStatus?: (status: ClientStatus) => void;
   /** Called as each call is dispatched, acked, answered or failed (a throw is ignored). */
@@ -269,6 +273,9 @@ impl Client {
             Err(e) => return rejected("invalid_option", &e.to_string()),
         };
         let shared = Shared::new(engine, opts.handlers, opts.on_status, opts.on_call);
+        if let Some(name) = opts.share_stream {
+            shared.share_stream(name);
+        }
         let (registered, waiter) = Waiter::new();
         shared.wait_registered(waiter);
         if let Some(signal) = &opts.signal {

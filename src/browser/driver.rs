@@ -7,15 +7,16 @@
 
 use super::calls::Calls;
 use super::guards::Listener;
+use super::share::Share;
 use super::stream::Streams;
-use super::{handlers, lifecycle, net};
+use super::{handlers, lifecycle, sending};
 use crate::engine::{CallEvent, Engine, EngineErrorKind, Input, LeftBy, OpId, Output, Status};
 use crate::js::{self, Waiter};
 use client_tools_core::calls::Returned;
 use client_tools_core::time::Instant;
 use gloo_timers::callback::Timeout;
 use js_sys::Function;
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::collections::HashMap;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
@@ -45,6 +46,8 @@ pub(crate) struct Shared {
     on_call: Option<Function>,
     calls: Calls,
     pub(super) streams: Streams,
+    /// Set when this client shares the session's stream with the other tabs.
+    share: OnceCell<Share>,
     ops: RefCell<HashMap<OpId, Waiter>>,
     /// Settled by the first registration, or rejected by a fatal error (the engine's register
     /// timeout among them): `Client.register`'s promise.
@@ -68,6 +71,7 @@ impl Shared {
             on_call,
             calls: Calls::new(),
             streams: Streams::default(),
+            share: OnceCell::new(),
             ops: RefCell::default(),
             registered: RefCell::default(),
             timer: RefCell::default(),
@@ -107,6 +111,18 @@ impl Shared {
             }
         });
         self.listeners.borrow_mut().extend(listener);
+    }
+
+    /// Shares the session's one event stream with the other tabs on lock and channel `name`
+    /// (see `share`), where the browser can; call before the first `drain`.
+    pub(crate) fn share_stream(self: &Rc<Self>, name: String) {
+        if let Some(share) = Share::new(self, name) {
+            let _ = self.share.set(share);
+        }
+    }
+
+    pub(super) fn share(&self) -> Option<&Share> {
+        self.share.get()
     }
 
     /// Feeds one input and carries out what follows.
@@ -169,32 +185,23 @@ impl Shared {
     /// The router: each output to the part that carries it out.
     fn carry_out(self: &Rc<Self>, out: Output) {
         match out {
-            Output::Send(req) => {
-                // Held strongly: a request on its way (a leave, say) finishes even if the
-                // client is dropped meanwhile.
-                let shared = self.clone();
-                spawn_local(async move {
-                    let input = match net::send(&req).await {
-                        Ok(a) => Input::Answer {
-                            request: req.id,
-                            status: a.status,
-                            body: a.body,
-                            retry_after: a.retry_after,
-                        },
-                        Err(message) => Input::NetworkError {
-                            request: req.id,
-                            message,
-                        },
-                    };
-                    shared.feed(input);
-                });
-            }
+            // Through the page's queue: acks first, at most 4 requests out. Held strongly: a
+            // request on its way (a leave, say) finishes even if the client is dropped meanwhile.
+            Output::Send(req) => sending::send(self.clone(), req),
             Output::OpenStream {
                 stream,
                 url,
                 headers,
-            } => self.streams.open(self, stream, url, headers),
-            Output::CloseStream { stream } => self.streams.close(stream),
+            } => match self.share() {
+                Some(share) => share.open(self, stream, url, headers),
+                None => self.streams.open(self, stream, url, headers),
+            },
+            Output::CloseStream { stream } => {
+                self.streams.close(stream);
+                if let Some(share) = self.share() {
+                    share.close(stream);
+                }
+            }
             Output::RunHandler {
                 call_id,
                 run_id,

@@ -5,7 +5,8 @@
 //! By idea: [`driver`] routes the engine's outputs and owns the timer; `stream` reads the event
 //! stream; `calls` keeps the running handlers' `ctx`; `lifecycle` follows the page; `guards`
 //! hold JS resources (listeners, abort controllers) that undo themselves on drop; `net` is
-//! `fetch`; `handlers` calls a JS handler. JS plumbing shared with the page tools is
+//! `fetch`; `sending` queues the engine's requests by urgency, a few at a time; `share` lets
+//! the tabs on one session read one event stream, led by the tab `leader` elects; `handlers` calls a JS handler. JS plumbing shared with the page tools is
 //! `crate::js`.
 
 mod calls;
@@ -13,9 +14,12 @@ mod driver;
 pub(crate) mod guards;
 pub(crate) mod handlers;
 pub(crate) mod keys;
+mod leader;
 mod lifecycle;
 pub(crate) mod net;
 pub(crate) mod options;
+mod sending;
+mod share;
 mod stream;
 
 pub(crate) use driver::{now, Shared};

@@ -23,6 +23,9 @@ pub(crate) struct Options {
     pub on_call: Option<Function>,
     /// Aborts the registration (or leaves, once registered).
     pub signal: Option<web_sys::AbortSignal>,
+    /// The lock and channel name to share the session's stream with other tabs under
+    /// (`shareStream`, on by default); `None` when the app turned it off.
+    pub share_stream: Option<String>,
 }
 
 /// The keys of `Client.register`'s options; any other is refused as a typo.
@@ -38,6 +41,7 @@ const REGISTER_KEYS: &[&str] = &[
     "onStatus",
     "onCall",
     "signal",
+    "shareStream",
 ];
 
 /// The keys of a tool definition.
@@ -209,6 +213,13 @@ pub(crate) fn register(v: &JsValue, key_prefix: String, seed: u64) -> Result<Opt
             .as_string()
             .ok_or_else(|| format!("name: must be a string, got {}", describe(&n)))?,
     };
+    let share_stream = match prop(v, "shareStream") {
+        s if s.is_undefined() || s.is_null() => true,
+        s => s
+            .as_bool()
+            .ok_or_else(|| format!("shareStream: must be a boolean, got {}", describe(&s)))?,
+    }
+    .then(|| super::share::channel_name(&base_url, &session_id, &token));
     let mut config = Config::new(base_url, session_id, token, name, key_prefix, seed);
     match prop(v, "lifetime") {
         l if l.is_undefined() || l.is_null() => {}
@@ -240,6 +251,7 @@ pub(crate) fn register(v: &JsValue, key_prefix: String, seed: u64) -> Result<Opt
         config.register_timeout = Duration::from_ms(ms.min(i32::MAX as u64));
     }
     Ok(Options {
+        share_stream,
         config,
         handlers,
         on_status: optional_function(v, "onStatus", "onStatus")?,

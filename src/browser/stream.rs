@@ -1,6 +1,7 @@
 //! The event stream connections: each a fetch read chunk by chunk into the engine. A
 //! connection is aborted when the engine closes it or the client goes away (its abort guard is
-//! dropped); its task holds the client weakly, so a dropped client stops streaming.
+//! dropped); its task holds the client weakly, so a dropped client stops streaming. A tab that
+//! leads a shared stream (`share`) hands what it reads to the other tabs too.
 
 use super::driver::{now, Shared};
 use super::guards::Abort;
@@ -45,11 +46,17 @@ impl Streams {
                 Ok(c) => c,
                 Err(message) => {
                     shared.streams.close(stream);
+                    if let Some(share) = shared.share() {
+                        share.on_closed(stream);
+                    }
                     let error = Some(message);
                     return shared.feed(Input::StreamClosed { stream, error });
                 }
             };
             let status = conn.status;
+            if let Some(share) = shared.share() {
+                share.on_opened(stream, status);
+            }
             shared.feed(Input::StreamOpened { stream, status });
             drop(shared);
             let mut buf = Vec::new();
@@ -59,6 +66,9 @@ impl Streams {
                 let Some(shared) = weak.upgrade() else { return };
                 match read {
                     Ok(true) => {
+                        if let Some(share) = shared.share() {
+                            share.on_bytes(stream, &buf);
+                        }
                         shared
                             .engine
                             .borrow_mut()
@@ -71,6 +81,9 @@ impl Streams {
             };
             let Some(shared) = weak.upgrade() else { return };
             shared.streams.close(stream);
+            if let Some(share) = shared.share() {
+                share.on_closed(stream);
+            }
             shared.feed(Input::StreamClosed { stream, error });
         });
     }

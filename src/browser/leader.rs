@@ -1,0 +1,188 @@
+//! Who leads the tabs that share a stream (`share`): the holder of a Web Lock
+//! (`navigator.locks`), which the browser frees when a tab closes or is discarded; where there
+//! are no Web Locks (not a secure context), the tab that claimed leadership over the
+//! `BroadcastChannel` after hearing no leader: a leader beats every second and answers every
+//! `hello` at once (message events are not throttled in hidden tabs, timers are), a waiting tab
+//! that heard nothing for [`SILENT_MS`] probes with `hello` and claims if [`PROBE_MS`] pass
+//! unanswered, and of two leaders the one with the greater tab id steps down.
+
+use super::driver::{now, Shared};
+use super::guards::Abort;
+use gloo_timers::callback::Interval;
+use js_sys::{Array, Function, Object, Promise, Reflect};
+use std::cell::{Cell, RefCell};
+use std::rc::{Rc, Weak};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+
+/// A waiting tab that heard no leader this long probes for one.
+pub(super) const SILENT_MS: u64 = 2_000;
+/// An unanswered probe this old makes the waiting tab the leader.
+pub(super) const PROBE_MS: u64 = 500;
+/// How often a leader without Web Locks says it is there.
+const BEAT_MS: u32 = 1_000;
+
+enum Lock {
+    /// Not asked for: the engine wants no stream.
+    Idle,
+    /// In the Web Lock's queue; dropping the guard leaves the queue.
+    Asked(Abort),
+    /// No Web Locks: listening for a leader, ready to claim.
+    Waiting,
+    /// Leading, until this function (the Web Lock callback's promise's resolve) is called;
+    /// `None` without Web Locks.
+    Held(Option<Function>),
+}
+
+/// `navigator.locks`, if this is a window that has it.
+fn lock_manager() -> Option<JsValue> {
+    let window = web_sys::window()?;
+    let navigator = Reflect::get(&window, &"navigator".into()).ok()?;
+    let locks = Reflect::get(&navigator, &"locks".into()).ok()?;
+    (!locks.is_undefined() && !locks.is_null()).then_some(locks)
+}
+
+/// This tab's place in the election for one stream.
+pub(super) struct Leadership {
+    name: String,
+    lock: RefCell<Lock>,
+    /// Without Web Locks: the waiting tab's check, or the leader's beat.
+    ticker: RefCell<Option<Interval>>,
+    /// When a leader was last heard (ms).
+    heard: Cell<u64>,
+    /// When this waiting tab probed for a leader, if it did since it last heard one.
+    probed: Cell<Option<u64>>,
+}
+
+impl Leadership {
+    pub(super) fn new(name: String) -> Leadership {
+        Leadership {
+            name,
+            lock: RefCell::new(Lock::Idle),
+            ticker: RefCell::default(),
+            heard: Cell::new(0),
+            probed: Cell::new(None),
+        }
+    }
+
+    pub(super) fn held(&self) -> bool {
+        matches!(*self.lock.borrow(), Lock::Held(_))
+    }
+
+    /// Whether leadership goes by heartbeats (no Web Locks) and this tab leads.
+    pub(super) fn leads_by_beats(&self) -> bool {
+        matches!(*self.lock.borrow(), Lock::Held(None))
+    }
+
+    /// A leader spoke (a beat, an open, events): a waiting tab does not claim.
+    pub(super) fn heard(&self) {
+        self.heard.set(now().as_ms());
+        self.probed.set(None);
+    }
+
+    /// Joins the election, once: `Share::granted` is called when this tab is to lead.
+    pub(super) fn ask(&self, shared: &Rc<Shared>) {
+        if !matches!(*self.lock.borrow(), Lock::Idle) {
+            return;
+        }
+        let weak = Rc::downgrade(shared);
+        match lock_manager() {
+            Some(locks) => self.ask_lock(&locks, weak),
+            None => {
+                *self.lock.borrow_mut() = Lock::Waiting;
+                let tick = Interval::new(PROBE_MS as u32, move || {
+                    if let Some(shared) = weak.upgrade() {
+                        if let Some(share) = shared.share() {
+                            share.check_leader(&shared);
+                        }
+                    }
+                });
+                *self.ticker.borrow_mut() = Some(tick);
+            }
+        }
+    }
+
+    fn ask_lock(&self, locks: &JsValue, weak: Weak<Shared>) {
+        let Some(abort) = Abort::new("no stream is wanted") else {
+            return;
+        };
+        let options = Object::new();
+        let _ = Reflect::set(&options, &"signal".into(), &abort.signal().into());
+        let granted = Closure::once_into_js(move |_lock: JsValue| -> JsValue {
+            let mut release = None;
+            let held = Promise::new(&mut |resolve, _| release = Some(resolve));
+            if let Some(release) = release {
+                match weak.upgrade() {
+                    Some(shared) => match shared.share() {
+                        Some(share) => share.granted(&shared, Some(release)),
+                        None => drop(release.call0(&JsValue::UNDEFINED)),
+                    },
+                    None => drop(release.call0(&JsValue::UNDEFINED)),
+                }
+            }
+            held.into()
+        });
+        let request = Reflect::get(locks, &"request".into())
+            .ok()
+            .and_then(|f| f.dyn_into::<Function>().ok());
+        let Some(request) = request else { return };
+        let args = Array::of3(&self.name.as_str().into(), &options, &granted);
+        let Ok(promise) = Reflect::apply(&request, locks, &args) else {
+            return;
+        };
+        // Rejects with an AbortError when the request is withdrawn: expected, not reported.
+        if let Ok(promise) = promise.dyn_into::<Promise>() {
+            wasm_bindgen_futures::spawn_local(async move {
+                let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+            });
+        }
+        *self.lock.borrow_mut() = Lock::Asked(abort);
+    }
+
+    /// Without Web Locks, a waiting tab's tick: `true` when it should claim leadership now;
+    /// `probe` is called when it should ask whether a leader is there.
+    pub(super) fn should_claim(&self, probe: impl FnOnce()) -> bool {
+        if !matches!(*self.lock.borrow(), Lock::Waiting) {
+            return false;
+        }
+        let now = now().as_ms();
+        if now.saturating_sub(self.heard.get()) < SILENT_MS {
+            return false;
+        }
+        match self.probed.get() {
+            None => {
+                self.probed.set(Some(now));
+                probe();
+                false
+            }
+            Some(at) => now.saturating_sub(at) >= PROBE_MS,
+        }
+    }
+
+    /// This tab leads now; without Web Locks it beats (`beat` posts one) until it lets go.
+    pub(super) fn take(&self, release: Option<Function>, beat: impl Fn() + 'static) {
+        if let Lock::Asked(abort) = std::mem::replace(&mut *self.lock.borrow_mut(), Lock::Idle) {
+            abort.forget();
+        }
+        let by_beats = release.is_none();
+        *self.lock.borrow_mut() = Lock::Held(release);
+        *self.ticker.borrow_mut() = by_beats.then(|| Interval::new(BEAT_MS, beat));
+    }
+
+    /// Gives the lead back, or leaves the election.
+    pub(super) fn let_go(&self) {
+        self.ticker.borrow_mut().take();
+        self.probed.set(None);
+        match std::mem::replace(&mut *self.lock.borrow_mut(), Lock::Idle) {
+            Lock::Held(Some(release)) => drop(release.call0(&JsValue::UNDEFINED)),
+            Lock::Asked(abort) => drop(abort),
+            Lock::Held(None) | Lock::Waiting | Lock::Idle => {}
+        }
+    }
+}
+
+impl Drop for Leadership {
+    fn drop(&mut self) {
+        self.let_go();
+    }
+}

@@ -1,0 +1,178 @@
+//! The engine's requests, sent through one small queue per page: at most [`MAX_IN_FLIGHT`]
+//! at a time, so the page's own requests are not starved of the browser's few connections
+//! per host (6 over HTTP/1.1), and by urgency: acks first (the server fails a call not acked
+//! within 60 s), then registration, pings, tool lists and pending-call reads, then results
+//! (5 min). A keep-alive request (the leave on page hide) never waits: the page is going.
+
+use super::driver::Shared;
+use super::net;
+use crate::engine::{HttpRequest, Input};
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
+use wasm_bindgen_futures::spawn_local;
+
+/// The most requests of the SDK one page has on the network at once (streams not counted).
+pub(crate) const MAX_IN_FLIGHT: usize = 4;
+
+/// How urgent a request is; a lower value goes first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Urgency {
+    Ack = 0,
+    Control = 1,
+    Result = 2,
+}
+
+fn urgency(req: &HttpRequest) -> Urgency {
+    if req.url.ends_with("/ack") {
+        Urgency::Ack
+    } else if req.url.ends_with("/result") {
+        Urgency::Result
+    } else {
+        Urgency::Control
+    }
+}
+
+/// The requests waiting for a slot, by urgency, and how many are out.
+struct Queue<T> {
+    in_flight: usize,
+    waiting: [VecDeque<T>; 3],
+}
+
+impl<T> Default for Queue<T> {
+    fn default() -> Self {
+        Queue {
+            in_flight: 0,
+            waiting: Default::default(),
+        }
+    }
+}
+
+impl<T> Queue<T> {
+    /// `item` goes out now (it is handed back) if a slot is free, else waits its turn.
+    fn admit(&mut self, item: T, urgency: Urgency) -> Option<T> {
+        if self.in_flight < MAX_IN_FLIGHT {
+            self.in_flight += 1;
+            return Some(item);
+        }
+        self.waiting[urgency as usize].push_back(item);
+        None
+    }
+
+    /// A request came back: the most urgent waiting one (oldest first) takes its slot.
+    fn release(&mut self) -> Option<T> {
+        let next = self.waiting.iter_mut().find_map(VecDeque::pop_front);
+        if next.is_none() {
+            self.in_flight -= 1;
+        }
+        next
+    }
+}
+
+thread_local! {
+    // One per page (a wasm instance is single-threaded): every client of the page shares it.
+    static QUEUE: RefCell<Queue<(Rc<Shared>, HttpRequest)>> = RefCell::default();
+}
+
+/// Sends `req` now if a slot is free (or it is keep-alive), else queues it by urgency. The
+/// answer is fed to `shared`'s engine, which is held strongly: a request on its way (a leave,
+/// say) finishes even if the client is dropped meanwhile.
+pub(super) fn send(shared: Rc<Shared>, req: HttpRequest) {
+    if req.keepalive {
+        return spawn_local(transmit(shared, req, false));
+    }
+    let urgency = urgency(&req);
+    let now = QUEUE.with(|q| q.borrow_mut().admit((shared, req), urgency));
+    if let Some((shared, req)) = now {
+        spawn_local(transmit(shared, req, true));
+    }
+}
+
+/// A slot came free: the most urgent waiting request takes it.
+fn release() {
+    let next = QUEUE.with(|q| q.borrow_mut().release());
+    if let Some((shared, req)) = next {
+        spawn_local(transmit(shared, req, true));
+    }
+}
+
+async fn transmit(shared: Rc<Shared>, req: HttpRequest, counted: bool) {
+    let sent = net::send(&req).await;
+    // The slot is free before the engine reacts, so what it sends next queues fairly.
+    if counted {
+        release();
+    }
+    let input = match sent {
+        Ok(a) => Input::Answer {
+            request: req.id,
+            status: a.status,
+            body: a.body,
+            retry_after: a.retry_after,
+        },
+        Err(message) => Input::NetworkError {
+            request: req.id,
+            message,
+        },
+    };
+    shared.feed(input);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{urgency, Queue, Urgency, MAX_IN_FLIGHT};
+    use crate::engine::{HttpRequest, Method, RequestId};
+
+    fn req(url: &str) -> HttpRequest {
+        HttpRequest {
+            id: RequestId(0),
+            method: Method::Post,
+            url: url.to_owned(),
+            headers: Vec::new(),
+            body: None,
+            keepalive: false,
+        }
+    }
+
+    #[test]
+    fn requests_are_ranked_by_their_deadline() {
+        let base = "http://h/v1/sessions/s/clients/cli_1";
+        assert_eq!(urgency(&req(&format!("{base}/calls/c1/ack"))), Urgency::Ack);
+        assert_eq!(
+            urgency(&req(&format!("{base}/calls/c1/result"))),
+            Urgency::Result
+        );
+        assert_eq!(urgency(&req(&format!("{base}/ping"))), Urgency::Control);
+        assert_eq!(urgency(&req(&format!("{base}/calls"))), Urgency::Control);
+        assert_eq!(
+            urgency(&req("http://h/v1/sessions/s/clients")),
+            Urgency::Control
+        );
+    }
+
+    /// At most MAX_IN_FLIGHT out; then acks first, results last, each kind oldest first.
+    #[test]
+    fn acks_overtake_results_and_the_cap_holds() {
+        let mut q = Queue::default();
+        for i in 0..MAX_IN_FLIGHT {
+            assert_eq!(
+                q.admit(format!("result {i}"), Urgency::Result),
+                Some(format!("result {i}"))
+            );
+        }
+        assert_eq!(q.admit("result 9".to_owned(), Urgency::Result), None);
+        assert_eq!(q.admit("ping".to_owned(), Urgency::Control), None);
+        assert_eq!(q.admit("ack 1".to_owned(), Urgency::Ack), None);
+        assert_eq!(q.admit("ack 2".to_owned(), Urgency::Ack), None);
+        let order: Vec<_> = std::iter::from_fn(|| q.release()).collect();
+        assert_eq!(order, ["ack 1", "ack 2", "ping", "result 9"]);
+        assert_eq!(q.in_flight, MAX_IN_FLIGHT - 1);
+        for _ in 1..MAX_IN_FLIGHT {
+            assert_eq!(q.release(), None);
+        }
+        assert_eq!(q.in_flight, 0);
+        assert_eq!(
+            q.admit("ack 3".to_owned(), Urgency::Ack),
+            Some("ack 3".to_owned())
+        );
+    }
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The multi-tab suite: eight tabs of one app in one browser context, registered on one session,
+# against the devserver over HTTP/1.1 (6 connections per host), with the event stream shared and
+# then, for the README's figure, not shared (run.mjs). Builds the SDK with wasm-pack
+# (--target web) into tests/tabs/.sdk/, installs playwright-core with `npm ci` when node_modules
+# is missing, starts the devserver on a free port (serving www/ and the SDK) and stops it.
+# Closing line: "N passed, M failed"; exits non-zero on any failure. `--no-off` skips the
+# measurement with sharing off.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+export PATH="$HOME/.cargo/bin:$PATH"
+
+fail() { echo "tabs: $*" >&2; echo "0 passed, 1 failed"; exit 1; }
+
+cd "$root"
+wasm-pack --quiet build --dev --target web --no-pack --out-dir "$here/.sdk" --out-name client_tools . \
+  || fail "wasm-pack build failed"
+cargo build --quiet -p devserver || fail "the devserver does not build"
+target_dir=$(cargo metadata --format-version 1 --no-deps | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).target_directory))')
+
+cd "$here"
+if [ ! -d node_modules ]; then
+  npm ci --no-audit --no-fund --loglevel=error || fail "npm ci failed"
+fi
+node run.mjs --devserver "$target_dir/debug/devserver" --sdk "$here/.sdk" "$@"
