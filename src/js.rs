@@ -377,3 +377,8 @@ pub(crate) fn error(code: &str, message: &str) -> JsValue {
     set(&e, "code", &JsValue::from_str(code));
     e
 }
+
+/// An `Error` for a bad argument or option the app gave: code `invalid_option`.
+pub(crate) fn invalid(message: &str) -> JsValue {
+    error("invalid_option", message)
+}

@@ -66,15 +66,15 @@ impl ToolRegistry {
     }
 
     /// Adds the definition `v`, named `field` in errors.
-    fn add(&mut self, v: &JsValue, field: &str) -> Result<(), JsError> {
+    fn add(&mut self, v: &JsValue, field: &str) -> Result<(), JsValue> {
         let one = Array::of1(v);
         let mut read =
             options::tools(&one, "tools").map_err(|e| match e.strip_prefix("tools[0]") {
-                Some(rest) => JsError::new(&format!("{field}{rest}")),
-                None => JsError::new(&e),
+                Some(rest) => crate::js::invalid(&format!("{field}{rest}")),
+                None => crate::js::invalid(&e),
             })?;
         let Some(t) = read.pop() else {
-            return Err(JsError::new(&format!("{field}: not read")));
+            return Err(crate::js::invalid(&format!("{field}: not read")));
         };
         let entry = Entry {
             handler: t.handler,
@@ -82,7 +82,7 @@ impl ToolRegistry {
         };
         self.tools
             .register(field, t.def, entry)
-            .map_err(|e| JsError::new(&e.to_string()))
+            .map_err(|e| crate::js::invalid(&e.to_string()))
     }
 
     /// The registry's tools, for the other transports.
@@ -92,9 +92,9 @@ impl ToolRegistry {
 }
 
 /// Reads a list of names: an array, a `Set` or any iterable of strings.
-fn names(v: &JsValue, what: &str) -> Result<Vec<String>, JsError> {
+fn names(v: &JsValue, what: &str) -> Result<Vec<String>, JsValue> {
     if !v.is_object() {
-        return Err(JsError::new(&format!(
+        return Err(crate::js::invalid(&format!(
             "{what}: must be a Set or an array of tool names"
         )));
     }
@@ -103,7 +103,7 @@ fn names(v: &JsValue, what: &str) -> Result<Vec<String>, JsError> {
         .enumerate()
         .map(|(i, n)| {
             n.as_string()
-                .ok_or_else(|| JsError::new(&format!("{what}[{i}]: must be a string")))
+                .ok_or_else(|| crate::js::invalid(&format!("{what}[{i}]: must be a string")))
         })
         .collect()
 }
@@ -115,14 +115,14 @@ impl ToolRegistry {
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_optional_param_type = "ToolDefinition[]")] tools: Option<JsValue>,
-    ) -> Result<ToolRegistry, JsError> {
+    ) -> Result<ToolRegistry, JsValue> {
         let mut registry = ToolRegistry::with(Registry::new());
         let Some(tools) = tools.filter(|t| !t.is_undefined() && !t.is_null()) else {
             return Ok(registry);
         };
         let tools = tools
             .dyn_into::<Array>()
-            .map_err(|_| JsError::new("tools: must be an array of tool definitions"))?;
+            .map_err(|_| crate::js::invalid("tools: must be an array of tool definitions"))?;
         for (i, t) in tools.iter().enumerate() {
             registry.add(&t, &format!("tools[{i}]"))?;
         }
@@ -135,7 +135,7 @@ impl ToolRegistry {
     pub fn register(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "ToolDefinition")] tool: JsValue,
-    ) -> Result<(), JsError> {
+    ) -> Result<(), JsValue> {
         self.add(&tool, "tool")
     }
 
@@ -172,7 +172,7 @@ impl ToolRegistry {
     pub fn filtered(
         &self,
         #[wasm_bindgen(unchecked_param_type = "Set<string> | string[]")] names: JsValue,
-    ) -> Result<ToolRegistry, JsError> {
+    ) -> Result<ToolRegistry, JsValue> {
         let names = self::names(&names, "names")?;
         Ok(ToolRegistry::with(self.tools.filtered(&names)))
     }
@@ -181,7 +181,7 @@ impl ToolRegistry {
     pub fn without(
         &self,
         #[wasm_bindgen(unchecked_param_type = "Set<string> | string[]")] names: JsValue,
-    ) -> Result<ToolRegistry, JsError> {
+    ) -> Result<ToolRegistry, JsValue> {
         let names = self::names(&names, "names")?;
         Ok(ToolRegistry::with(self.tools.without(&names)))
     }
@@ -224,7 +224,7 @@ impl ToolRegistry {
         >,
     ) -> Promise {
         let Some((_, entry)) = self.tools.get(name) else {
-            return rejected(&self.tools.unknown(name));
+            return rejected("unknown_tool", &self.tools.unknown(name));
         };
         let handler = entry.handler.clone();
         let get = |k: &str| {
@@ -240,18 +240,18 @@ impl ToolRegistry {
             None => (call_id.clone(), true),
             Some(r) => match r.as_string() {
                 Some(r) => (r, false),
-                None => return rejected("options.runId: must be a string"),
+                None => return rejected("invalid_option", "options.runId: must be a string"),
             },
         };
         let signal = match get("signal") {
             None => None,
             Some(s) => match s.dyn_into::<web_sys::AbortSignal>() {
                 Ok(s) => Some(s),
-                Err(_) => return rejected("options.signal: must be an AbortSignal"),
+                Err(_) => return rejected("invalid_option", "options.signal: must be an AbortSignal"),
             },
         };
         if signal.as_ref().is_some_and(|s| s.aborted()) {
-            return rejected(&format!("execute({name:?}): aborted"));
+            return rejected("aborted", &format!("execute({name:?}): aborted"));
         }
         // Unreadable arguments reach the runtime as text, which it answers as invalid.
         let args = to_json(&args.unwrap_or_default()).unwrap_or_else(serde_json::Value::String);
@@ -278,7 +278,7 @@ impl ToolRegistry {
                 signal.as_ref(),
             )),
             Admission::Answer(answer) => return resolved(answer),
-            Admission::Duplicate => return rejected("execute: a call id was reused"),
+            Admission::Duplicate => return rejected("rejected", "execute: a call id was reused"),
         };
         let (runner, name) = (self.runner.clone(), name.to_owned());
         wasm_bindgen_futures::future_to_promise(async move {
@@ -291,14 +291,15 @@ impl ToolRegistry {
             }
             match answer {
                 Some(answer) => Ok(from_json_text(&tool_result(answer))),
-                None => Err(js_sys::Error::new(&format!("execute({name:?}): aborted")).into()),
+                None => Err(crate::js::error("aborted", &format!("execute({name:?}): aborted"))),
             }
         })
     }
 }
 
-fn rejected(message: &str) -> Promise {
-    Promise::reject(&js_sys::Error::new(message).into())
+/// A promise rejected with an `Error` whose `code` is `code`.
+fn rejected(code: &str, message: &str) -> Promise {
+    Promise::reject(&crate::js::error(code, message))
 }
 
 fn resolved(answer: Answer) -> Promise {

@@ -67,11 +67,11 @@ impl TurnTools {
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "ToolRegistry | ToolDefinition[]")] tools: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "TurnToolsOptions")] options: Option<Object>,
-    ) -> Result<TurnTools, JsError> {
+    ) -> Result<TurnTools, JsValue> {
         let list = tool_list(&tools);
         let array = list
             .dyn_into::<js_sys::Array>()
-            .map_err(|_| JsError::new("tools: must be a ToolRegistry or an array of tools"))?;
+            .map_err(|_| crate::js::invalid("tools: must be a ToolRegistry or an array of tools"))?;
         let registry = ToolRegistry::new(Some(array.into()))?;
         let get = |k: &str| {
             options
@@ -83,14 +83,14 @@ impl TurnTools {
             None => None,
             Some(f) => Some(
                 f.dyn_into::<Function>()
-                    .map_err(|_| JsError::new("options.onCall: must be a function"))?,
+                    .map_err(|_| crate::js::invalid("options.onCall: must be a function"))?,
             ),
         };
         let run_id = match get("runId") {
             None => "turns".to_owned(),
             Some(r) => r
                 .as_string()
-                .ok_or_else(|| JsError::new("options.runId: must be a string"))?,
+                .ok_or_else(|| crate::js::invalid("options.runId: must be a string"))?,
         };
         Ok(TurnTools {
             tools: Rc::new(registry.tools().clone()),
@@ -115,7 +115,7 @@ impl TurnTools {
     ) -> Promise {
         let calls = match to_json(&response).and_then(|v| turns::read_calls(&v)) {
             Ok(calls) => calls,
-            Err(e) => return Promise::reject(&js_sys::Error::new(&e).into()),
+            Err(e) => return Promise::reject(&crate::js::invalid(&e)),
         };
         let started = Runner::now();
         let steps = {

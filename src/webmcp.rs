@@ -146,8 +146,7 @@ impl Exposure {
             "tools: must be a ToolRegistry, an array of tools or a Client".to_owned()
         })?;
         let registry = ToolRegistry::new(Some(array.into())).map_err(|e| {
-            JsValue::from(e)
-                .dyn_into::<js_sys::Error>()
+            e.dyn_into::<js_sys::Error>()
                 .map(|e| String::from(e.message()))
                 .unwrap_or_default()
         })?;
@@ -334,7 +333,7 @@ pub fn expose_to_webmcp(
     source: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "WebMCPOptions")] options: Option<Object>,
 ) -> Promise {
-    let reject = |m: &str| Promise::reject(&js_sys::Error::new(m).into());
+    let reject = |m: &str| Promise::reject(&crate::js::invalid(m));
     let get = |k: &str| {
         options
             .as_ref()
@@ -404,7 +403,8 @@ pub fn expose_to_webmcp(
     future_to_promise(async move {
         let registered = exposure.register_all(&list).await.map_err(|e| {
             exposure.stop();
-            JsValue::from(js_sys::Error::new(&e))
+            // The browser refused a tool (a duplicate name, say).
+            crate::js::error("rejected", &e)
         })?;
         // Followed until the signal aborts; without one, for the page's life.
         if let Some(key) = client_key {

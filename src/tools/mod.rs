@@ -173,9 +173,9 @@ fn make(
     kind: Kind,
     options: Option<js_sys::Object>,
     default_name: &str,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let options: JsValue = options.map(Into::into).unwrap_or(JsValue::UNDEFINED);
-    let config = Config::read(&options, default_name).map_err(|e| JsError::new(&e))?;
+    let config = Config::read(&options, default_name).map_err(|e| crate::js::invalid(&e))?;
     let tool = object();
     set(&tool, "name", &config.name.clone().into());
     let description = config
@@ -219,7 +219,7 @@ fn make(
 /// submit buttons), with secrets redacted. Throws if an option is malformed.
 // Typed in PAGE_TOOL_TYPES, where `options` can be optional.
 #[wasm_bindgen(js_name = describeFormTool, skip_typescript)]
-pub fn describe_form_tool(options: Option<js_sys::Object>) -> Result<JsValue, JsError> {
+pub fn describe_form_tool(options: Option<js_sys::Object>) -> Result<JsValue, JsValue> {
     make(Kind::Describe, options, "describe_form")
 }
 
@@ -227,7 +227,7 @@ pub fn describe_form_tool(options: Option<js_sys::Object>) -> Result<JsValue, Js
 /// reports per field what was set, changed or refused. Throws if an option is malformed.
 // Typed in PAGE_TOOL_TYPES, where `options` can be optional.
 #[wasm_bindgen(js_name = fillFormTool, skip_typescript)]
-pub fn fill_form_tool(options: Option<js_sys::Object>) -> Result<JsValue, JsError> {
+pub fn fill_form_tool(options: Option<js_sys::Object>) -> Result<JsValue, JsValue> {
     make(Kind::Fill, options, "fill_form")
 }
 
@@ -235,7 +235,7 @@ pub fn fill_form_tool(options: Option<js_sys::Object>) -> Result<JsValue, JsErro
 /// the app handled it or a page load follows. Throws if an option is malformed.
 // Typed in PAGE_TOOL_TYPES, where `options` can be optional.
 #[wasm_bindgen(js_name = submitFormTool, skip_typescript)]
-pub fn submit_form_tool(options: Option<js_sys::Object>) -> Result<JsValue, JsError> {
+pub fn submit_form_tool(options: Option<js_sys::Object>) -> Result<JsValue, JsValue> {
     make(Kind::Submit, options, "submit_form")
 }
 
@@ -243,6 +243,6 @@ pub fn submit_form_tool(options: Option<js_sys::Object>) -> Result<JsValue, JsEr
 /// the page after the result is posted. Throws if an option is malformed.
 // Typed in PAGE_TOOL_TYPES, where `options` can be optional.
 #[wasm_bindgen(js_name = navigateTool, skip_typescript)]
-pub fn navigate_tool(options: Option<js_sys::Object>) -> Result<JsValue, JsError> {
+pub fn navigate_tool(options: Option<js_sys::Object>) -> Result<JsValue, JsValue> {
     make(Kind::Navigate, options, "navigate")
 }
