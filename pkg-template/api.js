@@ -15,8 +15,14 @@ const FACTORIES = {
   navigateTool: "navigate",
 };
 
+/** The glue's classes whose constructors (and static methods) are synchronous: usable once
+ * the module is loaded (after `await init()`, or once any async entry point has run). */
+const SYNC_CLASSES = { ToolRegistry: [], TurnTools: [], WsTools: ["attach"] };
+
 /** What the glue must export for this wrapper (checked by scripts/build-pkg). */
-export const GLUE_EXPORTS = ["default", "initSync", "Client", ...Object.keys(FACTORIES)];
+export const GLUE_EXPORTS = [
+  "default", "initSync", "Client", "exposeToWebMCP", ...Object.keys(FACTORIES), ...Object.keys(SYNC_CLASSES),
+];
 
 /** What to do when the module is not found, in browsers (the entries may give their own). */
 export const BROWSER_HINT =
@@ -101,6 +107,38 @@ export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
   }
 
   const CONSTRUCT = Symbol("construct");
+  /** Each wrapper Client's wasm client, for the entry points that take a Client. */
+  const inners = new WeakMap();
+
+  /** Throws, with a code, when a synchronous entry point is used before the module loaded. */
+  function ready(what) {
+    if (loaded) return;
+    const error = new Error(
+      `client-tools: ${what} is synchronous and the WebAssembly module is not loaded yet: ` +
+        "await init() first (Client.register and the page-tool factories need no init)",
+    );
+    error.code = "not_loaded";
+    throw error;
+  }
+
+  /** The glue's class `name`, its constructor and listed statics checked by `ready`. */
+  function syncClass(name, statics) {
+    const Glue = glue[name];
+    return new Proxy(Glue, {
+      construct(target, args, newTarget) {
+        ready(`new ${name}`);
+        return Reflect.construct(target, args, newTarget);
+      },
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver);
+        if (!statics.includes(prop)) return value;
+        return (...args) => {
+          ready(`${name}.${String(prop)}`);
+          return value.apply(target, args.map((a) => inners.get(a) ?? a));
+        };
+      },
+    });
+  }
 
   class Client {
     #inner;
@@ -111,6 +149,7 @@ export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
     constructor(token, inner) {
       if (token !== CONSTRUCT) throw new Error("client-tools: a Client is made by Client.register(options)");
       this.#inner = inner;
+      inners.set(this, inner);
       // Kept: the engine forgets them once the client left, but they stay true of it.
       this.#id = inner.id;
       this.#name = inner.name;
@@ -190,5 +229,15 @@ export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
     };
   }
 
-  return { init, Client, ...factories };
+  const classes = {};
+  for (const [name, statics] of Object.entries(SYNC_CLASSES)) classes[name] = syncClass(name, statics);
+
+  /** Exposes tools (an array, a registry or a Client) to the browser's own agent (WebMCP). */
+  async function exposeToWebMCP(source, options) {
+    await init();
+    const given = Array.isArray(source) ? completeAll(source, "source") : inners.get(source) ?? source;
+    return glue.exposeToWebMCP(given, options);
+  }
+
+  return { init, Client, exposeToWebMCP, ...factories, ...classes };
 }

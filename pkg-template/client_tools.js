@@ -11,5 +11,8 @@ const api = wrap(glue, () => {
   return new URL("./client_tools_bg.wasm", import.meta.url);
 });
 
-export const { init, Client, describeFormTool, fillFormTool, submitFormTool, navigateTool } = api;
+export const {
+  init, Client, describeFormTool, fillFormTool, submitFormTool, navigateTool,
+  ToolRegistry, TurnTools, WsTools, exposeToWebMCP,
+} = api;
 export default init;

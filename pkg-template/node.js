@@ -17,5 +17,8 @@ const api = wrap(
     "(README: React and Next.js).",
 );
 
-export const { init, Client, describeFormTool, fillFormTool, submitFormTool, navigateTool } = api;
+export const {
+  init, Client, describeFormTool, fillFormTool, submitFormTool, navigateTool,
+  ToolRegistry, TurnTools, WsTools, exposeToWebMCP,
+} = api;
 export default init;

@@ -24,7 +24,14 @@ const fail = (message) => {
 const text = await readFile(glueDts, "utf8");
 const cut = text.indexOf("export type InitInput");
 if (cut < 0) fail(`${glueDts} has no "export type InitInput": has wasm-bindgen's output changed?`);
-const dts = `${text.slice(0, cut).trimEnd()}\n`;
+// wasm-bindgen gives each exported class `free()` and `[Symbol.dispose]()`: the first is glue
+// plumbing, the second breaks tsc where the lib has no `Symbol.dispose` (ES2022). Left out.
+const dts = `${text
+  .slice(0, cut)
+  .split("\n")
+  .filter((line) => !/^\s*(free\(\): void|\[Symbol\.dispose\]\(\): void);\s*$/.test(line))
+  .join("\n")
+  .trimEnd()}\n`;
 
 // No `any`, no glue internals: what a user reads and what tsc --strict checks.
 // Comments are blanked (keeping line breaks) so that prose may say "any".

@@ -106,8 +106,14 @@ export type CallEvent =
  * - `register_timeout`: no registration within `registerTimeoutMs` (the message says what failed last);
  * - `unauthorized`: the server refused the token (401/403);
  * - `rejected`: the server refused a request for good (the message has its status and reason);
- * - `left`: the client has left or stopped, so it cannot do that any more. */
-export type ClientErrorCode = "invalid_option" | "register_timeout" | "unauthorized" | "rejected" | "left";
+ * - `left`: the client has left or stopped, so it cannot do that any more;
+ * - `unknown_tool`: `registry.execute` named a tool the registry does not hold;
+ * - `aborted`: the caller's `signal` aborted the call;
+ * - `not_loaded`: a synchronous entry point (`new ToolRegistry`, `new TurnTools`, `new WsTools`)
+ *   was used before the WebAssembly module loaded: `await init()` first. */
+export type ClientErrorCode =
+  | "invalid_option" | "register_timeout" | "unauthorized" | "rejected" | "left"
+  | "unknown_tool" | "aborted" | "not_loaded";
 
 /** An `Error` from the SDK: `code` says what kind, `message` says what to do. */
 export interface ClientError extends Error {

@@ -247,7 +247,9 @@ impl ToolRegistry {
             None => None,
             Some(s) => match s.dyn_into::<web_sys::AbortSignal>() {
                 Ok(s) => Some(s),
-                Err(_) => return rejected("invalid_option", "options.signal: must be an AbortSignal"),
+                Err(_) => {
+                    return rejected("invalid_option", "options.signal: must be an AbortSignal")
+                }
             },
         };
         if signal.as_ref().is_some_and(|s| s.aborted()) {
@@ -291,7 +293,10 @@ impl ToolRegistry {
             }
             match answer {
                 Some(answer) => Ok(from_json_text(&tool_result(answer))),
-                None => Err(crate::js::error("aborted", &format!("execute({name:?}): aborted"))),
+                None => Err(crate::js::error(
+                    "aborted",
+                    &format!("execute({name:?}): aborted"),
+                )),
             }
         })
     }

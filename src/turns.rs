@@ -69,9 +69,9 @@ impl TurnTools {
         #[wasm_bindgen(unchecked_optional_param_type = "TurnToolsOptions")] options: Option<Object>,
     ) -> Result<TurnTools, JsValue> {
         let list = tool_list(&tools);
-        let array = list
-            .dyn_into::<js_sys::Array>()
-            .map_err(|_| crate::js::invalid("tools: must be a ToolRegistry or an array of tools"))?;
+        let array = list.dyn_into::<js_sys::Array>().map_err(|_| {
+            crate::js::invalid("tools: must be a ToolRegistry or an array of tools")
+        })?;
         let registry = ToolRegistry::new(Some(array.into()))?;
         let get = |k: &str| {
             options
