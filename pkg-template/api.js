@@ -29,6 +29,13 @@ export const BROWSER_HINT =
   "A bundler that does not copy client_tools_bg.wasm (esbuild) needs the file copied and its URL " +
   "given before the first Client.register: init({ module_or_path: url }) (README: esbuild).";
 
+/** An `Error` with a `code` a program can switch on (the codes: `ClientErrorCode`). */
+function coded(code, message) {
+  const error = new Error(message);
+  error.code = code;
+  return error;
+}
+
 function messageOf(error) {
   return error instanceof Error ? error.message : String(error);
 }
@@ -47,7 +54,7 @@ export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
     try {
       source = options === undefined ? await defaultSource() : await options.module_or_path;
     } catch (error) {
-      throw new Error(`client-tools: cannot find client_tools_bg.wasm: ${messageOf(error)}. ${hint}`);
+      throw coded("wasm_load", `client-tools: cannot find client_tools_bg.wasm: ${messageOf(error)}. ${hint}`);
     }
     if (typeof source === "string" || source instanceof URL) {
       const url = String(source);
@@ -55,17 +62,17 @@ export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
       try {
         response = await fetch(url);
       } catch (error) {
-        throw new Error(`client-tools: cannot load the WebAssembly module from ${url}: ${messageOf(error)}`);
+        throw coded("wasm_load", `client-tools: cannot load the WebAssembly module from ${url}: ${messageOf(error)}`);
       }
       if (!response.ok) {
-        throw new Error(`client-tools: cannot load the WebAssembly module: ${url} answered ${response.status}. ${hint}`);
+        throw coded("wasm_load", `client-tools: cannot load the WebAssembly module: ${url} answered ${response.status}. ${hint}`);
       }
       source = response;
     }
     try {
       await glue.default({ module_or_path: source });
     } catch (error) {
-      throw new Error(`client-tools: cannot instantiate the WebAssembly module: ${messageOf(error)}`);
+      throw coded("wasm_load", `client-tools: cannot instantiate the WebAssembly module: ${messageOf(error)}`);
     }
   }
 
@@ -73,11 +80,11 @@ export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
     if (loading) return loading;
     if (options !== undefined) {
       if (options === null || typeof options !== "object") {
-        return Promise.reject(new Error("init: options must be { module_or_path }"));
+        return Promise.reject(coded("invalid_option", "init: options must be { module_or_path }"));
       }
       const unknown = Object.keys(options).find((key) => key !== "module_or_path");
       if (unknown !== undefined) {
-        return Promise.reject(new Error(`init: ${unknown}: unknown option; the option is module_or_path`));
+        return Promise.reject(coded("invalid_option", `init: ${unknown}: unknown option; the option is module_or_path`));
       }
     }
     loading = load(options).then(
@@ -98,7 +105,7 @@ export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
     try {
       return tool[PENDING]();
     } catch (error) {
-      throw new Error(`${field}: ${messageOf(error)}`);
+      throw coded(error?.code ?? "invalid_option", `${field}: ${messageOf(error)}`);
     }
   }
 
@@ -113,12 +120,11 @@ export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
   /** Throws, with a code, when a synchronous entry point is used before the module loaded. */
   function ready(what) {
     if (loaded) return;
-    const error = new Error(
+    throw coded(
+      "not_loaded",
       `client-tools: ${what} is synchronous and the WebAssembly module is not loaded yet: ` +
         "await init() first (Client.register and the page-tool factories need no init)",
     );
-    error.code = "not_loaded";
-    throw error;
   }
 
   /** The glue's class `name`, its constructor and listed statics checked by `ready`. */
@@ -147,7 +153,7 @@ export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
     #leaving = null;
 
     constructor(token, inner) {
-      if (token !== CONSTRUCT) throw new Error("client-tools: a Client is made by Client.register(options)");
+      if (token !== CONSTRUCT) throw coded("invalid_option", "client-tools: a Client is made by Client.register(options)");
       this.#inner = inner;
       inners.set(this, inner);
       // Kept: the engine forgets them once the client left, but they stay true of it.

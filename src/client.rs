@@ -110,10 +110,12 @@ export type CallEvent =
  * - `unknown_tool`: `registry.execute` named a tool the registry does not hold;
  * - `aborted`: the caller's `signal` aborted the call;
  * - `not_loaded`: a synchronous entry point (`new ToolRegistry`, `new TurnTools`, `new WsTools`)
- *   was used before the WebAssembly module loaded: `await init()` first. */
+ *   was used before the WebAssembly module loaded: `await init()` first;
+ * - `wasm_load`: the WebAssembly module could not be found, fetched or instantiated (the message
+ *   says where it was looked for and what to do). */
 export type ClientErrorCode =
   | "invalid_option" | "register_timeout" | "unauthorized" | "rejected" | "left"
-  | "unknown_tool" | "aborted" | "not_loaded";
+  | "unknown_tool" | "aborted" | "not_loaded" | "wasm_load";
 
 /** An `Error` from the SDK: `code` says what kind, `message` says what to do. */
 export interface ClientError extends Error {
