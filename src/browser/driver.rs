@@ -6,7 +6,7 @@
 //! handler or callback may call straight back into the SDK (`setTools` inside a handler).
 
 use super::calls::Calls;
-use super::guards::Listener;
+use super::guards::{Alarm, Listener};
 use super::share::Share;
 use super::stream::Streams;
 use super::{handlers, lifecycle, sending};
@@ -14,7 +14,6 @@ use crate::engine::{CallEvent, Engine, EngineErrorKind, Input, LeftBy, OpId, Out
 use crate::js::{self, Waiter};
 use client_tools_core::calls::Returned;
 use client_tools_core::time::Instant;
-use gloo_timers::callback::Timeout;
 use js_sys::Function;
 use std::cell::{Cell, OnceCell, RefCell};
 use std::collections::HashMap;
@@ -52,7 +51,7 @@ pub(crate) struct Shared {
     /// Settled by the first registration, or rejected by a fatal error (the engine's register
     /// timeout among them): `Client.register`'s promise.
     registered: RefCell<Option<Waiter>>,
-    timer: RefCell<Option<(Instant, Timeout)>>,
+    timer: Alarm,
     listeners: RefCell<Vec<Listener>>,
     draining: Cell<bool>,
 }
@@ -74,7 +73,7 @@ impl Shared {
             share: OnceCell::new(),
             ops: RefCell::default(),
             registered: RefCell::default(),
-            timer: RefCell::default(),
+            timer: Alarm::default(),
             listeners: RefCell::default(),
             draining: Cell::new(false),
         });
@@ -162,24 +161,13 @@ impl Shared {
 
     fn arm_timer(self: &Rc<Self>) {
         let next = self.engine.borrow().poll_timeout();
-        let mut timer = self.timer.borrow_mut();
-        match next {
-            None => *timer = None,
-            Some(at) if timer.as_ref().is_some_and(|(t, _)| *t == at) => {}
-            Some(at) => {
-                // setTimeout takes at most 2^31-1 ms; the engine is woken again before then.
-                let delay = at.since(now()).as_ms().min(i32::MAX as u64) as u32;
-                let weak = Rc::downgrade(self);
-                let t = Timeout::new(delay, move || {
-                    if let Some(shared) = weak.upgrade() {
-                        shared.timer.borrow_mut().take();
-                        shared.engine.borrow_mut().handle_timeout(now());
-                        shared.drain();
-                    }
-                });
-                *timer = Some((at, t));
+        let weak = Rc::downgrade(self);
+        self.timer.set(next, now(), move || {
+            if let Some(shared) = weak.upgrade() {
+                shared.engine.borrow_mut().handle_timeout(now());
+                shared.drain();
             }
-        }
+        });
     }
 
     /// The router: each output to the part that carries it out.

@@ -1,7 +1,11 @@
 //! JS resources as drop guards, in the gloo manner: each owns what it registered and undoes it
-//! on `Drop`, so a client that is dropped or stops leaves no listener, request or stream
+//! on `Drop`, so a client that is dropped or stops leaves no listener, timer, request or stream
 //! behind. `forget` is the explicit opt-out.
 
+use client_tools_core::time::Instant;
+use gloo_timers::callback::Timeout;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{AbortController, AbortSignal, Event, EventTarget};
@@ -79,5 +83,42 @@ impl Drop for Abort {
         if let Some(c) = self.controller.take() {
             c.abort_with_reason(&JsValue::from(js_sys::Error::new(self.reason)));
         }
+    }
+}
+
+/// One timer, re-armed to a state machine's next deadline after every drain: the engine's and
+/// a voice-agent bridge's. Dropped, it never fires.
+#[derive(Default)]
+pub(crate) struct Alarm {
+    armed: RefCell<Option<Armed>>,
+}
+
+/// When the alarm fires, whether it has, and the timer (cleared when dropped).
+type Armed = (Instant, Rc<Cell<bool>>, Timeout);
+
+impl Alarm {
+    /// Calls `fire` at `at` (by the page's clock, `now`); `None` disarms. Set again to the time
+    /// it waits for, it keeps the timer it has.
+    pub(crate) fn set(&self, at: Option<Instant>, now: Instant, fire: impl FnOnce() + 'static) {
+        let mut armed = self.armed.borrow_mut();
+        let Some(at) = at else {
+            *armed = None;
+            return;
+        };
+        if armed
+            .as_ref()
+            .is_some_and(|(t, fired, _)| *t == at && !fired.get())
+        {
+            return;
+        }
+        // setTimeout takes at most 2^31-1 ms; the alarm is set again before then.
+        let delay = at.since(now).as_ms().min(i32::MAX as u64) as u32;
+        let fired = Rc::new(Cell::new(false));
+        let flag = Rc::clone(&fired);
+        let timeout = Timeout::new(delay, move || {
+            flag.set(true);
+            fire();
+        });
+        *armed = Some((at, fired, timeout));
     }
 }

@@ -5,12 +5,12 @@
 //! As in the Client's shell, no `RefCell` borrow is held while calling into JS: a handler or
 //! `onCall` may call straight back (`setTools`, `closed()`).
 
+use crate::browser::guards::Alarm;
 use crate::browser::guards::Listener;
 use crate::browser::{handlers, now};
 use client_tools_core::adapters::ws::{WsBridge, WsCallEvent, WsOutput};
 use client_tools_core::calls::Returned;
 use client_tools_core::time::Instant;
-use gloo_timers::callback::Timeout;
 use js_sys::Function;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -43,7 +43,7 @@ pub(super) struct Shared {
     sender: Sender,
     on_call: Option<Function>,
     calls: RefCell<HashMap<String, Slot>>,
-    timer: RefCell<Option<(u64, Timeout)>>,
+    timer: Alarm,
     pub(super) listeners: RefCell<Vec<Listener>>,
     draining: Cell<bool>,
     /// `ctx.afterResult`, bound to a call id per call.
@@ -75,7 +75,7 @@ impl Shared {
                 sender,
                 on_call,
                 calls: RefCell::default(),
-                timer: RefCell::default(),
+                timer: Alarm::default(),
                 listeners: RefCell::default(),
                 draining: Cell::new(false),
                 after_result,
@@ -124,25 +124,14 @@ impl Shared {
     }
 
     fn arm_timer(self: &Rc<Self>) {
-        let next = self.bridge.borrow().next_deadline().map(Instant::as_ms);
-        let mut timer = self.timer.borrow_mut();
-        match next {
-            None => *timer = None,
-            Some(at) if timer.as_ref().is_some_and(|(t, _)| *t == at) => {}
-            Some(at) => {
-                // setTimeout takes at most 2^31-1 ms; the bridge is woken again before then.
-                let delay = at.saturating_sub(now().as_ms()).min(i32::MAX as u64) as u32;
-                let weak = Rc::downgrade(self);
-                let t = Timeout::new(delay, move || {
-                    if let Some(shared) = weak.upgrade() {
-                        shared.timer.borrow_mut().take();
-                        shared.bridge.borrow_mut().handle_timeout(instant());
-                        shared.drain();
-                    }
-                });
-                *timer = Some((at, t));
+        let next = self.bridge.borrow().next_deadline();
+        let weak = Rc::downgrade(self);
+        self.timer.set(next, instant(), move || {
+            if let Some(shared) = weak.upgrade() {
+                shared.bridge.borrow_mut().handle_timeout(instant());
+                shared.drain();
             }
-        }
+        });
     }
 
     fn carry_out(self: &Rc<Self>, out: WsOutput) {
