@@ -4,6 +4,8 @@
 //! `ctx.afterResult(fn)` runs `fn` once the answer was handed over. The engine does the same
 //! for Sessions calls through the browser shell.
 
+use crate::browser::calls::Calls;
+use crate::browser::guards::Listener;
 use crate::browser::{handlers, now};
 use client_tools_core::calls::{Answer, CallRuntime};
 use client_tools_core::time::Instant;
@@ -17,9 +19,8 @@ use std::pin::Pin;
 use std::rc::Rc;
 use std::task::{Context, Poll, Waker};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::spawn_local;
-use web_sys::{AbortController, AbortSignal};
+use web_sys::AbortSignal;
 
 /// Where a call's answer lands: `Some(answer)`, or `None` when the caller cancelled it.
 #[derive(Default)]
@@ -54,54 +55,30 @@ impl Future for Outcome {
     }
 }
 
-/// What is kept about a call whose handler runs; dropping it stops its timer.
+/// What is kept about a call whose handler runs; dropping it stops its timer and its listener
+/// on the caller's signal. Its `ctx` (signal, deadline, `afterResult`) is in `Runner::calls`.
 struct Pending {
-    abort: Option<AbortController>,
     _timer: Timeout,
-    /// The caller's signal and the listener that cancels the call, removed when it is over.
-    caller: Option<(AbortSignal, Closure<dyn FnMut()>)>,
+    /// Cancels the call when the caller's signal aborts.
+    _caller: Option<Listener>,
     slot: Rc<Slot>,
-    /// `ctx.afterResult` callbacks, run once the handler's answer was handed over.
-    after: Vec<Function>,
-}
-
-impl Drop for Pending {
-    fn drop(&mut self) {
-        if let Some((signal, listener)) = &self.caller {
-            let _ = signal
-                .remove_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
-        }
-    }
 }
 
 /// The calls of one transport: its call runtime and the handlers it runs.
 pub(crate) struct Runner {
     pub(crate) runtime: RefCell<CallRuntime>,
     pending: RefCell<HashMap<String, Pending>>,
-    /// `ctx.afterResult(fn)`, bound to a call id per call.
-    after_result: Closure<dyn Fn(String, JsValue)>,
+    /// The running handlers' `ctx`, kept as the Client's driver keeps them.
+    calls: Calls,
 }
 
 impl Runner {
     /// A runner that has seen no call.
     pub(crate) fn new() -> Rc<Runner> {
-        Rc::new_cyclic(|weak: &std::rc::Weak<Runner>| {
-            let weak = weak.clone();
-            let after_result =
-                Closure::<dyn Fn(String, JsValue)>::new(move |id: String, f: JsValue| {
-                    let (Some(runner), Ok(f)) = (weak.upgrade(), f.dyn_into::<Function>()) else {
-                        return;
-                    };
-                    let mut pending = runner.pending.borrow_mut();
-                    if let Some(p) = pending.get_mut(&id) {
-                        p.after.push(f);
-                    }
-                });
-            Runner {
-                runtime: RefCell::default(),
-                pending: RefCell::default(),
-                after_result,
-            }
+        Rc::new(Runner {
+            runtime: RefCell::default(),
+            pending: RefCell::default(),
+            calls: Calls::new(),
         })
     }
 
@@ -124,7 +101,6 @@ impl Runner {
     ) -> Outcome {
         let slot = Rc::new(Slot::default());
         let outcome = Outcome(slot.clone());
-        let abort = AbortController::new().ok();
         let delay = deadline.since(Runner::now()).as_ms().min(i32::MAX as u64) as u32;
         let weak = Rc::downgrade(self);
         let timer = Timeout::new(delay, move || {
@@ -132,36 +108,36 @@ impl Runner {
                 runner.expire();
             }
         });
-        let caller = signal.map(|signal| {
+        let caller = signal.and_then(|signal| {
             let weak = Rc::downgrade(self);
             let id = call_id.to_owned();
-            let listener = Closure::<dyn FnMut()>::new(move || {
+            Listener::new(signal.as_ref(), "abort", move |_| {
                 if let Some(runner) = weak.upgrade() {
                     runner.cancel(&id);
                 }
-            });
-            let _ =
-                signal.add_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
-            (signal.clone(), listener)
+            })
         });
-        let handler_signal = abort.as_ref().map(|a| a.signal());
+        let started = self.calls.start(call_id, deadline.as_ms());
         self.pending.borrow_mut().insert(
             call_id.to_owned(),
             Pending {
-                abort,
                 _timer: timer,
-                caller,
+                _caller: caller,
                 slot,
-                after: Vec::new(),
             },
         );
         if signal.is_some_and(|s| s.aborted()) {
             self.cancel(call_id);
             return outcome;
         }
-        let date = js_sys::Date::new(&JsValue::from_f64(deadline.as_ms() as f64));
-        let after: &Function = self.after_result.as_ref().unchecked_ref();
-        let ctx = handlers::context(call_id, run_id, handler_signal.as_ref(), &date, Some(after));
+        let after = Some(self.calls.after_result_fn());
+        let ctx = handlers::context(
+            call_id,
+            run_id,
+            started.signal.as_ref(),
+            &started.deadline,
+            after,
+        );
         let (runner, id, handler) = (self.clone(), call_id.to_owned(), handler.clone());
         spawn_local(async move {
             let returned = handlers::call(&handler, &arguments, &ctx).await;
@@ -190,27 +166,30 @@ impl Runner {
 
     /// Ends a call: its answer delivered; its handler's signal aborted if `abort`.
     fn settle(&self, call_id: &str, answer: Option<Answer>, abort: bool) {
-        let pending = self.pending.borrow_mut().remove(call_id);
-        if let Some(mut p) = pending {
-            if abort {
-                if let Some(a) = &p.abort {
-                    a.abort();
-                }
-            }
-            let delivered = answer.is_some() && !abort;
+        let Some(p) = self.pending.borrow_mut().remove(call_id) else {
+            return;
+        };
+        if abort {
+            let reason = match &answer {
+                Some(Answer::Err { message, .. }) => message.clone(),
+                _ => "the caller aborted the call".to_owned(),
+            };
+            self.calls.abort(call_id, &reason);
             p.slot.fill(answer);
-            // After the answer reached the caller (a later task than the promise it settles),
-            // as `ctx.afterResult` runs after a Sessions result is posted. An aborted call's
-            // callbacks are dropped: nothing was delivered from its handler.
-            if delivered && !p.after.is_empty() {
-                let after = std::mem::take(&mut p.after);
-                Timeout::new(0, move || {
-                    for f in after {
-                        let _ = f.call0(&JsValue::UNDEFINED);
-                    }
-                })
-                .forget();
-            }
+            return;
+        }
+        let after = self.calls.end(call_id);
+        p.slot.fill(answer);
+        // After the answer reached the caller (a later task than the promise it settles), as
+        // `ctx.afterResult` runs after a Sessions result is posted. An aborted call's callbacks
+        // are dropped: nothing was delivered from its handler.
+        if !after.is_empty() {
+            Timeout::new(0, move || {
+                for f in after {
+                    let _ = f.call0(&JsValue::UNDEFINED);
+                }
+            })
+            .forget();
         }
     }
 }

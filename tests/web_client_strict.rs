@@ -118,8 +118,10 @@ fn an_unknown_page_tool_option_is_refused_naming_the_nearest_known_one() {
         js_sys::Reflect::set(&o, &key.into(), &JsValue::TRUE).unwrap();
         Some(o)
     };
-    let message = |r: Result<JsValue, JsError>| {
-        let e: JsValue = r.expect_err("refused").into();
+    let message = |r: Result<JsValue, JsValue>| {
+        let e = r.expect_err("refused");
+        let code = js_sys::Reflect::get(&e, &"code".into()).unwrap();
+        assert_eq!(code.as_string().as_deref(), Some("invalid_option"));
         String::from(e.unchecked_into::<js_sys::Error>().message())
     };
     assert_eq!(

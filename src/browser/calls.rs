@@ -1,5 +1,6 @@
 //! The calls whose handlers run: each one's `ctx.signal` (an abort guard), `ctx.deadline` and
-//! `ctx.afterResult` callbacks. It sees only its own slots, not the client.
+//! `ctx.afterResult` callbacks. It sees only its own slots, not the client; the Client's driver
+//! and WsTools' shell both keep their running calls here.
 
 use super::guards::Abort;
 use js_sys::{Date, Function};
@@ -22,20 +23,20 @@ struct Slot {
 type Slots = Rc<RefCell<HashMap<String, Slot>>>;
 
 /// The running calls of one client.
-pub(super) struct Calls {
+pub(crate) struct Calls {
     slots: Slots,
     /// `ctx.afterResult`, bound to a call id per call.
     after_result: Closure<dyn Fn(String, JsValue)>,
 }
 
 /// What a handler's `ctx` is made of.
-pub(super) struct Started {
+pub(crate) struct Started {
     pub signal: Option<web_sys::AbortSignal>,
     pub deadline: Date,
 }
 
 impl Calls {
-    pub(super) fn new() -> Calls {
+    pub(crate) fn new() -> Calls {
         let slots: Slots = Rc::default();
         let weak: Weak<RefCell<HashMap<String, Slot>>> = Rc::downgrade(&slots);
         let after_result =
@@ -55,7 +56,7 @@ impl Calls {
     }
 
     /// A handler starts: its signal and its deadline (ms since the epoch).
-    pub(super) fn start(&self, call_id: &str, deadline_ms: u64) -> Started {
+    pub(crate) fn start(&self, call_id: &str, deadline_ms: u64) -> Started {
         let abort = Abort::new("the client stopped");
         let signal = abort.as_ref().and_then(Abort::signal);
         let deadline = Date::new(&JsValue::from_f64(deadline_ms as f64));
@@ -69,19 +70,19 @@ impl Calls {
     }
 
     /// `ctx.afterResult`, unbound (the driver binds it to the call id).
-    pub(super) fn after_result_fn(&self) -> &Function {
+    pub(crate) fn after_result_fn(&self) -> &Function {
         self.after_result.as_ref().unchecked_ref()
     }
 
     /// The engine brought the deadline forward: `ctx.deadline` follows.
-    pub(super) fn move_deadline(&self, call_id: &str, deadline_ms: u64) {
+    pub(crate) fn move_deadline(&self, call_id: &str, deadline_ms: u64) {
         if let Some(slot) = self.slots.borrow().get(call_id) {
             slot.deadline.set_time(deadline_ms as f64);
         }
     }
 
     /// The answer is no longer wanted: aborts `ctx.signal` with `reason`.
-    pub(super) fn abort(&self, call_id: &str, reason: &str) {
+    pub(crate) fn abort(&self, call_id: &str, reason: &str) {
         let slot = self.slots.borrow_mut().remove(call_id);
         if let Some(abort) = slot.and_then(|s| s.abort) {
             abort.abort(reason);
@@ -90,7 +91,7 @@ impl Calls {
 
     /// The call ended (answered or failed): its `afterResult` callbacks, to run if it was
     /// answered. The signal is let go without aborting.
-    pub(super) fn end(&self, call_id: &str) -> Vec<Function> {
+    pub(crate) fn end(&self, call_id: &str) -> Vec<Function> {
         let slot = self.slots.borrow_mut().remove(call_id);
         match slot {
             Some(slot) => {

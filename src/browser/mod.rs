@@ -9,7 +9,7 @@
 //! the tabs on one session read one event stream, led by the tab `leader` elects; `handlers` calls a JS handler. JS plumbing shared with the page tools is
 //! `crate::js`.
 
-mod calls;
+pub(crate) mod calls;
 mod driver;
 pub(crate) mod guards;
 pub(crate) mod handlers;

@@ -5,6 +5,7 @@
 //! As in the Client's shell, no `RefCell` borrow is held while calling into JS: a handler or
 //! `onCall` may call straight back (`setTools`, `closed()`).
 
+use crate::browser::calls::Calls;
 use crate::browser::guards::Alarm;
 use crate::browser::guards::Listener;
 use crate::browser::{handlers, now};
@@ -14,11 +15,10 @@ use client_tools_core::time::Instant;
 use js_sys::Function;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
-use std::rc::{Rc, Weak};
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::spawn_local;
-use web_sys::{AbortController, WebSocket};
+use web_sys::WebSocket;
 
 /// Where the bridge's frames go.
 pub(super) enum Sender {
@@ -28,26 +28,16 @@ pub(super) enum Sender {
     Socket(WebSocket),
 }
 
-/// What the shell keeps about a call whose handler runs.
-#[derive(Default)]
-struct Slot {
-    abort: Option<AbortController>,
-    /// `ctx.afterResult` callbacks, run once the call's result was sent.
-    after_result: Vec<Function>,
-}
-
 /// The state one `WsTools` shares with its timer, listeners and handler tasks.
 pub(super) struct Shared {
     pub(super) bridge: RefCell<WsBridge>,
     pub(super) handlers: RefCell<HashMap<String, Function>>,
     sender: Sender,
     on_call: Option<Function>,
-    calls: RefCell<HashMap<String, Slot>>,
+    calls: Calls,
     timer: Alarm,
     pub(super) listeners: RefCell<Vec<Listener>>,
     draining: Cell<bool>,
-    /// `ctx.afterResult`, bound to a call id per call.
-    after_result: Closure<dyn Fn(String, JsValue)>,
 }
 
 impl Shared {
@@ -57,29 +47,15 @@ impl Shared {
         sender: Sender,
         on_call: Option<Function>,
     ) -> Rc<Shared> {
-        Rc::new_cyclic(|weak: &Weak<Shared>| {
-            let weak = weak.clone();
-            let after_result =
-                Closure::<dyn Fn(String, JsValue)>::new(move |call_id: String, f: JsValue| {
-                    let (Some(shared), Ok(f)) = (weak.upgrade(), f.dyn_into::<Function>()) else {
-                        return;
-                    };
-                    let mut calls = shared.calls.borrow_mut();
-                    if let Some(slot) = calls.get_mut(&call_id) {
-                        slot.after_result.push(f);
-                    }
-                });
-            Shared {
-                bridge: RefCell::new(bridge),
-                handlers: RefCell::new(handlers),
-                sender,
-                on_call,
-                calls: RefCell::default(),
-                timer: Alarm::default(),
-                listeners: RefCell::default(),
-                draining: Cell::new(false),
-                after_result,
-            }
+        Rc::new(Shared {
+            bridge: RefCell::new(bridge),
+            handlers: RefCell::new(handlers),
+            sender,
+            on_call,
+            calls: Calls::new(),
+            timer: Alarm::default(),
+            listeners: RefCell::default(),
+            draining: Cell::new(false),
         })
     }
 
@@ -159,24 +135,16 @@ impl Shared {
                 arguments,
                 deadline,
             } => self.run_handler(call_id, run_id, tool, arguments, deadline),
-            WsOutput::Abort { call_id, reason } => {
-                let slot = self.calls.borrow_mut().remove(&call_id);
-                if let Some(abort) = slot.and_then(|s| s.abort) {
-                    abort.abort_with_reason(&js_sys::Error::new(&reason).into());
-                }
-            }
+            WsOutput::Abort { call_id, reason } => self.calls.abort(&call_id, &reason),
             WsOutput::Call(event) => {
                 match &event {
                     WsCallEvent::Answered { call_id, .. } => {
                         // After the result frame left (or, with none wanted, once answered).
-                        let slot = self.calls.borrow_mut().remove(call_id);
-                        for f in slot.map(|s| s.after_result).unwrap_or_default() {
+                        for f in self.calls.end(call_id) {
                             let _ = f.call0(&JsValue::UNDEFINED);
                         }
                     }
-                    WsCallEvent::Failed { call_id, .. } => {
-                        self.calls.borrow_mut().remove(call_id);
-                    }
+                    WsCallEvent::Failed { call_id, .. } => drop(self.calls.end(call_id)),
                     _ => {}
                 }
                 tell(&self.on_call, &event);
@@ -201,18 +169,15 @@ impl Shared {
                 Returned::Threw(format!("no handler for tool {tool:?} on this page")),
             );
         };
-        let abort = AbortController::new().ok();
-        let signal = abort.as_ref().map(|a| a.signal());
-        let deadline = js_sys::Date::new(&JsValue::from_f64(deadline.as_ms() as f64));
-        self.calls.borrow_mut().insert(
-            call_id.clone(),
-            Slot {
-                abort,
-                after_result: Vec::new(),
-            },
+        let started = self.calls.start(&call_id, deadline.as_ms());
+        let after = Some(self.calls.after_result_fn());
+        let ctx = handlers::context(
+            &call_id,
+            &run_id,
+            started.signal.as_ref(),
+            &started.deadline,
+            after,
         );
-        let after: &Function = self.after_result.as_ref().unchecked_ref();
-        let ctx = handlers::context(&call_id, &run_id, signal.as_ref(), &deadline, Some(after));
         let shared = self.clone();
         spawn_local(async move {
             let returned = handlers::call(&handler, &arguments, &ctx).await;
