@@ -24,14 +24,16 @@ const fail = (message) => {
 const text = await readFile(glueDts, "utf8");
 const cut = text.indexOf("export type InitInput");
 if (cut < 0) fail(`${glueDts} has no "export type InitInput": has wasm-bindgen's output changed?`);
-// wasm-bindgen gives each exported class `free()` and `[Symbol.dispose]()`: the first is glue
-// plumbing, the second breaks tsc where the lib has no `Symbol.dispose` (ES2022). Left out.
-const dts = `${text
-  .slice(0, cut)
-  .split("\n")
-  .filter((line) => !/^\s*(free\(\): void|\[Symbol\.dispose\]\(\): void);\s*$/.test(line))
-  .join("\n")
-  .trimEnd()}\n`;
+// wasm-bindgen gives each exported class `free(): void;` then `[Symbol.dispose](): void;`: the
+// first is glue plumbing, the second breaks tsc where the lib has no `Symbol.dispose` (ES2022).
+// That pair is left out; the Client's own declaration (typed by hand) keeps its dispose.
+const lines = text.slice(0, cut).split("\n");
+const kept = lines.filter((line, i) => {
+  const free = /^\s*free\(\): void;\s*$/;
+  if (free.test(line)) return false;
+  return !(i > 0 && free.test(lines[i - 1]) && /^\s*\[Symbol\.dispose\]\(\): void;\s*$/.test(line));
+});
+const dts = `${kept.join("\n").trimEnd()}\n`;
 
 // No `any`, no glue internals: what a user reads and what tsc --strict checks.
 // Comments are blanked (keeping line breaks) so that prose may say "any".

@@ -119,6 +119,7 @@ export type ClientErrorCode =
 
 /** An `Error` from the SDK: `code` says what kind, `message` says what to do. */
 export interface ClientError extends Error {
+  /** What kind of error it is, for a program to switch on. */
   code: ClientErrorCode;
 }
 

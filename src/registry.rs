@@ -15,7 +15,9 @@ use wasm_bindgen::prelude::*;
 const REGISTRY_TYPES: &'static str = r#"
 /** The agent-tools result: what `ToolRegistry.execute` resolves, and one more shape a handler may return. */
 export interface AgentToolResult {
+  /** Whether the tool succeeded. */
   success: boolean;
+  /** What it answered (text or JSON); `null` on a failure. */
   data: Json;
   /** Why it failed, when `success` is false. */
   error?: string;

@@ -15,21 +15,40 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(typescript_custom_section)]
 const TURN_TYPES: &'static str = r#"
 /** One call of a turn, as the session sent it. */
-export interface TurnToolCall { id: string; tool: string; displayName?: string; args?: JsonObject }
+export interface TurnToolCall {
+  /** The call's id, echoed in its response. */
+  id: string;
+  /** The tool's full resource name; its last segment names the tool when `displayName` is absent. */
+  tool: string;
+  /** The tool's name as declared, matched first. */
+  displayName?: string;
+  /** The arguments the model gave. */
+  args?: JsonObject;
+}
 
 /** One output of a runSession response: the model's text, or the client function tools it calls. */
 export interface TurnOutput {
+  /** The client function tools the model calls in this output. */
   toolCalls?: { toolCalls: TurnToolCall[] };
+  /** The model's text. */
   text?: string;
+  /** True on the turn's last output. */
   turnCompleted?: boolean;
+  /** Other fields of the platform's output, passed over. */
   [key: string]: unknown;
 }
 
 /** A runSession response. */
-export interface TurnSessionResponse { outputs: TurnOutput[]; [key: string]: unknown }
+export interface TurnSessionResponse {
+  /** The session's outputs, in order. */
+  outputs: TurnOutput[];
+  /** Other fields of the response, passed over. */
+  [key: string]: unknown;
+}
 
 /** What `TurnTools.answer` sends back: the next request's input. */
 export interface TurnToolResponses {
+  /** One response per call, in the calls' order: `output` for a result, `error` for a failure. */
   toolResponses: {
     toolResponses: { id: string; tool: string; displayName?: string; response: { output: Json } | { error: string } }[];
   };

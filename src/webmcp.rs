@@ -29,7 +29,12 @@ export interface WebMCPOptions {
 }
 
 /** What `exposeToWebMCP` resolves: whether the browser offers WebMCP, and the names registered. */
-export interface WebMCPExposure { supported: boolean; registered: string[] }
+export interface WebMCPExposure {
+  /** Whether the browser offers WebMCP (`document.modelContext` or `navigator.modelContext`). */
+  supported: boolean;
+  /** The names registered with the browser (with the prefix). */
+  registered: string[];
+}
 "#;
 
 /// A registered tool's `execute(input)`.

@@ -37,8 +37,11 @@ export type WsCallEvent =
 
 /** The options of `WsTools.attach`. */
 export interface WsAttachOptions {
+  /** The platform's protocol. */
   dialect: WsDialect;
-  tools?: WsToolDefinition[];
+  /** The tools on offer (an array or a `ToolRegistry`). */
+  tools?: WsToolDefinition[] | ToolRegistry;
+  /** Told how each call is doing: dispatched, answered, failed, malformed, sendFailed. */
   onCall?: (event: WsCallEvent) => void;
   /** OpenAI Realtime: "auto" (default) sends `response.create` once every running call is answered
    * and no response is active; "never" leaves it to the app. */
@@ -199,7 +202,7 @@ impl WsTools {
     #[wasm_bindgen(js_name = setTools)]
     pub fn set_tools(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "WsToolDefinition[]")] tools: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "WsToolDefinition[] | ToolRegistry")] tools: JsValue,
     ) -> Result<(), JsValue> {
         let (tools, handlers) = read_tools(&tools).map_err(|m| error(&m))?;
         self.shared
