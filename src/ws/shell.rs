@@ -65,20 +65,18 @@ impl Shared {
         let Some(text) = data.as_string() else {
             return false;
         };
-        let was_call = self.bridge.borrow_mut().receive(&text, instant());
+        let was_call = self.bridge.borrow_mut().receive(&text, now());
         self.drain();
         was_call
     }
 
     pub(super) fn closed(self: &Rc<Self>) {
-        self.bridge.borrow_mut().closed(instant());
+        self.bridge.borrow_mut().closed(now());
         self.drain();
     }
 
     fn finish(self: &Rc<Self>, call_id: &str, returned: Returned) {
-        self.bridge
-            .borrow_mut()
-            .finish(call_id, returned, instant());
+        self.bridge.borrow_mut().finish(call_id, returned, now());
         self.drain();
     }
 
@@ -102,9 +100,9 @@ impl Shared {
     fn arm_timer(self: &Rc<Self>) {
         let next = self.bridge.borrow().next_deadline();
         let weak = Rc::downgrade(self);
-        self.timer.set(next, instant(), move || {
+        self.timer.set(next, now(), move || {
             if let Some(shared) = weak.upgrade() {
-                shared.bridge.borrow_mut().handle_timeout(instant());
+                shared.bridge.borrow_mut().handle_timeout(now());
                 shared.drain();
             }
         });
@@ -184,11 +182,6 @@ impl Shared {
             shared.finish(&call_id, returned);
         });
     }
-}
-
-/// "Now" as the core counts it.
-fn instant() -> Instant {
-    now()
 }
 
 /// Calls `onCall` with `event` as a plain object (a throwing callback must not stop the bridge).
