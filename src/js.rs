@@ -4,6 +4,9 @@
 //! value, a promise or throw, error texts, promises the SDK settles later, and JSON across the
 //! boundary.
 
+// The lite build (no `page-tools` feature) leaves the DOM helpers only the page tools use.
+#![cfg_attr(not(feature = "page-tools"), allow(dead_code))]
+
 use js_sys::{Array, Function, Object, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;

@@ -10,6 +10,7 @@ mod client;
 mod js;
 mod registry;
 mod runner;
+#[cfg(feature = "page-tools")]
 pub mod tools;
 mod turns;
 mod webmcp;
