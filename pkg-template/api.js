@@ -7,7 +7,8 @@
 /** Marks a page tool made before the module loaded: register/setTools complete it. */
 const PENDING = Symbol("client-tools pending page tool");
 
-/** The page-tool factories the glue exports, with each tool's default name. */
+/** The page-tool factories the full build's glue exports, with each tool's default name (the
+ * lite build, `client-tools/lite`, has none). */
 const FACTORIES = {
   describeFormTool: "describe_form",
   fillFormTool: "fill_form",
@@ -19,10 +20,11 @@ const FACTORIES = {
  * the module is loaded (after `await init()`, or once any async entry point has run). */
 const SYNC_CLASSES = { ToolRegistry: [], TurnTools: [], WsTools: ["attach"] };
 
-/** What the glue must export for this wrapper (checked by scripts/build-pkg). */
+/** What each build's glue must export for this wrapper (checked by scripts/build-pkg). */
 export const GLUE_EXPORTS = [
   "default", "initSync", "Client", "exposeToWebMCP", ...Object.keys(FACTORIES), ...Object.keys(SYNC_CLASSES),
 ];
+export const LITE_GLUE_EXPORTS = GLUE_EXPORTS.filter((name) => !(name in FACTORIES));
 
 /** What to do when the module is not found, in browsers (the entries may give their own). */
 export const BROWSER_HINT =
@@ -217,6 +219,7 @@ export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
 
   const factories = {};
   for (const [exportName, defaultName] of Object.entries(FACTORIES)) {
+    if (!(exportName in glue)) continue; // the lite build
     factories[exportName] = (options) => {
       if (loaded) return glue[exportName](options);
       // Before the module is loaded the definition is completed (and its options checked)

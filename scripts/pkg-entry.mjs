@@ -1,7 +1,10 @@
 // Part of scripts/build-pkg: makes the package's public declarations from wasm-bindgen's and
 // checks the package fits together.
 //
-//   node scripts/pkg-entry.mjs GLUE_DTS PKG_DIR
+//   node scripts/pkg-entry.mjs GLUE_DTS PKG_DIR [--lite]
+//
+// With --lite, PKG_DIR is the lite build's directory (pkg/lite): its glue has no page-tool
+// factories and the wrapper is ../api.js.
 //
 // GLUE_DTS is the .d.ts wasm-bindgen wrote: the SDK's types (typescript_custom_section in
 // src/client.rs and src/tools/mod.rs) followed by the glue's own init API (InitInput,
@@ -11,9 +14,10 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [glueDts, pkgDir] = process.argv.slice(2);
-if (!glueDts || !pkgDir) {
-  console.error("pkg-entry: usage: node scripts/pkg-entry.mjs GLUE_DTS PKG_DIR");
+const [glueDts, pkgDir, flag] = process.argv.slice(2);
+const lite = flag === "--lite";
+if (!glueDts || !pkgDir || (flag !== undefined && !lite)) {
+  console.error("pkg-entry: usage: node scripts/pkg-entry.mjs GLUE_DTS PKG_DIR [--lite]");
   process.exit(2);
 }
 const fail = (message) => {
@@ -45,11 +49,12 @@ for (const pattern of banned) {
 }
 
 // Every runtime export is declared, and the glue exports what the wrapper uses.
-const api = await import(pathToFileURL(resolve(pkgDir, "api.js")).href);
+const api = await import(pathToFileURL(resolve(pkgDir, lite ? "../api.js" : "api.js")).href);
 const glue = await import(pathToFileURL(resolve(pkgDir, "client_tools_wasm.js")).href);
-const missingInGlue = api.GLUE_EXPORTS.filter((name) => !(name in glue));
+const wanted = lite ? api.LITE_GLUE_EXPORTS : api.GLUE_EXPORTS;
+const missingInGlue = wanted.filter((name) => !(name in glue));
 if (missingInGlue.length) fail(`the glue lacks ${missingInGlue.join(", ")}`);
-const unwrapped = Object.keys(glue).filter((name) => !api.GLUE_EXPORTS.includes(name));
+const unwrapped = Object.keys(glue).filter((name) => !wanted.includes(name));
 if (unwrapped.length) fail(`the glue exports ${unwrapped.join(", ")}, which pkg-template/api.js does not wrap`);
 for (const entry of ["client_tools.js", "node.js"]) {
   const mod = await import(pathToFileURL(resolve(pkgDir, entry)).href);
@@ -62,4 +67,4 @@ for (const entry of ["client_tools.js", "node.js"]) {
 }
 
 await writeFile(join(pkgDir, "client_tools.d.ts"), dts);
-console.error(`pkg-entry: client_tools.d.ts ${dts.length} B, glue exports checked`);
+console.error(`pkg-entry: ${lite ? "lite/" : ""}client_tools.d.ts ${dts.length} B, glue exports checked`);

@@ -1,4 +1,4 @@
-// Node >= 20 as a backend worker: `import { Client } from "client-tools"` with no init(), a
+// Node >= 20 as a backend worker: `import { Client } from "client-tools/lite"` with no init(), a
 // `never` lifetime, calls answered through the devserver, SIGTERM leaves; and require() works
 // (Node's require of an ES module) or says to use import.
 import { spawn } from "node:child_process";

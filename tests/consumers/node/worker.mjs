@@ -1,6 +1,7 @@
-// The README's Node recipe: a backend worker that serves tools to the agent. The package reads
+// The README's Node recipe: a backend worker that serves tools to the agent, from the lite build
+// (`client-tools/lite`: no page tools, which a worker has no page for). The package reads
 // its wasm from disk by itself; a `never` lifetime needs no pings; SIGTERM leaves the session.
-import { Client } from "client-tools";
+import { Client } from "client-tools/lite";
 
 const client = await Client.register({
   baseUrl: process.env.AGENT_URL,

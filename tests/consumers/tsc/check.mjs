@@ -1,7 +1,8 @@
 // Strict TypeScript (5.9, and 7: npm's latest) without skipLibCheck against the package's
 // declarations: the whole API (ok.ts) under lib ES2022 (no esnext.disposable), lib ESNext with
 // `using` (using.ts), and NodeNext resolution; the deliberate mistakes (mistakes.ts) each fail to
-// compile; the npm README's quick start compiles as pasted; every export and member of
+// compile (importing a page tool from client-tools/lite among them); lite.ts compiles against
+// the lite build's declarations; the npm README's quick start compiles as pasted; every export and member of
 // client_tools.d.ts is documented and none is typed `any`.
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";

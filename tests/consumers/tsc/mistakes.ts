@@ -1,6 +1,8 @@
 // Deliberate mistakes: each line after `@ts-expect-error` must not compile (check.mjs also
 // compiles this file with the directives blanked out and expects an error on each such line).
 import { Client, describeFormTool, navigateTool, type ToolDefinition } from "client-tools";
+// @ts-expect-error the lite build has no page tools
+import { fillFormTool } from "client-tools/lite";
 
 declare const sessionId: string;
 declare const token: string;
