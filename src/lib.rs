@@ -5,6 +5,10 @@
 //! core in the `client-tools-core` crate, re-exported here as [`protocol`], [`sse`], [`schema`]
 //! and [`engine`].
 
+#[cfg(all(not(target_feature = "atomics"), target_family = "wasm"))]
+#[global_allocator]
+static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 mod browser;
 mod client;
 mod js;
