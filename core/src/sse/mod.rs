@@ -2,7 +2,10 @@
 //! standard §9.2.5 ("Parsing an event stream") and §9.2.6 ("Interpreting an event stream").
 //!
 //! Bytes go in as they arrive, in chunks of any size; [`Item`]s come out through a callback.
-//! No I/O, no clock. The parser keeps the *last event ID* across events and across
+//! No I/O, no clock. An event comes out borrowed ([`EventRef`]): a `data` value that lies whole
+//! in the chunk is read in place, not copied, and the parser's buffers are reused from event to
+//! event, so that a typical event costs no allocation. [`EventRef::to_owned`] and
+//! [`Item::to_owned`] make one to keep. The parser keeps the *last event ID* across events and across
 //! connections ([`Parser::reset_for_reconnect`]): it is what a reconnect sends as
 //! `Last-Event-ID`.
 //!
@@ -13,7 +16,9 @@
 //! use client_tools_core::sse::{Item, Parser};
 //! let mut parser = Parser::new();
 //! let mut items = Vec::new();
-//! parser.feed(b"id: 7\nevent: ping\ndata: {\"a\":1}\n\n: keep-alive\n", &mut |i| items.push(i));
+//! parser.feed(b"id: 7\nevent: ping\ndata: {\"a\":1}\n\n: keep-alive\n", &mut |i| {
+//!     items.push(i.to_owned())
+//! });
 //! assert!(matches!(&items[0], Item::Event(e) if e.event_type == "ping" && e.id == "7"));
 //! assert!(matches!(items[1], Item::Comment));
 //! assert_eq!(parser.last_event_id(), "7");
@@ -33,7 +38,8 @@ const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
 /// The default cap on one event's size: 1 MiB.
 pub const DEFAULT_MAX_EVENT_BYTES: usize = 1 << 20;
 
-/// One dispatched event, as an `EventSource` `MessageEvent` would carry it.
+/// One dispatched event, as an `EventSource` `MessageEvent` would carry it: owned, to keep.
+/// The parser reports the borrowed [`EventRef`]; [`EventRef::to_owned`] makes this.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Event {
     /// The `event` field, or `message` when the block had none (or an empty one).
@@ -44,11 +50,35 @@ pub struct Event {
     pub id: String,
 }
 
-/// What the parser reports.
+/// One dispatched event as the parser reports it: borrowed from the chunk being fed or from
+/// the parser, so valid only during the callback. The fields are those of [`Event`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Item {
+pub struct EventRef<'a> {
+    /// The `event` field, or `message` when the block had none (or an empty one).
+    pub event_type: &'a str,
+    /// The `data` lines joined with LF. Invalid UTF-8 reads as U+FFFD.
+    pub data: &'a str,
+    /// The last event ID at dispatch: this block's `id`, or the latest one before it.
+    pub id: &'a str,
+}
+
+impl EventRef<'_> {
+    /// The event as an owned [`Event`], to keep after the callback.
+    pub fn to_owned(&self) -> Event {
+        Event {
+            event_type: self.event_type.into(),
+            data: self.data.into(),
+            id: self.id.into(),
+        }
+    }
+}
+
+/// What the parser reports: `Item<EventRef<'_>>`, borrowed; [`Item::to_owned`] makes an
+/// `Item` (that is, `Item<Event>`) to keep.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Item<E = Event> {
     /// A complete event.
-    Event(Event),
+    Event(E),
     /// A `retry` field of ASCII digits: the new reconnection time in milliseconds
     /// (saturating at `u32::MAX`).
     Retry(u32),
@@ -57,6 +87,18 @@ pub enum Item {
     /// An event over the size cap was dropped; parsing resumed after its blank line.
     /// `bytes` is the size of its lines, line ends not counted.
     Oversized { bytes: usize },
+}
+
+impl Item<EventRef<'_>> {
+    /// The item as an owned [`Item`], to keep after the callback.
+    pub fn to_owned(&self) -> Item {
+        match self {
+            Item::Event(e) => Item::Event(e.to_owned()),
+            Item::Retry(ms) => Item::Retry(*ms),
+            Item::Comment => Item::Comment,
+            Item::Oversized { bytes } => Item::Oversized { bytes: *bytes },
+        }
+    }
 }
 
 /// Where the parser is in the optional BOM at the start of a stream.
@@ -80,8 +122,16 @@ pub struct Parser {
     line_in_data: Option<usize>,
     /// The last chunk ended in a CR: an LF starting the next one belongs to that line end.
     after_cr: bool,
+    /// The block's only `data` line so far when it lies whole in the chunk being read: its
+    /// value's start and end there. It is read in place if the block ends in the same chunk,
+    /// else copied into `data` when another `data` line comes or the chunk ends.
+    data_in_chunk: Option<(usize, usize)>,
+    /// The block's `data` lines, each followed by an LF (unless `data_in_chunk` holds the
+    /// only one). Cleared, not freed, at each event.
     data: Vec<u8>,
-    event_type: Vec<u8>,
+    /// The event's data as text when it is not valid UTF-8 (decoded with U+FFFD).
+    lossy: String,
+    event_type: String,
     /// The standard's "last event ID buffer": set by `id` fields of the current stream.
     id_buffer: String,
     /// The block in progress held a valid `id` field.
@@ -120,8 +170,10 @@ impl Parser {
             line: Vec::new(),
             line_in_data: None,
             after_cr: false,
+            data_in_chunk: None,
             data: Vec::new(),
-            event_type: Vec::new(),
+            lossy: String::new(),
+            event_type: String::new(),
             id_buffer: String::new(),
             block_has_id: false,
             last_event_id: String::new(),
@@ -132,13 +184,17 @@ impl Parser {
 
     /// Feeds the next bytes of the stream; calls `out` for each item they complete, in order.
     /// Never fails: malformed input is read the way the standard says a browser reads it.
-    pub fn feed(&mut self, chunk: &[u8], out: &mut impl FnMut(Item)) {
+    pub fn feed(&mut self, chunk: &[u8], out: &mut impl FnMut(Item<EventRef<'_>>)) {
         self.feed_with_id_flag(chunk, &mut |item, _| out(item));
     }
 
     /// Like [`Parser::feed`], also saying for each item whether it is an [`Item::Event`] whose
     /// own block held a valid `id` field (so that `id` is this event's, not an earlier one's).
-    pub fn feed_with_id_flag(&mut self, chunk: &[u8], out: &mut impl FnMut(Item, bool)) {
+    pub fn feed_with_id_flag(
+        &mut self,
+        chunk: &[u8],
+        out: &mut impl FnMut(Item<EventRef<'_>>, bool),
+    ) {
         let mut chunk = chunk;
         if let BomCheck::Matched(held) = self.bom {
             let mut matched = held;
@@ -166,7 +222,7 @@ impl Parser {
     /// Ends the stream: an unterminated block is dropped, as the standard says, so nothing is
     /// reported to `out` (not even [`Item::Oversized`] for a block cut short). The parser is
     /// then ready for the next connection, as after [`Parser::reset_for_reconnect`].
-    pub fn finish(&mut self, _out: &mut impl FnMut(Item)) {
+    pub fn finish(&mut self, _out: &mut impl FnMut(Item<EventRef<'_>>)) {
         self.reset_for_reconnect();
     }
 
@@ -190,7 +246,7 @@ impl Parser {
     /// parser.resume_from("41").unwrap();
     /// let mut ids = Vec::new();
     /// parser.feed(b"data: a\n\nid: 42\ndata: b\n\n", &mut |i| {
-    ///     if let Item::Event(e) = i { ids.push(e.id) }
+    ///     if let Item::Event(e) = i { ids.push(e.id.to_owned()) }
     /// });
     /// assert_eq!(ids, ["41", "42"]);
     /// assert!(parser.resume_from("4\n2").is_err());
@@ -210,6 +266,7 @@ impl Parser {
         self.line.clear();
         self.line_in_data = None;
         self.after_cr = false;
+        self.data_in_chunk = None;
         self.data.clear();
         self.event_type.clear();
         self.id_buffer.clone_from(&self.last_event_id);
@@ -219,7 +276,13 @@ impl Parser {
     }
 
     /// Splits `chunk` into lines and interprets each complete one.
-    fn lines<F: FnMut(Item, bool)>(&mut self, chunk: &[u8], out: &mut F) {
+    fn lines<F: FnMut(Item<EventRef<'_>>, bool)>(&mut self, chunk: &[u8], out: &mut F) {
+        self.lines_of(chunk, out);
+        // What is still read in place must outlive the chunk.
+        self.flush_data_in_chunk(chunk);
+    }
+
+    fn lines_of<F: FnMut(Item<EventRef<'_>>, bool)>(&mut self, chunk: &[u8], out: &mut F) {
         let mut pos = 0;
         if self.after_cr && !chunk.is_empty() {
             self.after_cr = false;
@@ -230,21 +293,22 @@ impl Parser {
         while pos < chunk.len() {
             let rest = &chunk[pos..];
             if let Some(skip) = self.skipping {
-                pos += self.skip(skip, rest, out);
+                pos += self.skip(skip, chunk, pos, out);
                 continue;
             }
             let Some(end) = find_line_end(rest) else {
+                self.flush_data_in_chunk(chunk);
                 self.hold_partial_line(rest);
                 return;
             };
             if let Some(held) = self.line_in_data {
                 self.data_line_complete(held, &rest[..end]);
             } else if self.line.is_empty() {
-                self.line_complete(&rest[..end], out);
+                self.line_complete(chunk, &rest[..end], Some(pos), out);
             } else {
                 let mut line = std::mem::take(&mut self.line);
                 line.extend_from_slice(&rest[..end]);
-                self.line_complete(&line, out);
+                self.line_complete(chunk, &line, None, out);
                 line.clear();
                 self.line = line;
             }
@@ -310,14 +374,22 @@ impl Parser {
         self.block_bytes = size;
         self.line.clear();
         self.line_in_data = None;
+        self.data_in_chunk = None;
         self.data.clear();
         self.event_type.clear();
         self.skipping = Some(Skip { at_line_start });
     }
 
-    /// Skips through `rest` in an oversized block; returns how many bytes were used. At the
-    /// blank line that ends the block, reports the drop and returns to normal parsing.
-    fn skip<F: FnMut(Item, bool)>(&mut self, skip: Skip, rest: &[u8], out: &mut F) -> usize {
+    /// Skips through `chunk[pos..]` in an oversized block; returns how many bytes were used. At
+    /// the blank line that ends the block, reports the drop and returns to normal parsing.
+    fn skip<F: FnMut(Item<EventRef<'_>>, bool)>(
+        &mut self,
+        skip: Skip,
+        chunk: &[u8],
+        pos: usize,
+        out: &mut F,
+    ) -> usize {
+        let rest = &chunk[pos..];
         if skip.at_line_start && (rest[0] == b'\n' || rest[0] == b'\r') {
             out(
                 Item::Oversized {
@@ -327,7 +399,7 @@ impl Parser {
             );
             self.skipping = None;
             // The blank line still ends the block: commits its id like any other.
-            self.end_block(out);
+            self.end_block(chunk, out);
             return self.line_end_len(rest, 0);
         }
         match find_line_end(rest) {
@@ -348,10 +420,17 @@ impl Parser {
         }
     }
 
-    /// Interprets one complete line (its line end removed).
-    fn line_complete<F: FnMut(Item, bool)>(&mut self, line: &[u8], out: &mut F) {
+    /// Interprets one complete line (its line end removed): `chunk[at..]` when `at` is given,
+    /// else a line put together from several chunks.
+    fn line_complete<F: FnMut(Item<EventRef<'_>>, bool)>(
+        &mut self,
+        chunk: &[u8],
+        line: &[u8],
+        at: Option<usize>,
+        out: &mut F,
+    ) {
         if line.is_empty() {
-            self.end_block(out);
+            self.end_block(chunk, out);
             return;
         }
         let size = self.block_bytes + line.len();
@@ -364,32 +443,30 @@ impl Parser {
             out(Item::Comment, false);
             return;
         }
-        let (name, value) = match line.iter().position(|&b| b == b':') {
-            Some(colon) => {
-                let value = &line[colon + 1..];
-                // A slice pattern, not strip_prefix: no call at opt-level "z".
-                let value = match value {
-                    [b' ', rest @ ..] => rest,
-                    _ => value,
-                };
-                (&line[..colon], value)
-            }
-            None => (line, &[][..]),
+        let (name, value_start) = match line.iter().position(|&b| b == b':') {
+            // A slice pattern, not strip_prefix: no call at opt-level "z".
+            Some(colon) => match line[colon + 1..] {
+                [b' ', ..] => (&line[..colon], colon + 2),
+                _ => (&line[..colon], colon + 1),
+            },
+            None => (line, line.len()),
         };
+        let value = &line[value_start..];
         match name {
+            b"data" => match at {
+                // The block's first data line, whole in the chunk: read in place at dispatch.
+                Some(at) if self.data_in_chunk.is_none() && self.data.is_empty() => {
+                    self.data_in_chunk = Some((at + value_start, at + line.len()));
+                }
+                _ => {
+                    self.flush_data_in_chunk(chunk);
+                    self.data.extend_from_slice(value);
+                    self.data.push(b'\n');
+                }
+            },
             b"event" => {
                 self.event_type.clear();
-                self.event_type.extend_from_slice(value);
-            }
-            b"data" => {
-                // After an event took the buffer: exactly what one line needs, as the buffer
-                // becomes the event's text as it is (with_capacity: reserve's grow path is
-                // heavier).
-                if self.data.capacity() == 0 {
-                    self.data = Vec::with_capacity(value.len() + 1);
-                }
-                self.data.extend_from_slice(value);
-                self.data.push(b'\n');
+                push_utf8_lossy(&mut self.event_type, value);
             }
             // An id holding NUL is ignored.
             b"id" if !value.contains(&0) => {
@@ -408,37 +485,49 @@ impl Parser {
         }
     }
 
-    /// A blank line: "dispatch the event" of the standard.
-    fn end_block<F: FnMut(Item, bool)>(&mut self, out: &mut F) {
+    /// Copies the data line read in place (if any) into `data`, with its LF.
+    fn flush_data_in_chunk(&mut self, chunk: &[u8]) {
+        if let Some((start, end)) = self.data_in_chunk.take() {
+            self.data.extend_from_slice(&chunk[start..end]);
+            self.data.push(b'\n');
+        }
+    }
+
+    /// A blank line in `chunk`: "dispatch the event" of the standard.
+    fn end_block<F: FnMut(Item<EventRef<'_>>, bool)>(&mut self, chunk: &[u8], out: &mut F) {
         self.last_event_id.clone_from(&self.id_buffer);
         let had_id = std::mem::take(&mut self.block_has_id);
         self.block_bytes = 0;
-        if self.data.is_empty() {
+        let data = if let Some((start, end)) = self.data_in_chunk.take() {
+            &chunk[start..end]
+        } else if let [lines @ .., _] = &self.data[..] {
+            // Every data line appended an LF; the standard removes the last one.
+            lines
+        } else {
             self.event_type.clear();
             return;
-        }
-        // Every data line appended an LF; the standard removes the last one.
-        self.data.pop();
-        // The buffers move into the event rather than being copied: the event needs its own
-        // allocation either way, and this saves a copy of every byte.
-        let data_text = into_text(std::mem::take(&mut self.data));
-        let event_type = if self.event_type.is_empty() {
-            String::from("message")
-        } else {
-            into_text(std::mem::take(&mut self.event_type))
         };
-        let event = Event {
+        let data = match std::str::from_utf8(data) {
+            Ok(text) => text,
+            Err(_) => {
+                self.lossy.clear();
+                self.lossy.push_str(&String::from_utf8_lossy(data));
+                &self.lossy
+            }
+        };
+        let event_type = match &self.event_type[..] {
+            "" => "message",
+            name => name,
+        };
+        let event = EventRef {
             event_type,
-            data: data_text,
-            id: self.last_event_id.clone(),
+            data,
+            id: &self.last_event_id,
         };
         out(Item::Event(event), had_id);
+        self.data.clear();
+        self.event_type.clear();
     }
-}
-
-/// `bytes` as text, decoded as [`push_utf8_lossy`] does; valid UTF-8 is not copied.
-fn into_text(bytes: Vec<u8>) -> String {
-    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// Appends `bytes` decoded as UTF-8, each invalid sequence as one U+FFFD (the WHATWG

@@ -7,9 +7,9 @@ use super::{Event, Item, Parser};
 fn run(parser: &mut Parser, chunks: &[&[u8]]) -> Vec<(Item, bool)> {
     let mut items = Vec::new();
     for chunk in chunks {
-        parser.feed_with_id_flag(chunk, &mut |item, flag| items.push((item, flag)));
+        parser.feed_with_id_flag(chunk, &mut |item, flag| items.push((item.to_owned(), flag)));
     }
-    parser.finish(&mut |item| items.push((item, false)));
+    parser.finish(&mut |item| items.push((item.to_owned(), false)));
     items
 }
 
@@ -66,9 +66,9 @@ fn an_event_exactly_at_the_cap_is_kept() {
 fn a_long_partial_line_over_the_cap_is_not_buffered() {
     let mut parser = Parser::with_max_event_bytes(100);
     let mut items = Vec::new();
-    parser.feed(b"data: ", &mut |i| items.push(i));
+    parser.feed(b"data: ", &mut |i| items.push(i.to_owned()));
     for _ in 0..1000 {
-        parser.feed(&[b'x'; 1000], &mut |i| items.push(i));
+        parser.feed(&[b'x'; 1000], &mut |i| items.push(i.to_owned()));
     }
     assert!(items.is_empty());
     assert!(
@@ -76,7 +76,7 @@ fn a_long_partial_line_over_the_cap_is_not_buffered() {
         "held {}",
         parser.line.capacity()
     );
-    parser.feed(b"\n\ndata: next\n\n", &mut |i| items.push(i));
+    parser.feed(b"\n\ndata: next\n\n", &mut |i| items.push(i.to_owned()));
     assert_eq!(
         items,
         [
@@ -135,11 +135,13 @@ fn a_reconnect_keeps_the_last_event_id_and_drops_the_partial_block() {
     let mut parser = Parser::new();
     let mut items = Vec::new();
     parser.feed(b"id: 5\ndata: a\n\nid: 6\ndata: cut", &mut |i| {
-        items.push(i)
+        items.push(i.to_owned())
     });
     assert_eq!(parser.last_event_id(), "5");
     parser.reset_for_reconnect();
-    parser.feed(b"\xEF\xBB\xBFdata: b\n\n", &mut |i| items.push(i));
+    parser.feed(b"\xEF\xBB\xBFdata: b\n\n", &mut |i| {
+        items.push(i.to_owned())
+    });
     assert_eq!(
         items,
         [event("message", "a", "5"), event("message", "b", "5")]
@@ -151,13 +153,13 @@ fn resuming_from_a_known_id_drops_the_partial_block_and_carries_that_id() {
     let mut parser = Parser::new();
     let mut items = Vec::new();
     parser.feed(b"id: 5\ndata: a\n\nid: 6\ndata: cut", &mut |i| {
-        items.push(i)
+        items.push(i.to_owned())
     });
     parser.resume_from("41").unwrap();
     assert_eq!(parser.last_event_id(), "41");
     // A BOM is looked for again, as on any new connection.
     parser.feed(b"\xEF\xBB\xBFdata: b\n\nid\ndata: c\n\n", &mut |i| {
-        items.push(i)
+        items.push(i.to_owned())
     });
     assert_eq!(
         items,
@@ -211,7 +213,7 @@ fn a_line_split_over_many_chunks_is_read_whole() {
     let mut parser = Parser::new();
     let mut items = Vec::new();
     for chunk in input.chunks(1024) {
-        parser.feed(chunk, &mut |i| items.push(i));
+        parser.feed(chunk, &mut |i| items.push(i.to_owned()));
     }
     assert_eq!(items.len(), 1);
     assert!(matches!(&items[0], Item::Event(e) if e.data.as_bytes() == &input[6..input.len() - 4]));
