@@ -30,7 +30,7 @@ mod scan;
 mod tests;
 
 pub use resume::InvalidLastEventId;
-use scan::find_line_end;
+use scan::{find_line_end, LineEnd};
 
 /// The UTF-8 byte order mark, stripped once at the start of each stream.
 const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
@@ -125,14 +125,16 @@ pub struct Parser {
     /// The block's only `data` line so far when it lies whole in the chunk being read: its
     /// value's start and end there. It is read in place if the block ends in the same chunk,
     /// else copied into `data` when another `data` line comes or the chunk ends.
-    data_in_chunk: Option<(usize, usize)>,
+    /// The flag says the line scan found only ASCII in the line.
+    data_in_chunk: Option<(usize, usize, bool)>,
     /// The block's `data` lines, each followed by an LF (unless `data_in_chunk` holds the
     /// only one). Cleared, not freed, at each event.
     data: Vec<u8>,
     /// The event's data as text when it is not valid UTF-8 (decoded with U+FFFD).
     lossy: String,
     event_type: String,
-    /// The standard's "last event ID buffer": set by `id` fields of the current stream.
+    /// The standard's "last event ID buffer" when `block_has_id`: the block's `id` field. (Else
+    /// the buffer equals `last_event_id`, which stands for it, and this is stale.)
     id_buffer: String,
     /// The block in progress held a valid `id` field.
     block_has_id: bool,
@@ -269,7 +271,6 @@ impl Parser {
         self.data_in_chunk = None;
         self.data.clear();
         self.event_type.clear();
-        self.id_buffer.clone_from(&self.last_event_id);
         self.block_has_id = false;
         self.block_bytes = 0;
         self.skipping = None;
@@ -296,7 +297,11 @@ impl Parser {
                 pos += self.skip(skip, chunk, pos, out);
                 continue;
             }
-            let Some(end) = find_line_end(rest) else {
+            let LineEnd {
+                at: Some(end),
+                ascii,
+            } = find_line_end(rest)
+            else {
                 self.flush_data_in_chunk(chunk);
                 self.hold_partial_line(rest);
                 return;
@@ -304,7 +309,7 @@ impl Parser {
             if let Some(held) = self.line_in_data {
                 self.data_line_complete(held, &rest[..end]);
             } else if self.line.is_empty() {
-                self.line_complete(chunk, &rest[..end], Some(pos), out);
+                self.line_complete(chunk, &rest[..end], Some((pos, ascii)), out);
             } else {
                 let mut line = std::mem::take(&mut self.line);
                 line.extend_from_slice(&rest[..end]);
@@ -402,7 +407,7 @@ impl Parser {
             self.end_block(chunk, out);
             return self.line_end_len(rest, 0);
         }
-        match find_line_end(rest) {
+        match find_line_end(rest).at {
             Some(end) => {
                 self.block_bytes += end;
                 self.skipping = Some(Skip {
@@ -420,13 +425,14 @@ impl Parser {
         }
     }
 
-    /// Interprets one complete line (its line end removed): `chunk[at..]` when `at` is given,
-    /// else a line put together from several chunks.
+    /// Interprets one complete line (its line end removed): `chunk[at..]` when `in_chunk` is
+    /// `Some((at, ascii))` (`ascii`: the line scan found only ASCII in it), else a line put
+    /// together from several chunks.
     fn line_complete<F: FnMut(Item<EventRef<'_>>, bool)>(
         &mut self,
         chunk: &[u8],
         line: &[u8],
-        at: Option<usize>,
+        in_chunk: Option<(usize, bool)>,
         out: &mut F,
     ) {
         if line.is_empty() {
@@ -443,20 +449,24 @@ impl Parser {
             out(Item::Comment, false);
             return;
         }
-        let (name, value_start) = match line.iter().position(|&b| b == b':') {
-            // A slice pattern, not strip_prefix: no call at opt-level "z".
-            Some(colon) => match line[colon + 1..] {
-                [b' ', ..] => (&line[..colon], colon + 2),
-                _ => (&line[..colon], colon + 1),
+        // Slice patterns, not indexing or strip_prefix: no call at opt-level "z".
+        let (name, value) = match line.iter().position(|&b| b == b':') {
+            Some(colon) => match line.split_at_checked(colon) {
+                Some((name, [_, b' ', value @ ..])) | Some((name, [_, value @ ..])) => {
+                    (name, value)
+                }
+                _ => (line, &[][..]),
             },
-            None => (line, line.len()),
+            None => (line, &[][..]),
         };
-        let value = &line[value_start..];
-        match name {
-            b"data" => match at {
+        let value_start = line.len() - value.len();
+        let ascii = matches!(in_chunk, Some((_, true)));
+        // Byte patterns, not byte-string literals: no memcmp call at opt-level "z".
+        match *name {
+            [b'd', b'a', b't', b'a'] => match in_chunk {
                 // The block's first data line, whole in the chunk: read in place at dispatch.
-                Some(at) if self.data_in_chunk.is_none() && self.data.is_empty() => {
-                    self.data_in_chunk = Some((at + value_start, at + line.len()));
+                Some((at, ascii)) if self.data_in_chunk.is_none() && self.data.is_empty() => {
+                    self.data_in_chunk = Some((at + value_start, at + line.len(), ascii));
                 }
                 _ => {
                     self.flush_data_in_chunk(chunk);
@@ -464,18 +474,20 @@ impl Parser {
                     self.data.push(b'\n');
                 }
             },
-            b"event" => {
+            [b'e', b'v', b'e', b'n', b't'] => {
                 self.event_type.clear();
-                push_utf8_lossy(&mut self.event_type, value);
+                push_utf8_lossy(&mut self.event_type, value, ascii);
             }
             // An id holding NUL is ignored.
-            b"id" if !value.contains(&0) => {
+            [b'i', b'd'] if !value.contains(&0) => {
                 self.id_buffer.clear();
-                push_utf8_lossy(&mut self.id_buffer, value);
+                push_utf8_lossy(&mut self.id_buffer, value, ascii);
                 self.block_has_id = true;
             }
             // Only ASCII digits count; an empty value is no number (Chromium differs).
-            b"retry" if !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {
+            [b'r', b'e', b't', b'r', b'y']
+                if !value.is_empty() && value.iter().all(u8::is_ascii_digit) =>
+            {
                 let ms = value.iter().fold(0u32, |ms, &d| {
                     ms.saturating_mul(10).saturating_add(u32::from(d - b'0'))
                 });
@@ -487,7 +499,7 @@ impl Parser {
 
     /// Copies the data line read in place (if any) into `data`, with its LF.
     fn flush_data_in_chunk(&mut self, chunk: &[u8]) {
-        if let Some((start, end)) = self.data_in_chunk.take() {
+        if let Some((start, end, _)) = self.data_in_chunk.take() {
             self.data.extend_from_slice(&chunk[start..end]);
             self.data.push(b'\n');
         }
@@ -495,19 +507,22 @@ impl Parser {
 
     /// A blank line in `chunk`: "dispatch the event" of the standard.
     fn end_block<F: FnMut(Item<EventRef<'_>>, bool)>(&mut self, chunk: &[u8], out: &mut F) {
-        self.last_event_id.clone_from(&self.id_buffer);
         let had_id = std::mem::take(&mut self.block_has_id);
+        if had_id {
+            // The buffer is not read again before the next `id` field rewrites it.
+            std::mem::swap(&mut self.last_event_id, &mut self.id_buffer);
+        }
         self.block_bytes = 0;
-        let data = if let Some((start, end)) = self.data_in_chunk.take() {
-            &chunk[start..end]
+        let (data, ascii) = if let Some((start, end, ascii)) = self.data_in_chunk.take() {
+            (&chunk[start..end], ascii)
         } else if let [lines @ .., _] = &self.data[..] {
             // Every data line appended an LF; the standard removes the last one.
-            lines
+            (lines, false)
         } else {
             self.event_type.clear();
             return;
         };
-        let data = match std::str::from_utf8(data) {
+        let data = match as_text(data, ascii) {
             Ok(text) => text,
             Err(_) => {
                 self.lossy.clear();
@@ -531,10 +546,25 @@ impl Parser {
 }
 
 /// Appends `bytes` decoded as UTF-8, each invalid sequence as one U+FFFD (the WHATWG
-/// "maximal subpart" rule, which `from_utf8_lossy` follows).
-fn push_utf8_lossy(to: &mut String, bytes: &[u8]) {
-    match std::str::from_utf8(bytes) {
+/// "maximal subpart" rule, which `from_utf8_lossy` follows). `ascii` as for [`as_text`].
+fn push_utf8_lossy(to: &mut String, bytes: &[u8], ascii: bool) {
+    match as_text(bytes, ascii) {
         Ok(text) => to.push_str(text),
         Err(_) => to.push_str(&String::from_utf8_lossy(bytes)),
+    }
+}
+
+/// `bytes` as text, as `std::str::from_utf8` reads them. When `ascii` (the line scan found only
+/// ASCII in the line they are part of), not read again: validation would be a second pass over
+/// every byte of the event, the costliest step after the line scan itself.
+fn as_text(bytes: &[u8], ascii: bool) -> Result<&str, std::str::Utf8Error> {
+    if ascii {
+        debug_assert!(bytes.is_ascii());
+        // SAFETY: every byte is below 0x80 (`find_line_end` ORs every byte before the line end
+        // and checks the high bits; its tests hold the flag to `is_ascii` at every position),
+        // and ASCII is valid UTF-8.
+        Ok(unsafe { std::str::from_utf8_unchecked(bytes) })
+    } else {
+        std::str::from_utf8(bytes)
     }
 }
