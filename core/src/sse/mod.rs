@@ -291,8 +291,8 @@ impl Parser {
                 pos = 1;
             }
         }
-        while pos < chunk.len() {
-            let rest = &chunk[pos..];
+        // `get` and `split_at_checked`, not indexing: no call per line at opt-level "z".
+        while let Some(rest @ [_, ..]) = chunk.get(pos..) {
             if let Some(skip) = self.skipping {
                 pos += self.skip(skip, chunk, pos, out);
                 continue;
@@ -306,34 +306,35 @@ impl Parser {
                 self.hold_partial_line(rest);
                 return;
             };
+            let Some((line, eol)) = rest.split_at_checked(end) else {
+                return;
+            };
             if let Some(held) = self.line_in_data {
-                self.data_line_complete(held, &rest[..end]);
+                self.data_line_complete(held, line);
             } else if self.line.is_empty() {
-                self.line_complete(chunk, &rest[..end], Some((pos, ascii)), out);
+                self.line_complete(chunk, line, Some((pos, ascii)), out);
             } else {
-                let mut line = std::mem::take(&mut self.line);
-                line.extend_from_slice(&rest[..end]);
-                self.line_complete(chunk, &line, None, out);
-                line.clear();
-                self.line = line;
+                let mut whole = std::mem::take(&mut self.line);
+                whole.extend_from_slice(line);
+                self.line_complete(chunk, &whole, None, out);
+                whole.clear();
+                self.line = whole;
             }
-            pos += end + self.line_end_len(rest, end);
+            pos += end + self.line_end_len(eol);
         }
     }
 
     /// The length of the line end at `rest[end]`: 2 for a CRLF, else 1. A CR that ends the
     /// chunk may be half of a CRLF, so the next chunk is told to drop a leading LF.
-    fn line_end_len(&mut self, rest: &[u8], end: usize) -> usize {
-        if rest[end] == b'\n' {
-            return 1;
-        }
-        match rest.get(end + 1) {
-            Some(b'\n') => 2,
-            Some(_) => 1,
-            None => {
+    #[inline(always)]
+    fn line_end_len(&mut self, eol: &[u8]) -> usize {
+        match eol {
+            [b'\r', b'\n', ..] => 2,
+            [b'\r'] => {
                 self.after_cr = true;
                 1
             }
+            _ => 1,
         }
     }
 
@@ -405,7 +406,7 @@ impl Parser {
             self.skipping = None;
             // The blank line still ends the block: commits its id like any other.
             self.end_block(chunk, out);
-            return self.line_end_len(rest, 0);
+            return self.line_end_len(rest);
         }
         match find_line_end(rest).at {
             Some(end) => {
@@ -413,7 +414,7 @@ impl Parser {
                 self.skipping = Some(Skip {
                     at_line_start: true,
                 });
-                end + self.line_end_len(rest, end)
+                end + self.line_end_len(&rest[end..])
             }
             None => {
                 self.block_bytes += rest.len();
@@ -509,12 +510,14 @@ impl Parser {
     fn end_block<F: FnMut(Item<EventRef<'_>>, bool)>(&mut self, chunk: &[u8], out: &mut F) {
         let had_id = std::mem::take(&mut self.block_has_id);
         if had_id {
-            // The buffer is not read again before the next `id` field rewrites it.
-            std::mem::swap(&mut self.last_event_id, &mut self.id_buffer);
+            // A swap, not a copy: the buffer is not read again before an `id` field rewrites it.
+            // (take and replace: `mem::swap` is a call at opt-level "z".)
+            let id = std::mem::take(&mut self.id_buffer);
+            self.id_buffer = std::mem::replace(&mut self.last_event_id, id);
         }
         self.block_bytes = 0;
         let (data, ascii) = if let Some((start, end, ascii)) = self.data_in_chunk.take() {
-            (&chunk[start..end], ascii)
+            (chunk.get(start..end).unwrap_or_default(), ascii)
         } else if let [lines @ .., _] = &self.data[..] {
             // Every data line appended an LF; the standard removes the last one.
             (lines, false)
