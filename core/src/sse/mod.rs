@@ -122,28 +122,55 @@ pub struct Parser {
     line_in_data: Option<usize>,
     /// The last chunk ended in a CR: an LF starting the next one belongs to that line end.
     after_cr: bool,
-    /// The block's only `data` line so far when it lies whole in the chunk being read: its
-    /// value's start and end there. It is read in place if the block ends in the same chunk,
-    /// else copied into `data` when another `data` line comes or the chunk ends.
-    /// The flag says the line scan found only ASCII in the line.
-    data_in_chunk: Option<(usize, usize, bool)>,
+    /// The block's only `data` line so far when it lies whole in the chunk being read. It is
+    /// read in place if the block ends in the same chunk, else copied into `data` when another
+    /// `data` line comes or the chunk ends.
+    data_in_chunk: Option<InChunk>,
     /// The block's `data` lines, each followed by an LF (unless `data_in_chunk` holds the
     /// only one). Cleared, not freed, at each event.
     data: Vec<u8>,
     /// The event's data as text when it is not valid UTF-8 (decoded with U+FFFD).
     lossy: String,
+    /// The block's `event` field when it lies whole in the chunk being read (else in
+    /// `event_type`): read in place as `data_in_chunk` is, copied when the chunk ends.
+    event_in_chunk: Option<InChunk>,
     event_type: String,
-    /// The standard's "last event ID buffer" when `block_has_id`: the block's `id` field. (Else
-    /// the buffer equals `last_event_id`, which stands for it, and this is stale.)
+    /// The standard's "last event ID buffer" when `block_has_id`: the block's `id` field,
+    /// unless `id_in_chunk` holds it. (Else the buffer equals the last event ID, which stands
+    /// for it, and this is stale.)
     id_buffer: String,
+    /// The block's `id` field when it is ASCII and lies whole in the chunk being read: read in
+    /// place, copied into `id_buffer` when the chunk ends.
+    id_in_chunk: Option<InChunk>,
     /// The block in progress held a valid `id` field.
     block_has_id: bool,
-    /// The standard's "last event ID string": committed at each blank line.
+    /// The standard's "last event ID string": committed at each blank line, unless
+    /// `last_id_in_chunk` holds it.
     last_event_id: String,
+    /// The last event ID when a block of the chunk being read committed it from
+    /// `id_in_chunk`: read in place by this chunk's events, copied when the chunk ends.
+    last_id_in_chunk: Option<InChunk>,
     /// Bytes of the lines of the block in progress, line ends not counted.
     block_bytes: usize,
     /// The block in progress went over the cap and is being skipped up to its blank line.
     skipping: Option<Skip>,
+}
+
+/// A field value lying whole in the chunk being read.
+#[derive(Clone, Copy, Debug)]
+struct InChunk {
+    start: usize,
+    end: usize,
+    /// The line scan found only ASCII in its line.
+    ascii: bool,
+}
+
+impl InChunk {
+    /// The value's bytes in `chunk`.
+    #[inline(always)]
+    fn bytes(self, chunk: &[u8]) -> &[u8] {
+        chunk.get(self.start..self.end).unwrap_or_default()
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -175,10 +202,13 @@ impl Parser {
             data_in_chunk: None,
             data: Vec::new(),
             lossy: String::new(),
+            event_in_chunk: None,
             event_type: String::new(),
             id_buffer: String::new(),
+            id_in_chunk: None,
             block_has_id: false,
             last_event_id: String::new(),
+            last_id_in_chunk: None,
             block_bytes: 0,
             skipping: None,
         }
@@ -270,8 +300,11 @@ impl Parser {
         self.after_cr = false;
         self.data_in_chunk = None;
         self.data.clear();
+        self.event_in_chunk = None;
         self.event_type.clear();
+        self.id_in_chunk = None;
         self.block_has_id = false;
+        self.last_id_in_chunk = None;
         self.block_bytes = 0;
         self.skipping = None;
     }
@@ -281,6 +314,18 @@ impl Parser {
         self.lines_of(chunk, out);
         // What is still read in place must outlive the chunk.
         self.flush_data_in_chunk(chunk);
+        if let Some(event) = self.event_in_chunk.take() {
+            self.event_type.clear();
+            push_utf8_lossy(&mut self.event_type, event.bytes(chunk), event.ascii);
+        }
+        if let Some(id) = self.id_in_chunk.take() {
+            self.id_buffer.clear();
+            push_utf8_lossy(&mut self.id_buffer, id.bytes(chunk), id.ascii);
+        }
+        if let Some(id) = self.last_id_in_chunk.take() {
+            self.last_event_id.clear();
+            push_utf8_lossy(&mut self.last_event_id, id.bytes(chunk), id.ascii);
+        }
     }
 
     fn lines_of<F: FnMut(Item<EventRef<'_>>, bool)>(&mut self, chunk: &[u8], out: &mut F) {
@@ -382,6 +427,7 @@ impl Parser {
         self.line_in_data = None;
         self.data_in_chunk = None;
         self.data.clear();
+        self.event_in_chunk = None;
         self.event_type.clear();
         self.skipping = Some(Skip { at_line_start });
     }
@@ -461,13 +507,16 @@ impl Parser {
             None => (line, &[][..]),
         };
         let value_start = line.len() - value.len();
-        let ascii = matches!(in_chunk, Some((_, true)));
         // Byte patterns, not byte-string literals: no memcmp call at opt-level "z".
         match *name {
             [b'd', b'a', b't', b'a'] => match in_chunk {
                 // The block's first data line, whole in the chunk: read in place at dispatch.
                 Some((at, ascii)) if self.data_in_chunk.is_none() && self.data.is_empty() => {
-                    self.data_in_chunk = Some((at + value_start, at + line.len(), ascii));
+                    self.data_in_chunk = Some(InChunk {
+                        start: at + value_start,
+                        end: at + line.len(),
+                        ascii,
+                    });
                 }
                 _ => {
                     self.flush_data_in_chunk(chunk);
@@ -475,14 +524,37 @@ impl Parser {
                     self.data.push(b'\n');
                 }
             },
-            [b'e', b'v', b'e', b'n', b't'] => {
-                self.event_type.clear();
-                push_utf8_lossy(&mut self.event_type, value, ascii);
-            }
+            [b'e', b'v', b'e', b'n', b't'] => match in_chunk {
+                Some((at, ascii)) => {
+                    self.event_in_chunk = Some(InChunk {
+                        start: at + value_start,
+                        end: at + line.len(),
+                        ascii,
+                    });
+                }
+                None => {
+                    self.event_in_chunk = None;
+                    self.event_type.clear();
+                    push_utf8_lossy(&mut self.event_type, value, false);
+                }
+            },
             // An id holding NUL is ignored.
             [b'i', b'd'] if !value.contains(&0) => {
-                self.id_buffer.clear();
-                push_utf8_lossy(&mut self.id_buffer, value, ascii);
+                match in_chunk {
+                    // Read in place only when ASCII: several events may read it.
+                    Some((at, true)) => {
+                        self.id_in_chunk = Some(InChunk {
+                            start: at + value_start,
+                            end: at + line.len(),
+                            ascii: true,
+                        });
+                    }
+                    _ => {
+                        self.id_in_chunk = None;
+                        self.id_buffer.clear();
+                        push_utf8_lossy(&mut self.id_buffer, value, false);
+                    }
+                }
                 self.block_has_id = true;
             }
             // Only ASCII digits count; an empty value is no number (Chromium differs).
@@ -500,8 +572,8 @@ impl Parser {
 
     /// Copies the data line read in place (if any) into `data`, with its LF.
     fn flush_data_in_chunk(&mut self, chunk: &[u8]) {
-        if let Some((start, end, _)) = self.data_in_chunk.take() {
-            self.data.extend_from_slice(&chunk[start..end]);
+        if let Some(data) = self.data_in_chunk.take() {
+            self.data.extend_from_slice(data.bytes(chunk));
             self.data.push(b'\n');
         }
     }
@@ -510,14 +582,20 @@ impl Parser {
     fn end_block<F: FnMut(Item<EventRef<'_>>, bool)>(&mut self, chunk: &[u8], out: &mut F) {
         let had_id = std::mem::take(&mut self.block_has_id);
         if had_id {
-            // A swap, not a copy: the buffer is not read again before an `id` field rewrites it.
-            // (take and replace: `mem::swap` is a call at opt-level "z".)
-            let id = std::mem::take(&mut self.id_buffer);
-            self.id_buffer = std::mem::replace(&mut self.last_event_id, id);
+            match self.id_in_chunk.take() {
+                Some(id) => self.last_id_in_chunk = Some(id),
+                None => {
+                    // A swap, not a copy: the buffer is not read again before an `id` field
+                    // rewrites it. (Not take and assign: that runs a String's drop glue.)
+                    std::mem::swap(&mut self.last_event_id, &mut self.id_buffer);
+                    self.last_id_in_chunk = None;
+                }
+            }
         }
         self.block_bytes = 0;
-        let (data, ascii) = if let Some((start, end, ascii)) = self.data_in_chunk.take() {
-            (chunk.get(start..end).unwrap_or_default(), ascii)
+        let event_in_chunk = self.event_in_chunk.take();
+        let (data, ascii) = if let Some(data) = self.data_in_chunk.take() {
+            (data.bytes(chunk), data.ascii)
         } else if let [lines @ .., _] = &self.data[..] {
             // Every data line appended an LF; the standard removes the last one.
             (lines, false)
@@ -533,14 +611,28 @@ impl Parser {
                 &self.lossy
             }
         };
-        let event_type = match &self.event_type[..] {
+        let event_type = match event_in_chunk {
+            Some(event) => match as_text(event.bytes(chunk), event.ascii) {
+                Ok(text) => text,
+                Err(_) => {
+                    self.event_type.clear();
+                    push_utf8_lossy(&mut self.event_type, event.bytes(chunk), false);
+                    &self.event_type
+                }
+            },
+            None => &self.event_type,
+        };
+        let event_type = match event_type {
             "" => "message",
             name => name,
         };
         let event = EventRef {
             event_type,
             data,
-            id: &self.last_event_id,
+            id: match self.last_id_in_chunk {
+                Some(id) => as_text(id.bytes(chunk), id.ascii).unwrap_or_default(),
+                None => &self.last_event_id,
+            },
         };
         out(Item::Event(event), had_id);
         self.data.clear();
@@ -560,6 +652,7 @@ fn push_utf8_lossy(to: &mut String, bytes: &[u8], ascii: bool) {
 /// `bytes` as text, as `std::str::from_utf8` reads them. When `ascii` (the line scan found only
 /// ASCII in the line they are part of), not read again: validation would be a second pass over
 /// every byte of the event, the costliest step after the line scan itself.
+#[inline(always)]
 fn as_text(bytes: &[u8], ascii: bool) -> Result<&str, std::str::Utf8Error> {
     if ascii {
         debug_assert!(bytes.is_ascii());

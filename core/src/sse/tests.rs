@@ -282,3 +282,64 @@ fn a_long_line_fed_byte_by_byte_takes_linear_time() {
     let elapsed = started.elapsed();
     assert!(elapsed.as_secs() < 5, "took {elapsed:?}");
 }
+
+#[test]
+fn fields_read_in_place_read_the_same_at_every_split() {
+    // Values whole in a chunk are read in place (and copied at the chunk's end); every split
+    // into two and three chunks must read as the whole stream does, last event ID included.
+    let input: &[u8] =
+        b"id: 1\nevent: a\ndata: x\n\ndata: y\n\nid: \xC3\xA9\nevent: \xFF\ndata: \xE2\x80\xA6\n\n\
+        id: 2\nid: 3\nevent: b\nevent: c\ndata: p\ndata: q\n\nid: a\0b\r\ndata: z\r\n\r\n\
+        : c\nretry: 7\nid: 9\ndata: 0123456789abcdefghijklmnopqrstuvwxyz0123456789\n\ndata: w\n\n";
+    let expect = [
+        event("a", "x", "1"),
+        event("message", "y", "1"),
+        event("\u{FFFD}", "\u{2026}", "\u{E9}"),
+        event("c", "p\nq", "3"),
+        event("message", "z", "3"),
+        Item::Comment,
+        Item::Retry(7),
+        Item::Oversized { bytes: 68 },
+        event("message", "w", "9"),
+    ];
+    let read = |chunks: &[&[u8]]| {
+        let mut parser = Parser::with_max_event_bytes(50);
+        let items: Vec<Item> = run(&mut parser, chunks)
+            .into_iter()
+            .map(|(i, _)| i)
+            .collect();
+        (items, parser.last_event_id().to_owned())
+    };
+    assert_eq!(read(&[input]), (expect.to_vec(), "9".to_owned()));
+    for i in 0..=input.len() {
+        let (a, rest) = input.split_at(i);
+        assert_eq!(read(&[a, rest]).0, expect, "split at {i}");
+        for j in i..=input.len() {
+            let (b, c) = input[i..].split_at(j - i);
+            let (items, last) = read(&[a, b, c]);
+            assert_eq!(items, expect, "split at {i} and {j}");
+            assert_eq!(last, "9", "split at {i} and {j}");
+        }
+    }
+}
+
+#[test]
+fn the_last_event_id_read_in_place_outlives_its_chunk() {
+    let mut parser = Parser::new();
+    let mut items = Vec::new();
+    parser.feed(b"id: 41\ndata: a\n\nid: 42", &mut |i| {
+        items.push(i.to_owned())
+    });
+    assert_eq!(parser.last_event_id(), "41");
+    parser.feed(b"\ndata: b\n\n", &mut |i| items.push(i.to_owned()));
+    parser.feed(b"data: c\n\n", &mut |i| items.push(i.to_owned()));
+    assert_eq!(parser.last_event_id(), "42");
+    assert_eq!(
+        items,
+        [
+            event("message", "a", "41"),
+            event("message", "b", "42"),
+            event("message", "c", "42")
+        ]
+    );
+}
