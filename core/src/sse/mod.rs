@@ -2,12 +2,12 @@
 //! standard §9.2.5 ("Parsing an event stream") and §9.2.6 ("Interpreting an event stream").
 //!
 //! Bytes go in as they arrive, in chunks of any size; [`Item`]s come out through a callback.
-//! No I/O, no clock. An event comes out borrowed ([`EventRef`]): a `data` value that lies whole
-//! in the chunk is read in place, not copied, and the parser's buffers are reused from event to
-//! event, so that a typical event costs no allocation. [`EventRef::to_owned`] and
-//! [`Item::to_owned`] make one to keep. The parser keeps the *last event ID* across events and across
-//! connections ([`Parser::reset_for_reconnect`]): it is what a reconnect sends as
-//! `Last-Event-ID`.
+//! No I/O, no clock. An event comes out borrowed ([`EventRef`]): its data, type and ID are read
+//! in place when they lie whole in the chunk being fed (copied into the parser's buffers, which
+//! are reused, only when their chunk ends first), so that a typical event costs no allocation
+//! and no copy. [`EventRef::to_owned`] and [`Item::to_owned`] make one to keep. The parser
+//! keeps the *last event ID* across events and across connections
+//! ([`Parser::reset_for_reconnect`]): it is what a reconnect sends as `Last-Event-ID`.
 //!
 //! Work is linear in the bytes whatever the chunking: a line split over many chunks is
 //! searched only in its new bytes, and lines that lie whole in one chunk are read in place.

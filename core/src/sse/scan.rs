@@ -1,8 +1,8 @@
 //! The line-end search, the hot loop of the whole parser: eight bytes at a time in a `u64`
 //! (SWAR), so that it is fast in every build, the size-optimised wasm too, where the compiler
 //! neither vectorises nor unrolls a byte loop (and wasm32 has no SIMD by default). It also
-//! notes whether the line is ASCII, at one OR per word, so that a `data` line needs no
-//! separate UTF-8 validation pass over its bytes.
+//! tells whether the line is ASCII (the fast test passes only ASCII text), so that a `data`
+//! line needs no second, UTF-8 validation pass over its bytes.
 
 /// `0x01` in every byte.
 const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
