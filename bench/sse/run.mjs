@@ -86,7 +86,7 @@ async function measure(page, cdp, stream, browserVersion) {
   };
   const mb = stream.bytes / 1e6;
   console.log(`stream parser in headless Chromium ${browserVersion}: ${mb.toFixed(1)} MB of client_tool_dispatched events`);
-  console.log(`ours:   client-tools-core sse::Parser, wasm-release (opt-level "z", LTO, wasm-opt -Oz), chunks copied in as the SDK does`);
+  console.log(`ours:   client-tools-core sse::Parser, wasm-release (opt-level "z", LTO) and the package's wasm-opt step (scripts/wasm-opt/run), chunks copied in as the SDK does`);
   console.log(`theirs: eventsource-parser ${espVersion}, each chunk through TextDecoder then feed()`);
   console.log(`median of ${rounds} rounds per side (each parsing for about ${MEASURE_MS} ms), the sides alternating; MB/s by the renderer's CPU time (by wall clock)`);
   console.log('');

@@ -116,7 +116,7 @@ fn parse_only(calls: u64) -> (f64, f64) {
         parser.feed(bytes, &mut |item| {
             if let Item::Event(e) = item {
                 if let Ok(StreamEvent::ClientToolDispatched(call)) =
-                    StreamEvent::parse(&e.event_type, &e.data)
+                    StreamEvent::parse(e.event_type, e.data)
                 {
                     parsed += std::hint::black_box(call).call_id.len() as u64 / 1_000_000 + 1;
                 }

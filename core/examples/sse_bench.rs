@@ -5,7 +5,7 @@
 //! under 10 ms). Each figure is the median of several rounds (the best in brackets), after one
 //! warm-up round.
 
-use client_tools_core::sse::{Item, Parser};
+use client_tools_core::sse::{EventRef, Item, Parser};
 use std::time::{Duration, Instant};
 
 const STREAM_BYTES: usize = 16 << 20;
@@ -54,7 +54,7 @@ fn main() {
 fn parse(mut parser: Parser, chunks: &[&[u8]]) -> usize {
     let mut events = 0;
     let mut data_bytes = 0;
-    let mut sink = |item: Item| {
+    let mut sink = |item: Item<EventRef<'_>>| {
         if let Item::Event(e) = item {
             events += 1;
             data_bytes += e.data.len() + e.event_type.len() + e.id.len();

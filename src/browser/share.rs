@@ -17,7 +17,7 @@ use super::driver::{now, Shared};
 use super::guards::Listener;
 use super::leader::Leadership;
 use crate::engine::{ClientState, Input, StreamId};
-use client_tools_core::sse::{Item, Parser};
+use client_tools_core::sse::{EventRef, Item, Parser};
 use js_sys::{Array, Function};
 use std::cell::RefCell;
 use std::fmt::Write;
@@ -427,7 +427,7 @@ impl Drop for Share {
 /// Writes one parsed item back as event-stream text for a follower's parser: the same
 /// event, type, data and last event ID; an event too big to read becomes a `stream_reset`,
 /// so the follower reads its pending calls as the leader does.
-fn write_item(out: &mut String, item: Item) {
+fn write_item(out: &mut String, item: Item<EventRef<'_>>) {
     match item {
         Item::Event(e) => {
             let _ = writeln!(out, "id: {}", e.id);
@@ -456,8 +456,15 @@ mod tests {
 
     fn items(bytes: &[u8]) -> Vec<Item> {
         let mut out = Vec::new();
-        Parser::with_max_event_bytes(64).feed(bytes, &mut |i| out.push(i));
+        Parser::with_max_event_bytes(64).feed(bytes, &mut |i| out.push(i.to_owned()));
         out
+    }
+
+    /// What the leader forwards of `bytes`: each item it parses, written back.
+    fn forwarded(bytes: &[u8]) -> String {
+        let mut text = String::new();
+        Parser::with_max_event_bytes(64).feed(bytes, &mut |i| write_item(&mut text, i));
+        text
     }
 
     /// What the leader forwards reads, in a follower's parser, as the events it read itself.
@@ -465,10 +472,7 @@ mod tests {
     fn forwarded_events_read_the_same() {
         let stream = b"id: 7\nevent: client_tool_dispatched\ndata: {\"a\":1}\n\n: keep-alive\n\
             data: one\r\ndata: two\r\n\r\nretry: 1500\n\nid:\ndata: x\n\n";
-        let mut text = String::new();
-        for item in items(stream) {
-            write_item(&mut text, item);
-        }
+        let text = forwarded(stream);
         let want: Vec<Item> = items(stream)
             .into_iter()
             .filter(|i| *i != Item::Comment)
@@ -481,10 +485,7 @@ mod tests {
     #[test]
     fn an_oversized_event_becomes_a_stream_reset() {
         let big = format!("id: 3\ndata: {}\n\n", "x".repeat(100));
-        let mut text = String::new();
-        for item in items(big.as_bytes()) {
-            write_item(&mut text, item);
-        }
+        let text = forwarded(big.as_bytes());
         match items(text.as_bytes()).as_slice() {
             [Item::Event(e)] => assert_eq!(e.event_type, "stream_reset"),
             other => panic!("expected one stream_reset, got {other:?}"),

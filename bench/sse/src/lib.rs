@@ -4,7 +4,7 @@
 //! Chromium. Nothing here ships: the npm package is built from the `client-tools` crate alone.
 
 use client_tools_core::protocol::{time::format_rfc3339, ToolDispatched};
-use client_tools_core::sse::{Item, Parser};
+use client_tools_core::sse::{EventRef, Item, Parser};
 use js_sys::Uint8Array;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
@@ -62,7 +62,7 @@ impl SseBench {
     }
 }
 
-fn count(item: Item, events: &mut u32, chars: &mut f64) {
+fn count(item: Item<EventRef<'_>>, events: &mut u32, chars: &mut f64) {
     if let Item::Event(e) = item {
         *events += 1;
         *chars += (e.event_type.len() + e.data.len() + e.id.len()) as f64;

@@ -2,9 +2,12 @@
 //! standard §9.2.5 ("Parsing an event stream") and §9.2.6 ("Interpreting an event stream").
 //!
 //! Bytes go in as they arrive, in chunks of any size; [`Item`]s come out through a callback.
-//! No I/O, no clock. The parser keeps the *last event ID* across events and across
-//! connections ([`Parser::reset_for_reconnect`]): it is what a reconnect sends as
-//! `Last-Event-ID`.
+//! No I/O, no clock. An event comes out borrowed ([`EventRef`]): its data, type and ID are read
+//! in place when they lie whole in the chunk being fed (copied into the parser's buffers, which
+//! are reused, only when their chunk ends first), so that a typical event costs no allocation
+//! and no copy. [`EventRef::to_owned`] and [`Item::to_owned`] make one to keep. The parser
+//! keeps the *last event ID* across events and across connections
+//! ([`Parser::reset_for_reconnect`]): it is what a reconnect sends as `Last-Event-ID`.
 //!
 //! Work is linear in the bytes whatever the chunking: a line split over many chunks is
 //! searched only in its new bytes, and lines that lie whole in one chunk are read in place.
@@ -13,7 +16,9 @@
 //! use client_tools_core::sse::{Item, Parser};
 //! let mut parser = Parser::new();
 //! let mut items = Vec::new();
-//! parser.feed(b"id: 7\nevent: ping\ndata: {\"a\":1}\n\n: keep-alive\n", &mut |i| items.push(i));
+//! parser.feed(b"id: 7\nevent: ping\ndata: {\"a\":1}\n\n: keep-alive\n", &mut |i| {
+//!     items.push(i.to_owned())
+//! });
 //! assert!(matches!(&items[0], Item::Event(e) if e.event_type == "ping" && e.id == "7"));
 //! assert!(matches!(items[1], Item::Comment));
 //! assert_eq!(parser.last_event_id(), "7");
@@ -25,7 +30,7 @@ mod scan;
 mod tests;
 
 pub use resume::InvalidLastEventId;
-use scan::find_line_end;
+use scan::{find_line_end, LineEnd};
 
 /// The UTF-8 byte order mark, stripped once at the start of each stream.
 const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
@@ -33,7 +38,8 @@ const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
 /// The default cap on one event's size: 1 MiB.
 pub const DEFAULT_MAX_EVENT_BYTES: usize = 1 << 20;
 
-/// One dispatched event, as an `EventSource` `MessageEvent` would carry it.
+/// One dispatched event, as an `EventSource` `MessageEvent` would carry it: owned, to keep.
+/// The parser reports the borrowed [`EventRef`]; [`EventRef::to_owned`] makes this.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Event {
     /// The `event` field, or `message` when the block had none (or an empty one).
@@ -44,11 +50,35 @@ pub struct Event {
     pub id: String,
 }
 
-/// What the parser reports.
+/// One dispatched event as the parser reports it: borrowed from the chunk being fed or from
+/// the parser, so valid only during the callback. The fields are those of [`Event`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Item {
+pub struct EventRef<'a> {
+    /// The `event` field, or `message` when the block had none (or an empty one).
+    pub event_type: &'a str,
+    /// The `data` lines joined with LF. Invalid UTF-8 reads as U+FFFD.
+    pub data: &'a str,
+    /// The last event ID at dispatch: this block's `id`, or the latest one before it.
+    pub id: &'a str,
+}
+
+impl EventRef<'_> {
+    /// The event as an owned [`Event`], to keep after the callback.
+    pub fn to_owned(&self) -> Event {
+        Event {
+            event_type: self.event_type.into(),
+            data: self.data.into(),
+            id: self.id.into(),
+        }
+    }
+}
+
+/// What the parser reports: `Item<EventRef<'_>>`, borrowed; [`Item::to_owned`] makes an
+/// `Item` (that is, `Item<Event>`) to keep.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Item<E = Event> {
     /// A complete event.
-    Event(Event),
+    Event(E),
     /// A `retry` field of ASCII digits: the new reconnection time in milliseconds
     /// (saturating at `u32::MAX`).
     Retry(u32),
@@ -57,6 +87,18 @@ pub enum Item {
     /// An event over the size cap was dropped; parsing resumed after its blank line.
     /// `bytes` is the size of its lines, line ends not counted.
     Oversized { bytes: usize },
+}
+
+impl Item<EventRef<'_>> {
+    /// The item as an owned [`Item`], to keep after the callback.
+    pub fn to_owned(&self) -> Item {
+        match self {
+            Item::Event(e) => Item::Event(e.to_owned()),
+            Item::Retry(ms) => Item::Retry(*ms),
+            Item::Comment => Item::Comment,
+            Item::Oversized { bytes } => Item::Oversized { bytes: *bytes },
+        }
+    }
 }
 
 /// Where the parser is in the optional BOM at the start of a stream.
@@ -80,18 +122,55 @@ pub struct Parser {
     line_in_data: Option<usize>,
     /// The last chunk ended in a CR: an LF starting the next one belongs to that line end.
     after_cr: bool,
+    /// The block's only `data` line so far when it lies whole in the chunk being read. It is
+    /// read in place if the block ends in the same chunk, else copied into `data` when another
+    /// `data` line comes or the chunk ends.
+    data_in_chunk: Option<InChunk>,
+    /// The block's `data` lines, each followed by an LF (unless `data_in_chunk` holds the
+    /// only one). Cleared, not freed, at each event.
     data: Vec<u8>,
-    event_type: Vec<u8>,
-    /// The standard's "last event ID buffer": set by `id` fields of the current stream.
+    /// The event's data as text when it is not valid UTF-8 (decoded with U+FFFD).
+    lossy: String,
+    /// The block's `event` field when it lies whole in the chunk being read (else in
+    /// `event_type`): read in place as `data_in_chunk` is, copied when the chunk ends.
+    event_in_chunk: Option<InChunk>,
+    event_type: String,
+    /// The standard's "last event ID buffer" when `block_has_id`: the block's `id` field,
+    /// unless `id_in_chunk` holds it. (Else the buffer equals the last event ID, which stands
+    /// for it, and this is stale.)
     id_buffer: String,
+    /// The block's `id` field when it is ASCII and lies whole in the chunk being read: read in
+    /// place, copied into `id_buffer` when the chunk ends.
+    id_in_chunk: Option<InChunk>,
     /// The block in progress held a valid `id` field.
     block_has_id: bool,
-    /// The standard's "last event ID string": committed at each blank line.
+    /// The standard's "last event ID string": committed at each blank line, unless
+    /// `last_id_in_chunk` holds it.
     last_event_id: String,
+    /// The last event ID when a block of the chunk being read committed it from
+    /// `id_in_chunk`: read in place by this chunk's events, copied when the chunk ends.
+    last_id_in_chunk: Option<InChunk>,
     /// Bytes of the lines of the block in progress, line ends not counted.
     block_bytes: usize,
     /// The block in progress went over the cap and is being skipped up to its blank line.
     skipping: Option<Skip>,
+}
+
+/// A field value lying whole in the chunk being read.
+#[derive(Clone, Copy, Debug)]
+struct InChunk {
+    start: usize,
+    end: usize,
+    /// The line scan found only ASCII in its line.
+    ascii: bool,
+}
+
+impl InChunk {
+    /// The value's bytes in `chunk`.
+    #[inline(always)]
+    fn bytes(self, chunk: &[u8]) -> &[u8] {
+        chunk.get(self.start..self.end).unwrap_or_default()
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -120,11 +199,16 @@ impl Parser {
             line: Vec::new(),
             line_in_data: None,
             after_cr: false,
+            data_in_chunk: None,
             data: Vec::new(),
-            event_type: Vec::new(),
+            lossy: String::new(),
+            event_in_chunk: None,
+            event_type: String::new(),
             id_buffer: String::new(),
+            id_in_chunk: None,
             block_has_id: false,
             last_event_id: String::new(),
+            last_id_in_chunk: None,
             block_bytes: 0,
             skipping: None,
         }
@@ -132,13 +216,17 @@ impl Parser {
 
     /// Feeds the next bytes of the stream; calls `out` for each item they complete, in order.
     /// Never fails: malformed input is read the way the standard says a browser reads it.
-    pub fn feed(&mut self, chunk: &[u8], out: &mut impl FnMut(Item)) {
+    pub fn feed(&mut self, chunk: &[u8], out: &mut impl FnMut(Item<EventRef<'_>>)) {
         self.feed_with_id_flag(chunk, &mut |item, _| out(item));
     }
 
     /// Like [`Parser::feed`], also saying for each item whether it is an [`Item::Event`] whose
     /// own block held a valid `id` field (so that `id` is this event's, not an earlier one's).
-    pub fn feed_with_id_flag(&mut self, chunk: &[u8], out: &mut impl FnMut(Item, bool)) {
+    pub fn feed_with_id_flag(
+        &mut self,
+        chunk: &[u8],
+        out: &mut impl FnMut(Item<EventRef<'_>>, bool),
+    ) {
         let mut chunk = chunk;
         if let BomCheck::Matched(held) = self.bom {
             let mut matched = held;
@@ -166,7 +254,7 @@ impl Parser {
     /// Ends the stream: an unterminated block is dropped, as the standard says, so nothing is
     /// reported to `out` (not even [`Item::Oversized`] for a block cut short). The parser is
     /// then ready for the next connection, as after [`Parser::reset_for_reconnect`].
-    pub fn finish(&mut self, _out: &mut impl FnMut(Item)) {
+    pub fn finish(&mut self, _out: &mut impl FnMut(Item<EventRef<'_>>)) {
         self.reset_for_reconnect();
     }
 
@@ -190,7 +278,7 @@ impl Parser {
     /// parser.resume_from("41").unwrap();
     /// let mut ids = Vec::new();
     /// parser.feed(b"data: a\n\nid: 42\ndata: b\n\n", &mut |i| {
-    ///     if let Item::Event(e) = i { ids.push(e.id) }
+    ///     if let Item::Event(e) = i { ids.push(e.id.to_owned()) }
     /// });
     /// assert_eq!(ids, ["41", "42"]);
     /// assert!(parser.resume_from("4\n2").is_err());
@@ -210,16 +298,37 @@ impl Parser {
         self.line.clear();
         self.line_in_data = None;
         self.after_cr = false;
+        self.data_in_chunk = None;
         self.data.clear();
+        self.event_in_chunk = None;
         self.event_type.clear();
-        self.id_buffer.clone_from(&self.last_event_id);
+        self.id_in_chunk = None;
         self.block_has_id = false;
+        self.last_id_in_chunk = None;
         self.block_bytes = 0;
         self.skipping = None;
     }
 
     /// Splits `chunk` into lines and interprets each complete one.
-    fn lines<F: FnMut(Item, bool)>(&mut self, chunk: &[u8], out: &mut F) {
+    fn lines<F: FnMut(Item<EventRef<'_>>, bool)>(&mut self, chunk: &[u8], out: &mut F) {
+        self.lines_of(chunk, out);
+        // What is still read in place must outlive the chunk.
+        self.flush_data_in_chunk(chunk);
+        if let Some(event) = self.event_in_chunk.take() {
+            self.event_type.clear();
+            push_utf8_lossy(&mut self.event_type, event.bytes(chunk), event.ascii);
+        }
+        if let Some(id) = self.id_in_chunk.take() {
+            self.id_buffer.clear();
+            push_utf8_lossy(&mut self.id_buffer, id.bytes(chunk), id.ascii);
+        }
+        if let Some(id) = self.last_id_in_chunk.take() {
+            self.last_event_id.clear();
+            push_utf8_lossy(&mut self.last_event_id, id.bytes(chunk), id.ascii);
+        }
+    }
+
+    fn lines_of<F: FnMut(Item<EventRef<'_>>, bool)>(&mut self, chunk: &[u8], out: &mut F) {
         let mut pos = 0;
         if self.after_cr && !chunk.is_empty() {
             self.after_cr = false;
@@ -227,44 +336,50 @@ impl Parser {
                 pos = 1;
             }
         }
-        while pos < chunk.len() {
-            let rest = &chunk[pos..];
+        // `get` and `split_at_checked`, not indexing: no call per line at opt-level "z".
+        while let Some(rest @ [_, ..]) = chunk.get(pos..) {
             if let Some(skip) = self.skipping {
-                pos += self.skip(skip, rest, out);
+                pos += self.skip(skip, chunk, pos, out);
                 continue;
             }
-            let Some(end) = find_line_end(rest) else {
+            let LineEnd {
+                at: Some(end),
+                ascii,
+            } = find_line_end(rest)
+            else {
+                self.flush_data_in_chunk(chunk);
                 self.hold_partial_line(rest);
                 return;
             };
+            let Some((line, eol)) = rest.split_at_checked(end) else {
+                return;
+            };
             if let Some(held) = self.line_in_data {
-                self.data_line_complete(held, &rest[..end]);
+                self.data_line_complete(held, line);
             } else if self.line.is_empty() {
-                self.line_complete(&rest[..end], out);
+                self.line_complete(chunk, line, Some((pos, ascii)), out);
             } else {
-                let mut line = std::mem::take(&mut self.line);
-                line.extend_from_slice(&rest[..end]);
-                self.line_complete(&line, out);
-                line.clear();
-                self.line = line;
+                let mut whole = std::mem::take(&mut self.line);
+                whole.extend_from_slice(line);
+                self.line_complete(chunk, &whole, None, out);
+                whole.clear();
+                self.line = whole;
             }
-            pos += end + self.line_end_len(rest, end);
+            pos += end + self.line_end_len(eol);
         }
     }
 
     /// The length of the line end at `rest[end]`: 2 for a CRLF, else 1. A CR that ends the
     /// chunk may be half of a CRLF, so the next chunk is told to drop a leading LF.
-    fn line_end_len(&mut self, rest: &[u8], end: usize) -> usize {
-        if rest[end] == b'\n' {
-            return 1;
-        }
-        match rest.get(end + 1) {
-            Some(b'\n') => 2,
-            Some(_) => 1,
-            None => {
+    #[inline(always)]
+    fn line_end_len(&mut self, eol: &[u8]) -> usize {
+        match eol {
+            [b'\r', b'\n', ..] => 2,
+            [b'\r'] => {
                 self.after_cr = true;
                 1
             }
+            _ => 1,
         }
     }
 
@@ -310,14 +425,23 @@ impl Parser {
         self.block_bytes = size;
         self.line.clear();
         self.line_in_data = None;
+        self.data_in_chunk = None;
         self.data.clear();
+        self.event_in_chunk = None;
         self.event_type.clear();
         self.skipping = Some(Skip { at_line_start });
     }
 
-    /// Skips through `rest` in an oversized block; returns how many bytes were used. At the
-    /// blank line that ends the block, reports the drop and returns to normal parsing.
-    fn skip<F: FnMut(Item, bool)>(&mut self, skip: Skip, rest: &[u8], out: &mut F) -> usize {
+    /// Skips through `chunk[pos..]` in an oversized block; returns how many bytes were used. At
+    /// the blank line that ends the block, reports the drop and returns to normal parsing.
+    fn skip<F: FnMut(Item<EventRef<'_>>, bool)>(
+        &mut self,
+        skip: Skip,
+        chunk: &[u8],
+        pos: usize,
+        out: &mut F,
+    ) -> usize {
+        let rest = &chunk[pos..];
         if skip.at_line_start && (rest[0] == b'\n' || rest[0] == b'\r') {
             out(
                 Item::Oversized {
@@ -327,16 +451,16 @@ impl Parser {
             );
             self.skipping = None;
             // The blank line still ends the block: commits its id like any other.
-            self.end_block(out);
-            return self.line_end_len(rest, 0);
+            self.end_block(chunk, out);
+            return self.line_end_len(rest);
         }
-        match find_line_end(rest) {
+        match find_line_end(rest).at {
             Some(end) => {
                 self.block_bytes += end;
                 self.skipping = Some(Skip {
                     at_line_start: true,
                 });
-                end + self.line_end_len(rest, end)
+                end + self.line_end_len(&rest[end..])
             }
             None => {
                 self.block_bytes += rest.len();
@@ -348,10 +472,18 @@ impl Parser {
         }
     }
 
-    /// Interprets one complete line (its line end removed).
-    fn line_complete<F: FnMut(Item, bool)>(&mut self, line: &[u8], out: &mut F) {
+    /// Interprets one complete line (its line end removed): `chunk[at..]` when `in_chunk` is
+    /// `Some((at, ascii))` (`ascii`: the line scan found only ASCII in it), else a line put
+    /// together from several chunks.
+    fn line_complete<F: FnMut(Item<EventRef<'_>>, bool)>(
+        &mut self,
+        chunk: &[u8],
+        line: &[u8],
+        in_chunk: Option<(usize, bool)>,
+        out: &mut F,
+    ) {
         if line.is_empty() {
-            self.end_block(out);
+            self.end_block(chunk, out);
             return;
         }
         let size = self.block_bytes + line.len();
@@ -364,41 +496,71 @@ impl Parser {
             out(Item::Comment, false);
             return;
         }
+        // Slice patterns, not indexing or strip_prefix: no call at opt-level "z".
         let (name, value) = match line.iter().position(|&b| b == b':') {
-            Some(colon) => {
-                let value = &line[colon + 1..];
-                // A slice pattern, not strip_prefix: no call at opt-level "z".
-                let value = match value {
-                    [b' ', rest @ ..] => rest,
-                    _ => value,
-                };
-                (&line[..colon], value)
-            }
+            Some(colon) => match line.split_at_checked(colon) {
+                Some((name, [_, b' ', value @ ..])) | Some((name, [_, value @ ..])) => {
+                    (name, value)
+                }
+                _ => (line, &[][..]),
+            },
             None => (line, &[][..]),
         };
-        match name {
-            b"event" => {
-                self.event_type.clear();
-                self.event_type.extend_from_slice(value);
-            }
-            b"data" => {
-                // After an event took the buffer: exactly what one line needs, as the buffer
-                // becomes the event's text as it is (with_capacity: reserve's grow path is
-                // heavier).
-                if self.data.capacity() == 0 {
-                    self.data = Vec::with_capacity(value.len() + 1);
+        let value_start = line.len() - value.len();
+        // Byte patterns, not byte-string literals: no memcmp call at opt-level "z".
+        match *name {
+            [b'd', b'a', b't', b'a'] => match in_chunk {
+                // The block's first data line, whole in the chunk: read in place at dispatch.
+                Some((at, ascii)) if self.data_in_chunk.is_none() && self.data.is_empty() => {
+                    self.data_in_chunk = Some(InChunk {
+                        start: at + value_start,
+                        end: at + line.len(),
+                        ascii,
+                    });
                 }
-                self.data.extend_from_slice(value);
-                self.data.push(b'\n');
-            }
+                _ => {
+                    self.flush_data_in_chunk(chunk);
+                    self.data.extend_from_slice(value);
+                    self.data.push(b'\n');
+                }
+            },
+            [b'e', b'v', b'e', b'n', b't'] => match in_chunk {
+                Some((at, ascii)) => {
+                    self.event_in_chunk = Some(InChunk {
+                        start: at + value_start,
+                        end: at + line.len(),
+                        ascii,
+                    });
+                }
+                None => {
+                    self.event_in_chunk = None;
+                    self.event_type.clear();
+                    push_utf8_lossy(&mut self.event_type, value, false);
+                }
+            },
             // An id holding NUL is ignored.
-            b"id" if !value.contains(&0) => {
-                self.id_buffer.clear();
-                push_utf8_lossy(&mut self.id_buffer, value);
+            [b'i', b'd'] if !value.contains(&0) => {
+                match in_chunk {
+                    // Read in place only when ASCII: several events may read it.
+                    Some((at, true)) => {
+                        self.id_in_chunk = Some(InChunk {
+                            start: at + value_start,
+                            end: at + line.len(),
+                            ascii: true,
+                        });
+                    }
+                    _ => {
+                        self.id_in_chunk = None;
+                        self.id_buffer.clear();
+                        push_utf8_lossy(&mut self.id_buffer, value, false);
+                    }
+                }
                 self.block_has_id = true;
             }
             // Only ASCII digits count; an empty value is no number (Chromium differs).
-            b"retry" if !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {
+            [b'r', b'e', b't', b'r', b'y']
+                if !value.is_empty() && value.iter().all(u8::is_ascii_digit) =>
+            {
                 let ms = value.iter().fold(0u32, |ms, &d| {
                     ms.saturating_mul(10).saturating_add(u32::from(d - b'0'))
                 });
@@ -408,44 +570,97 @@ impl Parser {
         }
     }
 
-    /// A blank line: "dispatch the event" of the standard.
-    fn end_block<F: FnMut(Item, bool)>(&mut self, out: &mut F) {
-        self.last_event_id.clone_from(&self.id_buffer);
+    /// Copies the data line read in place (if any) into `data`, with its LF.
+    fn flush_data_in_chunk(&mut self, chunk: &[u8]) {
+        if let Some(data) = self.data_in_chunk.take() {
+            self.data.extend_from_slice(data.bytes(chunk));
+            self.data.push(b'\n');
+        }
+    }
+
+    /// A blank line in `chunk`: "dispatch the event" of the standard.
+    fn end_block<F: FnMut(Item<EventRef<'_>>, bool)>(&mut self, chunk: &[u8], out: &mut F) {
         let had_id = std::mem::take(&mut self.block_has_id);
+        if had_id {
+            match self.id_in_chunk.take() {
+                Some(id) => self.last_id_in_chunk = Some(id),
+                None => {
+                    // A swap, not a copy: the buffer is not read again before an `id` field
+                    // rewrites it. (Not take and assign: that runs a String's drop glue.)
+                    std::mem::swap(&mut self.last_event_id, &mut self.id_buffer);
+                    self.last_id_in_chunk = None;
+                }
+            }
+        }
         self.block_bytes = 0;
-        if self.data.is_empty() {
+        let event_in_chunk = self.event_in_chunk.take();
+        let (data, ascii) = if let Some(data) = self.data_in_chunk.take() {
+            (data.bytes(chunk), data.ascii)
+        } else if let [lines @ .., _] = &self.data[..] {
+            // Every data line appended an LF; the standard removes the last one.
+            (lines, false)
+        } else {
             self.event_type.clear();
             return;
-        }
-        // Every data line appended an LF; the standard removes the last one.
-        self.data.pop();
-        // The buffers move into the event rather than being copied: the event needs its own
-        // allocation either way, and this saves a copy of every byte.
-        let data_text = into_text(std::mem::take(&mut self.data));
-        let event_type = if self.event_type.is_empty() {
-            String::from("message")
-        } else {
-            into_text(std::mem::take(&mut self.event_type))
         };
-        let event = Event {
+        let data = match as_text(data, ascii) {
+            Ok(text) => text,
+            Err(_) => {
+                self.lossy.clear();
+                self.lossy.push_str(&String::from_utf8_lossy(data));
+                &self.lossy
+            }
+        };
+        let event_type = match event_in_chunk {
+            Some(event) => match as_text(event.bytes(chunk), event.ascii) {
+                Ok(text) => text,
+                Err(_) => {
+                    self.event_type.clear();
+                    push_utf8_lossy(&mut self.event_type, event.bytes(chunk), false);
+                    &self.event_type
+                }
+            },
+            None => &self.event_type,
+        };
+        let event_type = match event_type {
+            "" => "message",
+            name => name,
+        };
+        let event = EventRef {
             event_type,
-            data: data_text,
-            id: self.last_event_id.clone(),
+            data,
+            id: match self.last_id_in_chunk {
+                Some(id) => as_text(id.bytes(chunk), id.ascii).unwrap_or_default(),
+                None => &self.last_event_id,
+            },
         };
         out(Item::Event(event), had_id);
+        self.data.clear();
+        self.event_type.clear();
     }
 }
 
-/// `bytes` as text, decoded as [`push_utf8_lossy`] does; valid UTF-8 is not copied.
-fn into_text(bytes: Vec<u8>) -> String {
-    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
-}
-
 /// Appends `bytes` decoded as UTF-8, each invalid sequence as one U+FFFD (the WHATWG
-/// "maximal subpart" rule, which `from_utf8_lossy` follows).
-fn push_utf8_lossy(to: &mut String, bytes: &[u8]) {
-    match std::str::from_utf8(bytes) {
+/// "maximal subpart" rule, which `from_utf8_lossy` follows). `ascii` as for [`as_text`].
+fn push_utf8_lossy(to: &mut String, bytes: &[u8], ascii: bool) {
+    match as_text(bytes, ascii) {
         Ok(text) => to.push_str(text),
         Err(_) => to.push_str(&String::from_utf8_lossy(bytes)),
+    }
+}
+
+/// `bytes` as text, as `std::str::from_utf8` reads them. When `ascii` (the line scan found only
+/// ASCII in the line they are part of), not read again: validation would be a second pass over
+/// every byte of the event, the costliest step after the line scan itself.
+#[inline(always)]
+fn as_text(bytes: &[u8], ascii: bool) -> Result<&str, std::str::Utf8Error> {
+    if ascii {
+        debug_assert!(bytes.is_ascii());
+        // SAFETY: every byte is below 0x80 (`find_line_end` ORs every byte before the line end
+        // and checks the high bits; its tests hold the flag to `is_ascii` at every position),
+        // and ASCII is valid UTF-8.
+        Ok(unsafe { std::str::from_utf8_unchecked(bytes) })
+    } else {
+        std::str::from_utf8(bytes)
     }
 }

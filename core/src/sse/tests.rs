@@ -7,9 +7,9 @@ use super::{Event, Item, Parser};
 fn run(parser: &mut Parser, chunks: &[&[u8]]) -> Vec<(Item, bool)> {
     let mut items = Vec::new();
     for chunk in chunks {
-        parser.feed_with_id_flag(chunk, &mut |item, flag| items.push((item, flag)));
+        parser.feed_with_id_flag(chunk, &mut |item, flag| items.push((item.to_owned(), flag)));
     }
-    parser.finish(&mut |item| items.push((item, false)));
+    parser.finish(&mut |item| items.push((item.to_owned(), false)));
     items
 }
 
@@ -66,9 +66,9 @@ fn an_event_exactly_at_the_cap_is_kept() {
 fn a_long_partial_line_over_the_cap_is_not_buffered() {
     let mut parser = Parser::with_max_event_bytes(100);
     let mut items = Vec::new();
-    parser.feed(b"data: ", &mut |i| items.push(i));
+    parser.feed(b"data: ", &mut |i| items.push(i.to_owned()));
     for _ in 0..1000 {
-        parser.feed(&[b'x'; 1000], &mut |i| items.push(i));
+        parser.feed(&[b'x'; 1000], &mut |i| items.push(i.to_owned()));
     }
     assert!(items.is_empty());
     assert!(
@@ -76,7 +76,7 @@ fn a_long_partial_line_over_the_cap_is_not_buffered() {
         "held {}",
         parser.line.capacity()
     );
-    parser.feed(b"\n\ndata: next\n\n", &mut |i| items.push(i));
+    parser.feed(b"\n\ndata: next\n\n", &mut |i| items.push(i.to_owned()));
     assert_eq!(
         items,
         [
@@ -135,11 +135,13 @@ fn a_reconnect_keeps_the_last_event_id_and_drops_the_partial_block() {
     let mut parser = Parser::new();
     let mut items = Vec::new();
     parser.feed(b"id: 5\ndata: a\n\nid: 6\ndata: cut", &mut |i| {
-        items.push(i)
+        items.push(i.to_owned())
     });
     assert_eq!(parser.last_event_id(), "5");
     parser.reset_for_reconnect();
-    parser.feed(b"\xEF\xBB\xBFdata: b\n\n", &mut |i| items.push(i));
+    parser.feed(b"\xEF\xBB\xBFdata: b\n\n", &mut |i| {
+        items.push(i.to_owned())
+    });
     assert_eq!(
         items,
         [event("message", "a", "5"), event("message", "b", "5")]
@@ -151,13 +153,13 @@ fn resuming_from_a_known_id_drops_the_partial_block_and_carries_that_id() {
     let mut parser = Parser::new();
     let mut items = Vec::new();
     parser.feed(b"id: 5\ndata: a\n\nid: 6\ndata: cut", &mut |i| {
-        items.push(i)
+        items.push(i.to_owned())
     });
     parser.resume_from("41").unwrap();
     assert_eq!(parser.last_event_id(), "41");
     // A BOM is looked for again, as on any new connection.
     parser.feed(b"\xEF\xBB\xBFdata: b\n\nid\ndata: c\n\n", &mut |i| {
-        items.push(i)
+        items.push(i.to_owned())
     });
     assert_eq!(
         items,
@@ -211,7 +213,7 @@ fn a_line_split_over_many_chunks_is_read_whole() {
     let mut parser = Parser::new();
     let mut items = Vec::new();
     for chunk in input.chunks(1024) {
-        parser.feed(chunk, &mut |i| items.push(i));
+        parser.feed(chunk, &mut |i| items.push(i.to_owned()));
     }
     assert_eq!(items.len(), 1);
     assert!(matches!(&items[0], Item::Event(e) if e.data.as_bytes() == &input[6..input.len() - 4]));
@@ -279,4 +281,65 @@ fn a_long_line_fed_byte_by_byte_takes_linear_time() {
     assert_eq!(events, 1);
     let elapsed = started.elapsed();
     assert!(elapsed.as_secs() < 5, "took {elapsed:?}");
+}
+
+#[test]
+fn fields_read_in_place_read_the_same_at_every_split() {
+    // Values whole in a chunk are read in place (and copied at the chunk's end); every split
+    // into two and three chunks must read as the whole stream does, last event ID included.
+    let input: &[u8] =
+        b"id: 1\nevent: a\ndata: x\n\ndata: y\n\nid: \xC3\xA9\nevent: \xFF\ndata: \xE2\x80\xA6\n\n\
+        id: 2\nid: 3\nevent: b\nevent: c\ndata: p\ndata: q\n\nid: a\0b\r\ndata: z\r\n\r\n\
+        : c\nretry: 7\nid: 9\ndata: 0123456789abcdefghijklmnopqrstuvwxyz0123456789\n\ndata: w\n\n";
+    let expect = [
+        event("a", "x", "1"),
+        event("message", "y", "1"),
+        event("\u{FFFD}", "\u{2026}", "\u{E9}"),
+        event("c", "p\nq", "3"),
+        event("message", "z", "3"),
+        Item::Comment,
+        Item::Retry(7),
+        Item::Oversized { bytes: 68 },
+        event("message", "w", "9"),
+    ];
+    let read = |chunks: &[&[u8]]| {
+        let mut parser = Parser::with_max_event_bytes(50);
+        let items: Vec<Item> = run(&mut parser, chunks)
+            .into_iter()
+            .map(|(i, _)| i)
+            .collect();
+        (items, parser.last_event_id().to_owned())
+    };
+    assert_eq!(read(&[input]), (expect.to_vec(), "9".to_owned()));
+    for i in 0..=input.len() {
+        let (a, rest) = input.split_at(i);
+        assert_eq!(read(&[a, rest]).0, expect, "split at {i}");
+        for j in i..=input.len() {
+            let (b, c) = input[i..].split_at(j - i);
+            let (items, last) = read(&[a, b, c]);
+            assert_eq!(items, expect, "split at {i} and {j}");
+            assert_eq!(last, "9", "split at {i} and {j}");
+        }
+    }
+}
+
+#[test]
+fn the_last_event_id_read_in_place_outlives_its_chunk() {
+    let mut parser = Parser::new();
+    let mut items = Vec::new();
+    parser.feed(b"id: 41\ndata: a\n\nid: 42", &mut |i| {
+        items.push(i.to_owned())
+    });
+    assert_eq!(parser.last_event_id(), "41");
+    parser.feed(b"\ndata: b\n\n", &mut |i| items.push(i.to_owned()));
+    parser.feed(b"data: c\n\n", &mut |i| items.push(i.to_owned()));
+    assert_eq!(parser.last_event_id(), "42");
+    assert_eq!(
+        items,
+        [
+            event("message", "a", "41"),
+            event("message", "b", "42"),
+            event("message", "c", "42")
+        ]
+    );
 }

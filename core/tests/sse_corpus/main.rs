@@ -11,7 +11,7 @@
 
 mod format;
 
-use client_tools_core::sse::{Item, Parser};
+use client_tools_core::sse::{EventRef, Item, Parser};
 use format::{Case, Connection, Expect};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -213,12 +213,12 @@ fn run_connections(case: &Case, chunkings: &[Vec<Vec<u8>>]) -> Result<Outcome, S
                 outcome.request_mismatches.push((k, want.clone(), got));
             }
         }
-        let mut sink = |item: Item, had_id: bool| match item {
+        let mut sink = |item: Item<EventRef<'_>>, had_id: bool| match item {
             Item::Event(e) => outcome.events.push(GotEvent {
-                id_field: had_id.then(|| e.id.clone()),
-                event_type: e.event_type,
-                data: e.data,
-                last_event_id: e.id,
+                id_field: had_id.then(|| e.id.to_owned()),
+                event_type: e.event_type.to_owned(),
+                data: e.data.to_owned(),
+                last_event_id: e.id.to_owned(),
             }),
             Item::Retry(ms) => outcome.retry.push(u64::from(ms)),
             Item::Comment | Item::Oversized { .. } => {}

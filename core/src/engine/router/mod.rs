@@ -19,7 +19,7 @@ use super::stream::Stream;
 use super::timers::{Timer, TimerTable};
 use super::tools::{PutAnswered, ToolList};
 use crate::protocol::{ClientInfo, StreamEvent, ToolDispatched};
-use crate::sse::Item;
+use crate::sse::{EventRef, Item};
 use crate::time::{Duration, Instant};
 use serde_json::Value;
 
@@ -214,7 +214,7 @@ impl Router {
     }
 
     /// Feeds one item of the current stream connection.
-    pub(super) fn on_sse_item(&mut self, item: Item, now: Instant) {
+    pub(super) fn on_sse_item(&mut self, item: Item<EventRef<'_>>, now: Instant) {
         self.now = now;
         if self.reg.state() == ClientState::Failed {
             return;
@@ -223,9 +223,9 @@ impl Router {
             Item::Event(event) => {
                 // An event proves the connection healthy.
                 self.stream.proved_healthy();
-                match StreamEvent::parse(&event.event_type, &event.data) {
+                match StreamEvent::parse(event.event_type, event.data) {
                     Ok(parsed) => self.on_stream_event(parsed, now),
-                    Err(err) => self.on_unreadable_event(&event.data, &err.to_string(), now),
+                    Err(err) => self.on_unreadable_event(event.data, &err.to_string(), now),
                 }
             }
             Item::Retry(ms) => self.stream.set_retry_floor(ms),
