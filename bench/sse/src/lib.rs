@@ -3,6 +3,11 @@
 //! (`wasm-release`: opt-level "z", LTO) and races it against eventsource-parser in headless
 //! Chromium. Nothing here ships: the npm package is built from the `client-tools` crate alone.
 
+// The allocator the package ships with (src/lib.rs).
+#[cfg(all(not(target_feature = "atomics"), target_family = "wasm"))]
+#[global_allocator]
+static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 use client_tools_core::protocol::{time::format_rfc3339, ToolDispatched};
 use client_tools_core::sse::{EventRef, Item, Parser};
 use js_sys::Uint8Array;
