@@ -293,12 +293,12 @@ impl Client {
         shared.drain();
         let key = Rc::as_ptr(&shared) as usize;
         let client = Client { shared };
-        wasm_bindgen_futures::future_to_promise(async move {
+        crate::js::promise(Box::pin(async move {
             wasm_bindgen_futures::JsFuture::from(registered).await?;
             let client = JsValue::from(client);
             crate::webmcp::track_client(&client, key, &tools);
             Ok(client)
-        })
+        }))
     }
 
     /// The client id the server gave (`cli_…`).

@@ -8,6 +8,8 @@
 #![cfg_attr(not(feature = "page-tools"), allow(dead_code))]
 
 use js_sys::{Array, Function, Object, Promise};
+use std::future::Future;
+use std::pin::Pin;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -148,6 +150,25 @@ pub(crate) fn tell(callback: Option<&Function>, event: &impl serde::Serialize) {
         return;
     };
     let _ = reflect_apply(f, &JsValue::UNDEFINED, &Array::of1(&json_parse(&text)));
+}
+
+/// Runs `task` to its end on the page's microtask queue. Every task of the SDK is spawned
+/// here, boxed: one executor path in the .wasm instead of one per future type.
+pub(crate) fn spawn(task: Pin<Box<dyn Future<Output = ()>>>) {
+    js_sys::futures::spawn_local(task);
+}
+
+/// A promise settled by `task`: resolved with its `Ok`, rejected with its `Err`. Boxed, like
+/// [`spawn`], so every promise-returning entry point shares one path.
+pub(crate) fn promise(task: Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>) -> Promise {
+    let (promise, waiter) = Waiter::new();
+    spawn(Box::pin(async move {
+        match task.await {
+            Ok(v) => waiter.resolve(&v),
+            Err(e) => waiter.reject(&e),
+        }
+    }));
+    promise
 }
 
 /// The two halves of a JS promise the SDK settles later.

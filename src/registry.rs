@@ -285,7 +285,7 @@ impl ToolRegistry {
             Admission::Duplicate => return rejected("rejected", "execute: a call id was reused"),
         };
         let (runner, name) = (self.runner.clone(), name.to_owned());
-        wasm_bindgen_futures::future_to_promise(async move {
+        crate::js::promise(Box::pin(async move {
             let answer = match outcome {
                 Some(o) => o.await,
                 None => None,
@@ -300,7 +300,7 @@ impl ToolRegistry {
                     &format!("execute({name:?}): aborted"),
                 )),
             }
-        })
+        }))
     }
 }
 

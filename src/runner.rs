@@ -19,7 +19,6 @@ use std::pin::Pin;
 use std::rc::Rc;
 use std::task::{Context, Poll, Waker};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::spawn_local;
 use web_sys::AbortSignal;
 
 /// Where a call's answer lands: `Some(answer)`, or `None` when the caller cancelled it.
@@ -139,13 +138,13 @@ impl Runner {
             after,
         );
         let (runner, id, handler) = (self.clone(), call_id.to_owned(), handler.clone());
-        spawn_local(async move {
+        crate::js::spawn(Box::pin(async move {
             let returned = handlers::call(&handler, &arguments, &ctx).await;
             let answer = runner.runtime.borrow_mut().finish(&id, returned);
             if let Some(answer) = answer {
                 runner.settle(&id, Some(answer), false);
             }
-        });
+        }));
         outcome
     }
 

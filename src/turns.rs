@@ -180,7 +180,7 @@ impl TurnTools {
             waiting.push((call, name, outcome));
         }
         let on_call = self.on_call.clone();
-        wasm_bindgen_futures::future_to_promise(async move {
+        crate::js::promise(Box::pin(async move {
             if waiting.is_empty() {
                 return Ok(JsValue::NULL);
             }
@@ -204,7 +204,7 @@ impl TurnTools {
                 responses.push(turns::tool_response(&call, answer));
             }
             Ok(from_json_text(&turns::tool_responses(&responses)))
-        })
+        }))
     }
 }
 

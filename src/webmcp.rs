@@ -15,7 +15,7 @@ use js_sys::{Array, Function, Object, Promise, Reflect};
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::{future_to_promise, JsFuture};
+use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -101,11 +101,11 @@ pub(crate) fn client_tools_set(key: usize, tools: &JsValue) {
     });
     for exposure in followers {
         let list = tool_list(tools);
-        wasm_bindgen_futures::spawn_local(async move {
+        crate::js::spawn(Box::pin(async move {
             if let Err(e) = exposure.register_all(&list).await {
                 warn(&format!("exposeToWebMCP: the client's new tools: {e}"));
             }
-        });
+        }));
     }
 }
 
@@ -267,12 +267,12 @@ impl Exposure {
                 ))
             }
         };
-        future_to_promise(async move {
+        crate::js::promise(Box::pin(async move {
             Ok(match outcome.await {
                 Some(answer) => text(answer),
                 None => "Error: the call was aborted.".into(),
             })
-        })
+        }))
     }
 
     /// The app's signal aborted: every tool is unregistered and no client is followed.
@@ -289,10 +289,10 @@ impl Exposure {
                 .remove_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
         }
         let this = self.clone();
-        wasm_bindgen_futures::spawn_local(async move {
+        crate::js::spawn(Box::pin(async move {
             drop((closures, on_abort));
             LIVE.with(|l| l.borrow_mut().retain(|e| !Rc::ptr_eq(e, &this)));
-        });
+        }));
     }
 }
 
@@ -405,7 +405,7 @@ pub fn expose_to_webmcp(
         let _ = signal.add_event_listener_with_callback("abort", on_abort.as_ref().unchecked_ref());
         *exposure.on_abort.borrow_mut() = Some((signal.clone(), on_abort));
     }
-    future_to_promise(async move {
+    crate::js::promise(Box::pin(async move {
         let registered = exposure.register_all(&list).await.map_err(|e| {
             exposure.stop();
             // The browser refused a tool (a duplicate name, say).
@@ -424,5 +424,5 @@ pub fn expose_to_webmcp(
             LIVE.with(|l| l.borrow_mut().push(exposure.clone()));
         }
         Ok(resolved(true, &registered))
-    })
+    }))
 }

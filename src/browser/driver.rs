@@ -19,7 +19,6 @@ use std::cell::{Cell, OnceCell, RefCell};
 use std::collections::HashMap;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::spawn_local;
 
 /// The engine's "now": ms since the epoch, by the page's clock.
 pub(crate) fn now() -> Instant {
@@ -256,12 +255,12 @@ impl Shared {
             after,
         );
         let weak: Weak<Shared> = Rc::downgrade(self);
-        spawn_local(async move {
+        crate::js::spawn(Box::pin(async move {
             let returned = handlers::call(&handler, &arguments, &ctx).await;
             if let Some(shared) = weak.upgrade() {
                 shared.feed(Input::HandlerDone { call_id, returned });
             }
-        });
+        }));
     }
 
     fn on_status(self: &Rc<Self>, status: Status) {

@@ -132,9 +132,9 @@ impl Leadership {
         };
         // Rejects with an AbortError when the request is withdrawn: expected, not reported.
         if let Ok(promise) = promise.dyn_into::<Promise>() {
-            wasm_bindgen_futures::spawn_local(async move {
+            crate::js::spawn(Box::pin(async move {
                 let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
-            });
+            }));
         }
         *self.lock.borrow_mut() = Lock::Asked(abort);
     }

@@ -10,7 +10,6 @@ use crate::engine::{HttpRequest, Input};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
-use wasm_bindgen_futures::spawn_local;
 
 /// The most requests of the SDK one page has on the network at once (streams not counted).
 pub(crate) const MAX_IN_FLIGHT: usize = 4;
@@ -79,12 +78,12 @@ thread_local! {
 /// say) finishes even if the client is dropped meanwhile.
 pub(super) fn send(shared: Rc<Shared>, req: HttpRequest) {
     if req.keepalive {
-        return spawn_local(transmit(shared, req, false));
+        return crate::js::spawn(Box::pin(transmit(shared, req, false)));
     }
     let urgency = urgency(&req);
     let now = QUEUE.with(|q| q.borrow_mut().admit((shared, req), urgency));
     if let Some((shared, req)) = now {
-        spawn_local(transmit(shared, req, true));
+        crate::js::spawn(Box::pin(transmit(shared, req, true)));
     }
 }
 
@@ -92,7 +91,7 @@ pub(super) fn send(shared: Rc<Shared>, req: HttpRequest) {
 fn release() {
     let next = QUEUE.with(|q| q.borrow_mut().release());
     if let Some((shared, req)) = next {
-        spawn_local(transmit(shared, req, true));
+        crate::js::spawn(Box::pin(transmit(shared, req, true)));
     }
 }
 

@@ -204,10 +204,10 @@ fn make(
     let handler = Closure::<dyn Fn(JsValue, JsValue) -> JsValue>::new(
         move |args: JsValue, ctx: JsValue| -> JsValue {
             let config = config.clone();
-            js_sys::futures::future_to_promise(async move {
+            crate::js::promise(Box::pin(async move {
                 let done = dispatch(kind, &config, args, CallContext::new(ctx)).await;
                 Ok(done.unwrap_or_else(|why| error_result(&why)))
-            })
+            }))
             .into()
         },
     );

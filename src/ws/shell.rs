@@ -17,7 +17,6 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::spawn_local;
 use web_sys::WebSocket;
 
 /// Where the bridge's frames go.
@@ -177,10 +176,10 @@ impl Shared {
             after,
         );
         let shared = self.clone();
-        spawn_local(async move {
+        crate::js::spawn(Box::pin(async move {
             let returned = handlers::call(&handler, &arguments, &ctx).await;
             shared.finish(&call_id, returned);
-        });
+        }));
     }
 }
 
