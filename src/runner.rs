@@ -116,7 +116,6 @@ impl Runner {
                 }
             })
         });
-        let started = self.calls.start(call_id, deadline.as_ms());
         self.pending.borrow_mut().insert(
             call_id.to_owned(),
             Pending {
@@ -129,22 +128,22 @@ impl Runner {
             self.cancel(call_id);
             return outcome;
         }
-        let after = Some(self.calls.after_result_fn());
-        let ctx = handlers::context(
-            call_id,
-            run_id,
-            started.signal.as_ref(),
-            &started.deadline,
-            after,
-        );
-        let (runner, id, handler) = (self.clone(), call_id.to_owned(), handler.clone());
-        crate::js::spawn(Box::pin(async move {
-            let returned = handlers::call(&handler, &arguments, &ctx).await;
+        let (runner, id) = (self.clone(), call_id.to_owned());
+        let done = move |returned| {
             let answer = runner.runtime.borrow_mut().finish(&id, returned);
             if let Some(answer) = answer {
                 runner.settle(&id, Some(answer), false);
             }
-        }));
+        };
+        handlers::start(
+            &self.calls,
+            call_id,
+            run_id,
+            handler.clone(),
+            arguments,
+            deadline.as_ms(),
+            Box::new(done),
+        );
         outcome
     }
 

@@ -245,22 +245,25 @@ impl Shared {
                 )),
             });
         };
-        let started = self.calls.start(&call_id, deadline.as_ms());
-        let after = Some(self.calls.after_result_fn());
-        let ctx = handlers::context(
+        let weak: Weak<Shared> = Rc::downgrade(self);
+        let id = call_id.clone();
+        let done = move |returned| {
+            if let Some(shared) = weak.upgrade() {
+                shared.feed(Input::HandlerDone {
+                    call_id: id,
+                    returned,
+                });
+            }
+        };
+        handlers::start(
+            &self.calls,
             &call_id,
             &run_id,
-            started.signal.as_ref(),
-            &started.deadline,
-            after,
+            handler,
+            arguments,
+            deadline.as_ms(),
+            Box::new(done),
         );
-        let weak: Weak<Shared> = Rc::downgrade(self);
-        crate::js::spawn(Box::pin(async move {
-            let returned = handlers::call(&handler, &arguments, &ctx).await;
-            if let Some(shared) = weak.upgrade() {
-                shared.feed(Input::HandlerDone { call_id, returned });
-            }
-        }));
     }
 
     fn on_status(self: &Rc<Self>, status: Status) {

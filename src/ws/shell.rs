@@ -166,20 +166,18 @@ impl Shared {
                 Returned::Threw(format!("no handler for tool {tool:?} on this page")),
             );
         };
-        let started = self.calls.start(&call_id, deadline.as_ms());
-        let after = Some(self.calls.after_result_fn());
-        let ctx = handlers::context(
+        let shared = self.clone();
+        let id = call_id.clone();
+        let done = move |returned| shared.finish(&id, returned);
+        handlers::start(
+            &self.calls,
             &call_id,
             &run_id,
-            started.signal.as_ref(),
-            &started.deadline,
-            after,
+            handler,
+            arguments,
+            deadline.as_ms(),
+            Box::new(done),
         );
-        let shared = self.clone();
-        crate::js::spawn(Box::pin(async move {
-            let returned = handlers::call(&handler, &arguments, &ctx).await;
-            shared.finish(&call_id, returned);
-        }));
     }
 }
 
