@@ -1,6 +1,6 @@
 //! The describe-form tool: what a model needs to fill a form, with the page's secrets redacted.
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, HtmlButtonElement, HtmlFormElement, HtmlInputElement, HtmlSelectElement};
 
@@ -10,6 +10,7 @@ use super::labels::{clean_text, label_of, option_label};
 use super::options::Config;
 use super::scope::{attr, container, contains, form_ref, forms_in, root, Container};
 use super::url::without_query;
+use super::{json_object, put};
 
 /// Longest current value shown; a longer one is cut (the model sees `valueTruncated`).
 const VALUE_MAX: usize = 500;
@@ -22,7 +23,7 @@ const FORMS_MAX: usize = 10;
 
 fn cut(value: String, out: &mut Map<String, Value>) -> Value {
     if value.chars().count() > VALUE_MAX {
-        out.insert("valueTruncated".into(), Value::Bool(true));
+        put(out, "valueTruncated", Value::Bool(true));
         Value::String(value.chars().take(VALUE_MAX).collect())
     } else {
         Value::String(value)
@@ -32,7 +33,7 @@ fn cut(value: String, out: &mut Map<String, Value>) -> Value {
 /// The constraints a field's own attributes set.
 fn constraints(el: &Element, out: &mut Map<String, Value>) {
     if el.has_attribute("required") {
-        out.insert("required".into(), Value::Bool(true));
+        put(out, "required", Value::Bool(true));
     }
     for a in [
         "minlength",
@@ -45,11 +46,11 @@ fn constraints(el: &Element, out: &mut Map<String, Value>) {
         "inputmode",
     ] {
         if let Some(v) = attr(el, a) {
-            out.insert(a.into(), Value::String(v));
+            put(out, a, Value::String(v));
         }
     }
     if el.has_attribute("multiple") {
-        out.insert("multiple".into(), Value::Bool(true));
+        put(out, "multiple", Value::Bool(true));
     }
 }
 
@@ -59,9 +60,9 @@ fn validity(f: &Field, redacted: bool, out: &mut Map<String, Value>) {
         return;
     }
     let reason = f.invalid_reason(redacted);
-    out.insert("valid".into(), Value::Bool(reason.is_none()));
+    put(out, "valid", Value::Bool(reason.is_none()));
     if let Some(msg) = reason {
-        out.insert("validationMessage".into(), Value::String(msg));
+        put(out, "validationMessage", Value::String(msg));
     }
 }
 
@@ -70,11 +71,11 @@ fn choices(inputs: &[HtmlInputElement], root: &Element) -> Value {
         .iter()
         .map(|i| {
             let mut o = Map::new();
-            o.insert("value".into(), i.value().into());
-            o.insert("label".into(), option_label(i, root).into());
-            o.insert("checked".into(), i.checked().into());
+            put(&mut o, "value", i.value().into());
+            put(&mut o, "label", option_label(i, root).into());
+            put(&mut o, "checked", i.checked().into());
             if i.disabled() {
-                o.insert("disabled".into(), true.into());
+                put(&mut o, "disabled", true.into());
             }
             Value::Object(o)
         })
@@ -93,19 +94,19 @@ fn select_options(s: &HtmlSelectElement, out: &mut Map<String, Value>) {
             continue;
         };
         let mut m = Map::new();
-        m.insert("value".into(), o.value().into());
-        m.insert("label".into(), clean_text(&o.label()).into());
+        put(&mut m, "value", o.value().into());
+        put(&mut m, "label", clean_text(&o.label()).into());
         if o.selected() {
-            m.insert("selected".into(), true.into());
+            put(&mut m, "selected", true.into());
         }
         if o.disabled() {
-            m.insert("disabled".into(), true.into());
+            put(&mut m, "disabled", true.into());
         }
         list.push(Value::Object(m));
     }
-    out.insert("options".into(), Value::Array(list));
+    put(out, "options", Value::Array(list));
     if n as usize > OPTIONS_MAX {
-        out.insert("optionsTruncated".into(), json!(n));
+        put(out, "optionsTruncated", n.into());
     }
 }
 
@@ -113,14 +114,14 @@ fn select_options(s: &HtmlSelectElement, out: &mut Map<String, Value>) {
 pub(crate) fn describe_field(f: &Field, sensitive: &[String]) -> Value {
     let mut o = Map::new();
     let kind = f.kind();
-    o.insert("ref".into(), f.reference().into());
-    o.insert("label".into(), f.label.clone().into());
-    o.insert("type".into(), kind.clone().into());
+    put(&mut o, "ref", f.reference().into());
+    put(&mut o, "label", f.label.clone().into());
+    put(&mut o, "type", kind.clone().into());
     if !f.name.is_empty() {
-        o.insert("name".into(), f.name.clone().into());
+        put(&mut o, "name", f.name.clone().into());
     }
     if !f.id.is_empty() {
-        o.insert("id".into(), f.id.clone().into());
+        put(&mut o, "id", f.id.clone().into());
     }
     let el = f.element();
     constraints(&el, &mut o);
@@ -135,12 +136,16 @@ pub(crate) fn describe_field(f: &Field, sensitive: &[String]) -> Value {
                 Control::Editable(e) => !e.inner_text().is_empty(),
                 Control::Radios(v) | Control::Checkboxes(v) => v.iter().any(|i| i.checked()),
             };
-            o.insert("value".into(), Value::Null);
+            put(&mut o, "value", Value::Null);
             let why = secret.map(|s| s.describe()).unwrap_or("a hidden field");
-            o.insert("redacted".into(), format!("{why}; filled: {filled}").into());
+            put(
+                &mut o,
+                "redacted",
+                format!("{why}; filled: {filled}").into(),
+            );
         }
         Control::Input(i) if kind == "checkbox" => {
-            o.insert("checked".into(), i.checked().into());
+            put(&mut o, "checked", i.checked().into());
         }
         Control::Input(i) if kind == "file" => {
             let names: Vec<Value> = i
@@ -152,34 +157,34 @@ pub(crate) fn describe_field(f: &Field, sensitive: &[String]) -> Value {
                         .collect()
                 })
                 .unwrap_or_default();
-            o.insert("files".into(), Value::Array(names));
+            put(&mut o, "files", Value::Array(names));
         }
         Control::Input(i) => {
             let v = cut(i.value(), &mut o);
-            o.insert("value".into(), v);
+            put(&mut o, "value", v);
         }
         Control::TextArea(t) => {
             let v = cut(t.value(), &mut o);
-            o.insert("value".into(), v);
+            put(&mut o, "value", v);
         }
         Control::Select(s) => select_options(s, &mut o),
         Control::Editable(e) => {
             let v = cut(e.inner_text(), &mut o);
-            o.insert("value".into(), v);
+            put(&mut o, "value", v);
         }
         Control::Radios(v) | Control::Checkboxes(v) => {
-            o.insert("options".into(), choices(v, &f.root));
+            put(&mut o, "options", choices(v, &f.root));
         }
     }
     validity(f, secret.is_some() || hidden, &mut o);
     if f.disabled() {
-        o.insert("disabled".into(), true.into());
+        put(&mut o, "disabled", true.into());
     }
     if f.read_only() {
-        o.insert("readOnly".into(), true.into());
+        put(&mut o, "readOnly", true.into());
     }
     if !hidden && !f.visible() {
-        o.insert("visible".into(), false.into());
+        put(&mut o, "visible", false.into());
     }
     Value::Object(o)
 }
@@ -240,16 +245,17 @@ fn describe_container(
 ) -> Result<Value, String> {
     let mut o = Map::new();
     if let Container::Form(form) = c {
-        o.insert("ref".into(), form_ref(form, index).into());
+        put(&mut o, "ref", form_ref(form, index).into());
         let method = proto_get("HTMLFormElement", "method", form)
             .as_string()
             .unwrap_or_default();
-        o.insert("method".into(), method.into());
+        put(&mut o, "method", method.into());
         let action = proto_get("HTMLFormElement", "action", form)
             .as_string()
             .unwrap_or_default();
-        o.insert(
-            "action".into(),
+        put(
+            &mut o,
+            "action",
             without_query(&action).unwrap_or_default().into(),
         );
     }
@@ -257,21 +263,21 @@ fn describe_container(
         .iter()
         .map(|f| describe_field(f, &config.sensitive))
         .collect();
-    o.insert("fields".into(), Value::Array(list));
+    put(&mut o, "fields", Value::Array(list));
     if let Container::Form(form) = c {
         let buttons: Vec<Value> = submit_buttons(form, root)
             .iter()
             .map(|b| {
                 let mut m = Map::new();
-                m.insert("ref".into(), button_ref(b, root).into());
-                m.insert("label".into(), button_label(b, root).into());
+                put(&mut m, "ref", button_ref(b, root).into());
+                put(&mut m, "label", button_label(b, root).into());
                 if b.matches(":disabled").unwrap_or(false) {
-                    m.insert("disabled".into(), true.into());
+                    put(&mut m, "disabled", true.into());
                 }
                 Value::Object(m)
             })
             .collect();
-        o.insert("submitButtons".into(), Value::Array(buttons));
+        put(&mut o, "submitButtons", Value::Array(buttons));
     }
     Ok(Value::Object(o))
 }
@@ -304,7 +310,7 @@ pub(crate) fn run(config: &Config, asked: Option<&str>) -> Result<JsValue, Strin
         };
         list.push(describe_container(config, c, &root, index)?);
     }
-    let mut answer = json!({ "forms": list });
+    let mut answer = json_object(&mut [("forms", Value::Array(list))]);
     // A result holds at most 65,536 characters: leave out trailing fields until it fits.
     let mut size = answer.to_string().chars().count();
     let mut left_out = 0;
@@ -323,7 +329,7 @@ pub(crate) fn run(config: &Config, asked: Option<&str>) -> Result<JsValue, Strin
         left_out += 1;
     }
     if left_out > 0 {
-        answer["fieldsLeftOut"] = json!(left_out);
+        answer["fieldsLeftOut"] = Value::from(left_out);
     }
     Ok(super::js::ok_result(&answer))
 }

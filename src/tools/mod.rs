@@ -101,6 +101,21 @@ export function submitFormTool(options?: FormToolOptions): ToolDefinition;
 export function navigateTool(options?: NavigateToolOptions): ToolDefinition;
 "#;
 
+/// `o[key] = v` for the JSON the tools answer with: one copy of the map insert, not one per key.
+#[inline(never)]
+fn put(o: &mut serde_json::Map<String, serde_json::Value>, key: &str, v: serde_json::Value) {
+    o.insert(key.to_owned(), v);
+}
+
+/// A JSON object of `pairs` (what `json!` builds, without serializing each value again).
+fn json_object(pairs: &mut [(&str, serde_json::Value)]) -> serde_json::Value {
+    let mut o = serde_json::Map::new();
+    for (k, v) in pairs {
+        put(&mut o, k, std::mem::take(v));
+    }
+    serde_json::Value::Object(o)
+}
+
 #[derive(Clone, Copy)]
 enum Kind {
     Describe,

@@ -2,7 +2,7 @@
 //! another allowed site or `mode: "document"`, a page load that waits until the result is
 //! posted.
 
-use serde_json::json;
+use super::json_object;
 use wasm_bindgen::JsValue;
 
 use super::js::{call_hook, error_result, object, ok_result, set, CallContext};
@@ -95,9 +95,14 @@ pub(crate) async fn run(
         if !ctx.after_result(go) {
             return Ok(error_result("Not navigating: a page load must wait for the result, and this call gives no way to run code after it."));
         }
-        return Ok(ok_result(
-            &json!({ "navigated": false, "url": shown_href, "outcome": "the page will load this URL once this result is posted" }),
-        ));
+        return Ok(ok_result(&json_object(&mut [
+            ("navigated", false.into()),
+            ("url", shown_href.into()),
+            (
+                "outcome",
+                "the page will load this URL once this result is posted".into(),
+            ),
+        ])));
     }
     let via = if let Some(router) = &config.router {
         if let Err(e) = call_hook(router, &JsValue::from_str(&path)).await {
@@ -110,7 +115,10 @@ pub(crate) async fn run(
         push_state(&href)?;
         "history"
     };
-    Ok(ok_result(
-        &json!({ "navigated": true, "path": shown, "via": via, "title": title() }),
-    ))
+    Ok(ok_result(&json_object(&mut [
+        ("navigated", true.into()),
+        ("path", shown.into()),
+        ("via", via.into()),
+        ("title", title().into()),
+    ])))
 }

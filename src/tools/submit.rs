@@ -4,7 +4,7 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
-use serde_json::{json, Value};
+use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, Event, HtmlFormElement};
@@ -12,6 +12,7 @@ use web_sys::{Element, Event, HtmlFormElement};
 use super::describe::{button_label, button_ref, submit_buttons};
 use super::fields::{fields, Field};
 use super::js::{error_result, get, lower, ok_result, proto_call, proto_get, CallContext};
+use super::json_object;
 use super::labels::clean_text;
 use super::options::Config;
 use super::scope::{attr, check_locator, connected, container, root, Container};
@@ -23,7 +24,11 @@ fn invalid_fields(all: &[Field], sensitive: &[String]) -> Vec<Value> {
     all.iter()
         .filter_map(|f| {
             let msg = f.invalid_reason(f.redacted(sensitive))?;
-            Some(json!({ "field": f.reference(), "label": f.label, "validationMessage": msg }))
+            Some(json_object(&mut [
+                ("field", f.reference().into()),
+                ("label", f.label.clone().into()),
+                ("validationMessage", msg.into()),
+            ]))
         })
         .collect()
 }
@@ -214,8 +219,11 @@ pub(crate) async fn run(
     let all = fields(&Container::Form(form.clone()), &scope_root)?;
     let invalid = invalid_fields(&all, &config.sensitive);
     if !invalid.is_empty() {
-        let body =
-            json!({ "submitted": false, "reason": "the form is invalid", "invalid": invalid });
+        let body = json_object(&mut [
+            ("submitted", false.into()),
+            ("reason", "the form is invalid".into()),
+            ("invalid", Value::Array(invalid)),
+        ]);
         return Ok(error_result(&body.to_string()));
     }
     let button = submitter.as_ref().map(|b| button_label(b, &scope_root));
@@ -274,7 +282,17 @@ pub(crate) async fn run(
     );
     drop(watch);
     if !seen {
-        let body = json!({ "submitted": false, "reason": "the browser fired no submit event (the form may be invalid or gone)", "invalid": invalid_fields(&all, &config.sensitive) });
+        let body = json_object(&mut [
+            ("submitted", false.into()),
+            (
+                "reason",
+                "the browser fired no submit event (the form may be invalid or gone)".into(),
+            ),
+            (
+                "invalid",
+                Value::Array(invalid_fields(&all, &config.sensitive)),
+            ),
+        ]);
         return Ok(error_result(&body.to_string()));
     }
     let what = if by_app {
@@ -290,7 +308,9 @@ pub(crate) async fn run(
     } else {
         format!("a navigation to {shown} started")
     };
-    Ok(ok_result(
-        &json!({ "submitted": true, "button": button, "outcome": what }),
-    ))
+    Ok(ok_result(&json_object(&mut [
+        ("submitted", true.into()),
+        ("button", button.into()),
+        ("outcome", what.into()),
+    ])))
 }
