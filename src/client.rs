@@ -230,9 +230,8 @@ fn key_prefix() -> String {
     use wasm_bindgen::JsCast;
     // `globalThis.crypto`: a window's, a worker's, or Node's. `randomUUID` exists only in
     // secure contexts, so it is looked up before it is called.
-    let crypto = js_sys::Reflect::get(&js_sys::global(), &"crypto".into())
-        .ok()
-        .filter(|c| js_sys::Reflect::get(c, &"randomUUID".into()).is_ok_and(|f| f.is_function()));
+    let crypto = Some(js::get(&js_sys::global(), "crypto"))
+        .filter(|c| js::get(c, "randomUUID").is_function());
     match crypto {
         Some(c) => c.unchecked_into::<web_sys::Crypto>().random_uuid(),
         // Not a secure context: still unique enough per page for idempotency.

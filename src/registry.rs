@@ -6,7 +6,7 @@ use crate::browser::options;
 use crate::runner::{from_json_text, to_json, Runner};
 use client_tools_core::adapters::registry::{tool_result, Registry};
 use client_tools_core::calls::{Admission, Answer, Call};
-use js_sys::{Array, Function, Promise, Reflect};
+use js_sys::{Array, Function, Promise};
 use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -232,7 +232,7 @@ impl ToolRegistry {
         let get = |k: &str| {
             options
                 .as_ref()
-                .and_then(|o| Reflect::get(o, &JsValue::from_str(k)).ok())
+                .map(|o| crate::js::get(o, k))
                 .filter(|v| !v.is_undefined() && !v.is_null())
         };
         let n = self.calls.get() + 1;
@@ -319,8 +319,8 @@ pub(crate) fn tool_list(v: &JsValue) -> JsValue {
     if Array::is_array(v) || !v.is_object() {
         return v.clone();
     }
-    match Reflect::get(v, &JsValue::from_str("definitions")) {
-        Ok(f) if f.is_function() => f
+    match crate::js::get(v, "definitions") {
+        f if f.is_function() => f
             .unchecked_into::<Function>()
             .call0(v)
             .unwrap_or_else(|_| v.clone()),
@@ -331,12 +331,12 @@ pub(crate) fn tool_list(v: &JsValue) -> JsValue {
 /// `Client.register`'s options with a registry in `tools` replaced by its definitions, and
 /// that tool list.
 pub(crate) fn with_tool_list(options: &JsValue) -> (JsValue, JsValue) {
-    let tools = Reflect::get(options, &JsValue::from_str("tools")).unwrap_or_default();
+    let tools = crate::js::get(options, "tools");
     let list = tool_list(&tools);
     if list == tools {
         return (options.clone(), list);
     }
     let copy = js_sys::Object::assign(&js_sys::Object::new(), options.unchecked_ref());
-    let _ = Reflect::set(&copy, &JsValue::from_str("tools"), &list);
+    crate::js::set(&copy, "tools", &list);
     (copy.into(), list)
 }

@@ -8,7 +8,7 @@ use crate::runner::{from_json_text, to_json, Runner};
 use client_tools_core::adapters::registry::Registry;
 use client_tools_core::adapters::turns::{self, Step};
 use client_tools_core::calls::{Answer, ErrorKind};
-use js_sys::{Function, Object, Promise, Reflect};
+use js_sys::{Function, Object, Promise};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -95,7 +95,7 @@ impl TurnTools {
         let get = |k: &str| {
             options
                 .as_ref()
-                .and_then(|o| Reflect::get(o, &JsValue::from_str(k)).ok())
+                .map(|o| crate::js::get(o, k))
                 .filter(|v| !v.is_undefined() && !v.is_null())
         };
         let on_call = match get("onCall") {
@@ -218,9 +218,7 @@ fn tell(
 ) {
     let Some(f) = on_call else { return };
     let event = Object::new();
-    let set = |k: &str, v: JsValue| {
-        let _ = Reflect::set(&event, &JsValue::from_str(k), &v);
-    };
+    let set = |k: &str, v: JsValue| crate::js::set(&event, k, &v);
     set("type", kind.into());
     set("id", id.into());
     set("tool", tool.into());

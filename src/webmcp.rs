@@ -110,8 +110,8 @@ pub(crate) fn client_tools_set(key: usize, tools: &JsValue) {
 }
 
 fn warn(message: &str) {
-    let console = Reflect::get(&js_sys::global(), &"console".into()).unwrap_or_default();
-    if let Ok(f) = Reflect::get(&console, &"warn".into()).and_then(|f| f.dyn_into::<Function>()) {
+    let console = prop(&js_sys::global(), "console");
+    if let Ok(f) = prop(&console, "warn").dyn_into::<Function>() {
         let _ = f.call1(&console, &message.into());
     }
 }
@@ -135,13 +135,7 @@ fn model_context() -> Option<JsValue> {
     None
 }
 
-fn prop(o: &JsValue, k: &str) -> JsValue {
-    Reflect::get(o, &JsValue::from_str(k)).unwrap_or_default()
-}
-
-fn set(o: &Object, k: &str, v: &JsValue) {
-    let _ = Reflect::set(o, &JsValue::from_str(k), v);
-}
+use crate::js::{get as prop, set};
 
 impl Exposure {
     /// Registers `list`'s tools as a new generation, unregistering the previous one. Resolves

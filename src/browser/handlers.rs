@@ -5,7 +5,7 @@
 use super::calls::Calls;
 use crate::js::error_text;
 use client_tools_core::calls::Returned;
-use js_sys::{Date, Function, Object, Promise, Reflect};
+use js_sys::{Date, Function, Object, Promise};
 use serde_json::{Map, Value};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
@@ -20,9 +20,7 @@ pub(crate) fn context(
     after_result: Option<&Function>,
 ) -> Object {
     let ctx = Object::new();
-    let set = |k: &str, v: &JsValue| {
-        let _ = Reflect::set(&ctx, &JsValue::from_str(k), v);
-    };
+    let set = |k: &str, v: &JsValue| crate::js::set(&ctx, k, v);
     set("callId", &JsValue::from_str(call_id));
     set("runId", &JsValue::from_str(run_id));
     if let Some(signal) = signal {

@@ -37,8 +37,7 @@ enum Lock {
 /// `navigator.locks`, if this is a window that has it.
 fn lock_manager() -> Option<JsValue> {
     let window = web_sys::window()?;
-    let navigator = Reflect::get(&window, &"navigator".into()).ok()?;
-    let locks = Reflect::get(&navigator, &"locks".into()).ok()?;
+    let locks = crate::js::get(&crate::js::get(&window, "navigator"), "locks");
     (!locks.is_undefined() && !locks.is_null()).then_some(locks)
 }
 
@@ -107,7 +106,7 @@ impl Leadership {
             return;
         };
         let options = Object::new();
-        let _ = Reflect::set(&options, &"signal".into(), &abort.signal().into());
+        crate::js::set(&options, "signal", &abort.signal().into());
         let granted = Closure::once_into_js(move |_lock: JsValue| -> JsValue {
             let mut release = None;
             let held = Promise::new(&mut |resolve, _| release = Some(resolve));
@@ -122,9 +121,7 @@ impl Leadership {
             }
             held.into()
         });
-        let request = Reflect::get(locks, &"request".into())
-            .ok()
-            .and_then(|f| f.dyn_into::<Function>().ok());
+        let request = crate::js::get(locks, "request").dyn_into::<Function>().ok();
         let Some(request) = request else { return };
         let args = Array::of3(&self.name.as_str().into(), &options, &granted);
         let Ok(promise) = Reflect::apply(&request, locks, &args) else {

@@ -5,7 +5,7 @@
 use crate::engine::{Config, ToolDef, WhenHidden};
 use crate::protocol::{Lifetime, ToolSpec};
 use client_tools_core::time::Duration;
-use js_sys::{Array, Function, Reflect};
+use js_sys::{Array, Function};
 use serde_json::error::Category;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -57,9 +57,7 @@ const TOOL_KEYS: &[&str] = &[
     "handler",
 ];
 
-fn prop(obj: &JsValue, key: &str) -> JsValue {
-    Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-}
+use crate::js::get as prop;
 
 fn describe(v: &JsValue) -> &'static str {
     if v.is_undefined() {
