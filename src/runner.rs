@@ -6,6 +6,7 @@
 
 use crate::browser::calls::Calls;
 use crate::browser::guards::Listener;
+use crate::browser::vecmap::VecMap;
 use crate::browser::{handlers, now};
 use client_tools_core::calls::{Answer, CallRuntime};
 use client_tools_core::time::Instant;
@@ -13,7 +14,6 @@ use gloo_timers::callback::Timeout;
 use js_sys::Function;
 use serde_json::{Map, Value};
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
@@ -66,7 +66,7 @@ struct Pending {
 /// The calls of one transport: its call runtime and the handlers it runs.
 pub(crate) struct Runner {
     pub(crate) runtime: RefCell<CallRuntime>,
-    pending: RefCell<HashMap<String, Pending>>,
+    pending: RefCell<VecMap<String, Pending>>,
     /// The running handlers' `ctx`, kept as the Client's driver keeps them.
     calls: Calls,
 }

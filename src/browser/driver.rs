@@ -9,6 +9,7 @@ use super::calls::Calls;
 use super::guards::{Alarm, Listener};
 use super::share::Share;
 use super::stream::Streams;
+use super::vecmap::VecMap;
 use super::{handlers, lifecycle, sending};
 use crate::engine::{CallEvent, Engine, EngineErrorKind, Input, LeftBy, OpId, Output, Status};
 use crate::js::{self, Waiter};
@@ -16,7 +17,6 @@ use client_tools_core::calls::Returned;
 use client_tools_core::time::Instant;
 use js_sys::Function;
 use std::cell::{Cell, OnceCell, RefCell};
-use std::collections::HashMap;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 
@@ -39,14 +39,15 @@ pub(crate) fn error_code(kind: EngineErrorKind) -> &'static str {
 /// hold it weakly (requests on their way excepted), so a client that JS frees goes away.
 pub(crate) struct Shared {
     pub(crate) engine: RefCell<Engine>,
-    handlers: RefCell<HashMap<String, Function>>,
+    /// Each tool's handler, by name (the names are unique).
+    handlers: RefCell<handlers::Handlers>,
     on_status: Option<Function>,
     on_call: Option<Function>,
     calls: Calls,
     pub(super) streams: Streams,
     /// Set when this client shares the session's stream with the other tabs.
     share: OnceCell<Share>,
-    ops: RefCell<HashMap<OpId, Waiter>>,
+    ops: RefCell<VecMap<OpId, Waiter>>,
     /// Settled by the first registration, or rejected by a fatal error (the engine's register
     /// timeout among them): `Client.register`'s promise.
     registered: RefCell<Option<Waiter>>,
@@ -64,7 +65,7 @@ impl Shared {
     ) -> Rc<Shared> {
         let shared = Rc::new(Shared {
             engine: RefCell::new(engine),
-            handlers: RefCell::new(opts_handlers.into_iter().collect()),
+            handlers: RefCell::new(opts_handlers),
             on_status,
             on_call,
             calls: Calls::new(),
@@ -134,7 +135,7 @@ impl Shared {
     }
 
     pub(crate) fn replace_handlers(&self, handlers: Vec<(String, Function)>) {
-        *self.handlers.borrow_mut() = handlers.into_iter().collect();
+        *self.handlers.borrow_mut() = handlers;
     }
 
     pub(crate) fn add_op(&self, op: OpId, waiter: Waiter) {
@@ -234,9 +235,13 @@ impl Shared {
         arguments: serde_json::Map<String, serde_json::Value>,
         deadline: Instant,
     ) {
-        let handler = self.handlers.borrow().get(&tool).cloned();
+        let handler = (self.handlers.borrow().iter())
+            .find(|(name, _)| *name == tool)
+            .map(|(_, f)| f.clone());
         let Some(handler) = handler else {
-            let names: Vec<String> = self.handlers.borrow().keys().cloned().collect();
+            let names: Vec<String> = (self.handlers.borrow().iter())
+                .map(|(name, _)| name.clone())
+                .collect();
             return self.feed(Input::HandlerDone {
                 call_id,
                 returned: Returned::Threw(format!(

@@ -11,6 +11,9 @@ use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortSignal;
 
+/// Each tool's handler, by name (a tool list's names are unique).
+pub(crate) type Handlers = Vec<(String, Function)>;
+
 /// Builds `ctx`: `{ callId, runId, signal, deadline, afterResult(fn) }`.
 pub(crate) fn context(
     call_id: &str,

@@ -6,15 +6,15 @@
 use super::driver::{now, Shared};
 use super::guards::Abort;
 use super::net;
+use super::vecmap::VecMap;
 use crate::engine::{Input, StreamId};
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::{Rc, Weak};
 
 /// The open stream connections, by the engine's id.
 #[derive(Default)]
 pub(super) struct Streams {
-    open: RefCell<HashMap<StreamId, Abort>>,
+    open: RefCell<VecMap<StreamId, Abort>>,
 }
 
 impl Streams {

@@ -5,11 +5,11 @@
 mod shell;
 
 use crate::browser::guards::Listener;
+use crate::browser::handlers::Handlers;
 use crate::browser::options;
 use client_tools_core::adapters::ws::{Dialect, RespondAfterResult, WsBridge, WsTool};
 use js_sys::{Array, Function};
 use shell::{Sender, Shared};
-use std::collections::HashMap;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -72,10 +72,10 @@ use crate::js::get as prop;
 
 /// The tools and their handlers, from `ToolDefinition[]` (with `expectsResponse`) or a
 /// `ToolRegistry`.
-fn read_tools(v: &JsValue) -> Result<(Vec<WsTool>, HashMap<String, Function>), String> {
+fn read_tools(v: &JsValue) -> Result<(Vec<WsTool>, Handlers), String> {
     let v = &crate::registry::tool_list(v);
     let mut tools = Vec::new();
-    let mut handlers = HashMap::new();
+    let mut handlers = Vec::new();
     for (i, t) in options::tools(v, "tools")?.into_iter().enumerate() {
         let item = v
             .dyn_ref::<Array>()
@@ -87,7 +87,7 @@ fn read_tools(v: &JsValue) -> Result<(Vec<WsTool>, HashMap<String, Function>), S
                 .as_bool()
                 .ok_or_else(|| format!("tools[{i}].expectsResponse: must be a boolean"))?,
         };
-        handlers.insert(t.def.spec.name.clone(), t.handler);
+        handlers.push((t.def.spec.name.clone(), t.handler));
         tools.push(WsTool {
             def: t.def,
             expects_response,

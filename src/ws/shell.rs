@@ -14,7 +14,6 @@ use client_tools_core::calls::Returned;
 use client_tools_core::time::Instant;
 use js_sys::Function;
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use web_sys::WebSocket;
@@ -30,7 +29,8 @@ pub(super) enum Sender {
 /// The state one `WsTools` shares with its timer, listeners and handler tasks.
 pub(super) struct Shared {
     pub(super) bridge: RefCell<WsBridge>,
-    pub(super) handlers: RefCell<HashMap<String, Function>>,
+    /// Each tool's handler, by name (the names are unique).
+    pub(super) handlers: RefCell<handlers::Handlers>,
     sender: Sender,
     on_call: Option<Function>,
     calls: Calls,
@@ -42,7 +42,7 @@ pub(super) struct Shared {
 impl Shared {
     pub(super) fn new(
         bridge: WsBridge,
-        handlers: HashMap<String, Function>,
+        handlers: handlers::Handlers,
         sender: Sender,
         on_call: Option<Function>,
     ) -> Rc<Shared> {
@@ -157,7 +157,9 @@ impl Shared {
         arguments: serde_json::Map<String, serde_json::Value>,
         deadline: Instant,
     ) {
-        let handler = self.handlers.borrow().get(&tool).cloned();
+        let handler = (self.handlers.borrow().iter())
+            .find(|(name, _)| *name == tool)
+            .map(|(_, f)| f.clone());
         let Some(handler) = handler else {
             // The runtime admits only tools on offer, and each has a handler: not reached
             // unless `setTools` raced this call; answered, never lost.
