@@ -38,6 +38,22 @@ pub(crate) fn get(obj: &JsValue, key: &str) -> JsValue {
     reflect_get(obj, key, obj).unwrap_or(JsValue::UNDEFINED)
 }
 
+/// `obj[key]` as a string, `""` when it is not one: a DOM property read the way the
+/// bindings would read it, without a binding per property.
+pub(crate) fn string_prop(obj: &JsValue, key: &str) -> String {
+    get(obj, key).as_string().unwrap_or_default()
+}
+
+/// Whether `obj[key]` is true (a DOM boolean property).
+pub(crate) fn bool_prop(obj: &JsValue, key: &str) -> bool {
+    get(obj, key).is_truthy()
+}
+
+/// `obj[key]` as a number, 0 when it is not one.
+pub(crate) fn number_prop(obj: &JsValue, key: &str) -> f64 {
+    get(obj, key).as_f64().unwrap_or(0.0)
+}
+
 /// Writes `obj[key] = value` on a plain object we built.
 pub(crate) fn set(obj: &JsValue, key: &str, value: &JsValue) {
     // Only called on objects this module created, which never refuse a property.

@@ -2,11 +2,13 @@
 //! prototype setters, toggles by clicks, choices by value or label, then the events an app
 //! listens for, then a read-back of what the page kept.
 
+use super::js::{
+    bool_prop, get, lower, number_prop, object, proto_call, proto_set, set, string_prop,
+};
 use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, HtmlInputElement, HtmlOptionElement, HtmlSelectElement};
 
-use super::js::{get, lower, object, proto_call, proto_set, set};
 use super::labels::{clean_text, option_label};
 use super::text::{check_typed, cut_utf16, format_hint, is_hex_color};
 
@@ -56,9 +58,8 @@ fn as_text(v: &Value) -> Result<String, Outcome> {
 /// Fires `input` then `change`, bubbling and composed, as typing and leaving a field does.
 fn fire_input_change(el: &Element) {
     for kind in ["input", "change"] {
-        let init = web_sys::EventInit::new();
-        init.set_bubbles(true);
-        init.set_composed(true);
+        let init: web_sys::EventInit =
+            super::js::parse_json(r#"{"bubbles":true,"composed":true}"#).unchecked_into();
         if let Ok(ev) = web_sys::Event::new_with_event_init_dict(kind, &init) {
             let _ = el.dispatch_event(&ev);
         }
@@ -189,14 +190,14 @@ pub(crate) fn checkbox(el: &HtmlInputElement, value: &Value) -> Result<Step, Out
         Value::String(s) if s == "true" || s == "false" => s == "true",
         _ => return refuse("a checkbox takes true or false"),
     };
-    let clicks = if el.checked() != want {
+    let clicks = if bool_prop(el, "checked") != want {
         vec![el.clone().into()]
     } else {
         Vec::new()
     };
     let el = el.clone();
     step(clicks, move || {
-        let now = el.checked();
+        let now = bool_prop(&el, "checked");
         if now == want {
             Set(now.into())
         } else {
@@ -234,14 +235,14 @@ pub(crate) fn radios(
     if pick.disabled() {
         return refuse(format!("the choice {text:?} is disabled"));
     }
-    let clicks = if pick.checked() {
+    let clicks = if bool_prop(pick, "checked") {
         Vec::new()
     } else {
         vec![pick.clone().into()]
     };
     let (pick, root) = (pick.clone(), root.clone());
     step(clicks, move || {
-        if pick.checked() {
+        if bool_prop(&pick, "checked") {
             Set(option_label(&pick, &root).into())
         } else {
             Changed(Value::Null, "the page did not let the choice change".into())
@@ -269,7 +270,7 @@ pub(crate) fn checkboxes(
     }
     let change: Vec<&HtmlInputElement> = group
         .iter()
-        .filter(|i| want.contains(i) != i.checked())
+        .filter(|i| want.contains(i) != bool_prop(i, "checked"))
         .collect();
     if let Some(locked) = change.iter().find(|i| i.disabled()) {
         return refuse(format!(
@@ -282,10 +283,13 @@ pub(crate) fn checkboxes(
     step(clicks, move || {
         let now: Vec<Value> = group
             .iter()
-            .filter(|i| i.checked())
+            .filter(|i| bool_prop(i, "checked"))
             .map(|i| option_label(i, &root).into())
             .collect();
-        if group.iter().all(|i| want.contains(i) == i.checked()) {
+        if group
+            .iter()
+            .all(|i| want.contains(i) == bool_prop(i, "checked"))
+        {
             Set(Value::Array(now))
         } else {
             Changed(
@@ -298,17 +302,22 @@ pub(crate) fn checkboxes(
 
 pub(crate) fn select(s: &HtmlSelectElement, value: &Value) -> Result<Step, Outcome> {
     let opts = s.options();
-    let all: Vec<HtmlOptionElement> = (0..opts.length())
+    let all: Vec<HtmlOptionElement> = (0..number_prop(&opts, "length") as u32)
         .filter_map(|i| opts.get_with_index(i)?.dyn_into::<HtmlOptionElement>().ok())
         .collect();
-    let list = || some_of(all.iter().map(|o| clean_text(&o.label())));
+    let list = || some_of(all.iter().map(|o| clean_text(&string_prop(o, "label"))));
     let texts = wanted_list(value)?;
-    if !s.multiple() && texts.len() != 1 {
+    if !bool_prop(s, "multiple") && texts.len() != 1 {
         return refuse("this select takes one choice");
     }
     let mut picks = Vec::new();
     for t in &texts {
-        let Some(o) = choose(&all, t, |o| o.value(), |o| clean_text(&o.label())) else {
+        let Some(o) = choose(
+            &all,
+            t,
+            |o| o.value(),
+            |o| clean_text(&string_prop(o, "label")),
+        ) else {
             return refuse(format!("{t:?} is not one of: {}", list()));
         };
         if o.disabled() {
@@ -317,26 +326,28 @@ pub(crate) fn select(s: &HtmlSelectElement, value: &Value) -> Result<Step, Outco
         picks.push(o.clone());
     }
     focus(s);
-    if s.multiple() {
+    if bool_prop(s, "multiple") {
         for o in &all {
             let on = picks.contains(o);
             proto_set("HTMLOptionElement", "selected", o, &JsValue::from_bool(on))
                 .map_err(Outcome::Refused)?;
         }
     } else {
-        let index = JsValue::from_f64(picks[0].index() as f64);
+        let index = get(&picks[0], "index");
         proto_set("HTMLSelectElement", "selectedIndex", s, &index).map_err(Outcome::Refused)?;
     }
     fire_input_change(s);
     blur(s);
-    let multiple = s.multiple();
+    let multiple = bool_prop(s, "multiple");
     step(Vec::new(), move || {
         let now: Vec<Value> = all
             .iter()
-            .filter(|o| o.selected())
+            .filter(|o| bool_prop(o, "selected"))
             .map(|o| o.value().into())
             .collect();
-        let same = all.iter().all(|o| picks.contains(o) == o.selected());
+        let same = all
+            .iter()
+            .all(|o| picks.contains(o) == bool_prop(o, "selected"));
         let now = if multiple {
             Value::Array(now)
         } else {
@@ -356,18 +367,18 @@ pub(crate) fn editable(el: &web_sys::HtmlElement, value: &Value) -> Result<Step,
     focus(el);
     // Plain text only: the agent's value never becomes markup.
     proto_set("Node", "textContent", el, &JsValue::from_str(&text)).map_err(Outcome::Refused)?;
-    let init = web_sys::InputEventInit::new();
-    init.set_bubbles(true);
-    init.set_composed(true);
-    init.set_input_type("insertReplacementText");
-    init.set_data(Some(&text));
+    let init = super::js::parse_json(
+        r#"{"bubbles":true,"composed":true,"inputType":"insertReplacementText"}"#,
+    );
+    set(&init, "data", &JsValue::from_str(&text));
+    let init: web_sys::InputEventInit = init.unchecked_into();
     if let Ok(ev) = web_sys::InputEvent::new_with_event_init_dict("input", &init) {
         let _ = el.dispatch_event(&ev);
     }
     blur(el);
     let el = el.clone();
     step(Vec::new(), move || {
-        let now = el.text_content().unwrap_or_default();
+        let now = string_prop(&el, "textContent");
         if now == text {
             Set(now.into())
         } else {
@@ -382,7 +393,7 @@ pub(crate) fn files(el: &HtmlInputElement, value: &Value) -> Result<Step, Outcom
         Value::Array(v) => v.clone(),
         one => vec![one.clone()],
     };
-    if specs.len() > 1 && !el.multiple() {
+    if specs.len() > 1 && !bool_prop(el, "multiple") {
         return refuse("this file field takes one file");
     }
     let dt =

@@ -1,11 +1,11 @@
 //! The describe-form tool: what a model needs to fill a form, with the page's secrets redacted.
 
+use super::js::{bool_prop, number_prop, proto_get, string_prop};
 use serde_json::{Map, Value};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, HtmlButtonElement, HtmlFormElement, HtmlInputElement, HtmlSelectElement};
 
 use super::fields::{fields, Control, Field};
-use super::js::proto_get;
 use super::labels::{clean_text, label_of, option_label};
 use super::options::Config;
 use super::scope::{attr, container, contains, form_ref, forms_in, root, Container};
@@ -73,7 +73,7 @@ fn choices(inputs: &[HtmlInputElement], root: &Element) -> Value {
             let mut o = Map::new();
             put(&mut o, "value", i.value().into());
             put(&mut o, "label", option_label(i, root).into());
-            put(&mut o, "checked", i.checked().into());
+            put(&mut o, "checked", bool_prop(i, "checked").into());
             if i.disabled() {
                 put(&mut o, "disabled", true.into());
             }
@@ -84,7 +84,7 @@ fn choices(inputs: &[HtmlInputElement], root: &Element) -> Value {
 
 fn select_options(s: &HtmlSelectElement, out: &mut Map<String, Value>) {
     let opts = s.options();
-    let n = opts.length();
+    let n = number_prop(&opts, "length") as u32;
     let mut list = Vec::new();
     for i in 0..n.min(OPTIONS_MAX as u32) {
         let Some(o) = opts
@@ -95,8 +95,12 @@ fn select_options(s: &HtmlSelectElement, out: &mut Map<String, Value>) {
         };
         let mut m = Map::new();
         put(&mut m, "value", o.value().into());
-        put(&mut m, "label", clean_text(&o.label()).into());
-        if o.selected() {
+        put(
+            &mut m,
+            "label",
+            clean_text(&string_prop(&o, "label")).into(),
+        );
+        if bool_prop(&o, "selected") {
             put(&mut m, "selected", true.into());
         }
         if o.disabled() {
@@ -133,8 +137,10 @@ pub(crate) fn describe_field(f: &Field, sensitive: &[String]) -> Value {
                 Control::Input(i) => !i.value().is_empty(),
                 Control::TextArea(t) => !t.value().is_empty(),
                 Control::Select(s) => !s.value().is_empty(),
-                Control::Editable(e) => !e.inner_text().is_empty(),
-                Control::Radios(v) | Control::Checkboxes(v) => v.iter().any(|i| i.checked()),
+                Control::Editable(e) => !string_prop(e, "innerText").is_empty(),
+                Control::Radios(v) | Control::Checkboxes(v) => {
+                    v.iter().any(|i| bool_prop(i, "checked"))
+                }
             };
             put(&mut o, "value", Value::Null);
             let why = secret.map(|s| s.describe()).unwrap_or("a hidden field");
@@ -145,15 +151,15 @@ pub(crate) fn describe_field(f: &Field, sensitive: &[String]) -> Value {
             );
         }
         Control::Input(i) if kind == "checkbox" => {
-            put(&mut o, "checked", i.checked().into());
+            put(&mut o, "checked", bool_prop(i, "checked").into());
         }
         Control::Input(i) if kind == "file" => {
             let names: Vec<Value> = i
                 .files()
                 .map(|fl| {
-                    (0..fl.length())
+                    (0..number_prop(&fl, "length") as u32)
                         .filter_map(|k| fl.item(k))
-                        .map(|f| f.name().into())
+                        .map(|f| string_prop(&f, "name").into())
                         .collect()
                 })
                 .unwrap_or_default();
@@ -169,7 +175,7 @@ pub(crate) fn describe_field(f: &Field, sensitive: &[String]) -> Value {
         }
         Control::Select(s) => select_options(s, &mut o),
         Control::Editable(e) => {
-            let v = cut(e.inner_text(), &mut o);
+            let v = cut(string_prop(e, "innerText"), &mut o);
             put(&mut o, "value", v);
         }
         Control::Radios(v) | Control::Checkboxes(v) => {
@@ -195,7 +201,7 @@ pub(crate) fn button_label(b: &Element, root: &Element) -> String {
     if !l.is_empty() {
         return l;
     }
-    let text = clean_text(&b.text_content().unwrap_or_default());
+    let text = clean_text(&string_prop(b, "textContent"));
     if !text.is_empty() {
         return text;
     }

@@ -2,10 +2,12 @@
 //! buttons and same-named checkboxes grouped, and what makes a field off-limits (disabled,
 //! read-only, invisible, hidden, a file, or a secret).
 
+use super::js::{
+    bool_prop, get, lower, number_prop, object, proto_call, proto_get, set, string_prop,
+};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 
-use super::js::{get, lower, object, proto_call, proto_get, set};
 use super::labels::{clean_text, group_label, label_of};
 use super::scope::{attr, contains, query_all, Container};
 
@@ -100,7 +102,7 @@ impl Field {
         match &self.control {
             Control::Input(e) => e.type_(),
             Control::TextArea(_) => "textarea".into(),
-            Control::Select(s) if s.multiple() => "select-multiple".into(),
+            Control::Select(s) if bool_prop(s, "multiple") => "select-multiple".into(),
             Control::Select(_) => "select".into(),
             Control::Editable(_) => "contenteditable".into(),
             Control::Radios(_) => "radio".into(),
@@ -193,8 +195,8 @@ impl Field {
     pub(crate) fn read_only(&self) -> bool {
         let el = self.element();
         let own = match &self.control {
-            Control::Input(i) => i.read_only(),
-            Control::TextArea(t) => t.read_only(),
+            Control::Input(i) => bool_prop(i, "readOnly"),
+            Control::TextArea(t) => bool_prop(t, "readOnly"),
             _ => false,
         };
         own || attr(&el, "aria-readonly").as_deref() == Some("true")
@@ -246,7 +248,7 @@ pub(crate) fn seen(el: &Element, opacity: bool) -> bool {
         }
     }
     let rect = el.get_bounding_client_rect();
-    rect.width() > 0.0 && rect.height() > 0.0
+    number_prop(&rect, "width") > 0.0 && number_prop(&rect, "height") > 0.0
 }
 
 /// The controls of a container inside `root`, grouped into fields, in document order. (A
@@ -335,12 +337,12 @@ pub(crate) fn fields(container: &Container, root: &Element) -> Result<Vec<Field>
         let nested = h
             .parent_element()
             .and_then(|p| p.dyn_into::<HtmlElement>().ok())
-            .is_some_and(|p| p.is_content_editable());
-        if !h.is_content_editable() || nested {
+            .is_some_and(|p| bool_prop(&p, "isContentEditable"));
+        if !bool_prop(&h, "isContentEditable") || nested {
             continue;
         }
         let name = attr(&h, "name").unwrap_or_default();
-        let id = h.id();
+        let id = string_prop(&h, "id");
         let label = label_of(&h, root);
         out.push(Field {
             control: Control::Editable(h),
@@ -367,7 +369,7 @@ pub(crate) fn find<'a>(fields: &'a [Field], loc: &str) -> Result<&'a Field, Stri
     };
     let wanted = lower(&clean_text(loc));
     let tiers: [Vec<&Field>; 4] = [
-        by(&|f| f.id == loc || f.elements().iter().any(|e| e.id() == loc)),
+        by(&|f| f.id == loc || f.elements().iter().any(|e| string_prop(e, "id") == loc)),
         by(&|f| f.name == loc),
         by(&|f| !f.label.is_empty() && lower(&f.label) == wanted),
         by(&|f| f.place() == loc),

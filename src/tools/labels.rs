@@ -2,11 +2,11 @@
 //! `aria-label`, `<label>` (for= or wrapping), placeholder or title; a group's legend. Only
 //! elements inside the tool's root lend a label: an answer never depends on what lies outside.
 
+use super::js::{get, string_prop};
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlInputElement};
 
 use super::fields::Control;
-use super::js::get;
 use super::scope::{attr, contains, query_all};
 
 /// Longest label text kept; longer text is cut.
@@ -41,7 +41,7 @@ fn label_text(label: &Element) -> String {
             el.remove();
         }
     }
-    clean_text(&copy.text_content().unwrap_or_default())
+    clean_text(&string_prop(&copy, "textContent"))
 }
 
 /// The accessible name of a control, as assistive technology computes it in the usual cases:
@@ -54,7 +54,7 @@ pub(crate) fn label_of(el: &Element, root: &Element) -> String {
             .split_whitespace()
             .filter_map(|id| doc.as_ref()?.get_element_by_id(id))
             .filter(|l| contains(root, l))
-            .map(|l| clean_text(&l.text_content().unwrap_or_default()))
+            .map(|l| clean_text(&string_prop(&l, "textContent")))
             .filter(|t| !t.is_empty())
             .collect();
         if !parts.is_empty() {
@@ -114,7 +114,7 @@ pub(crate) fn group_label(control: &Control, name: &str, root: &Element) -> Stri
         .filter(|f| contains(root, f))
     {
         if let Ok(Some(legend)) = fs.query_selector("legend") {
-            let l = clean_text(&legend.text_content().unwrap_or_default());
+            let l = clean_text(&string_prop(&legend, "textContent"));
             if !l.is_empty() {
                 return l;
             }

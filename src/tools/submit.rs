@@ -1,6 +1,9 @@
 //! The submit-form tool: `requestSubmit(submitter)` taken from the prototype, after the form's
 //! own validation passed and the human said yes; a page load waits until the result is posted.
 
+use super::js::{
+    bool_prop, error_result, get, lower, ok_result, proto_call, proto_get, CallContext,
+};
 use std::cell::Cell;
 use std::rc::Rc;
 
@@ -11,7 +14,6 @@ use web_sys::{Element, Event, HtmlFormElement};
 
 use super::describe::{button_label, button_ref, submit_buttons};
 use super::fields::{fields, Field};
-use super::js::{error_result, get, lower, ok_result, proto_call, proto_get, CallContext};
 use super::json_object;
 use super::labels::clean_text;
 use super::options::Config;
@@ -116,7 +118,7 @@ impl Watch {
             if !is_form(&e, &f) {
                 return;
             }
-            if e.default_prevented() {
+            if bool_prop(&e, "defaultPrevented") {
                 p.set(true);
             } else if hold {
                 e.prevent_default();
