@@ -134,19 +134,19 @@ pub(crate) fn type_checked(
     if kind == "color" && !is_hex_color(&text) {
         return refuse(format!("{text:?} is not a color; expected {hint}"));
     }
-    let old = el.value();
+    let old = string_prop(el, "value");
     proto_set("HTMLInputElement", "value", el, &JsValue::from_str(&text))
         .map_err(Outcome::Refused)?;
-    if el.value().is_empty() && !text.is_empty() {
+    if string_prop(el, "value").is_empty() && !text.is_empty() {
         let _ = proto_set("HTMLInputElement", "value", el, &JsValue::from_str(&old));
         return refuse(format!(
             "{text:?} is not a valid {kind} value; expected {hint}"
         ));
     }
-    put_value("HTMLInputElement", el, &el.value())?;
+    put_value("HTMLInputElement", el, &string_prop(el, "value"))?;
     let el = el.clone();
     step(Vec::new(), move || {
-        let now = el.value();
+        let now = string_prop(&el, "value");
         if now.eq_ignore_ascii_case(&text) {
             Set(now.into())
         } else {
@@ -226,13 +226,13 @@ pub(crate) fn radios(
 ) -> Result<Step, Outcome> {
     let text = as_text(value)?;
     let label = |i: &HtmlInputElement| option_label(i, root);
-    let Some(pick) = choose(group, &text, |i| i.value(), label) else {
+    let Some(pick) = choose(group, &text, |i| string_prop(i, "value"), label) else {
         return refuse(format!(
             "{text:?} is not one of: {}",
             options_list(group, root)
         ));
     };
-    if pick.disabled() {
+    if bool_prop(pick, "disabled") {
         return refuse(format!("the choice {text:?} is disabled"));
     }
     let clicks = if bool_prop(pick, "checked") {
@@ -258,7 +258,7 @@ pub(crate) fn checkboxes(
     let mut want = Vec::new();
     let label = |i: &HtmlInputElement| option_label(i, root);
     for text in wanted_list(value)? {
-        match choose(group, &text, |i| i.value(), label) {
+        match choose(group, &text, |i| string_prop(i, "value"), label) {
             Some(i) => want.push(i.clone()),
             None => {
                 return refuse(format!(
@@ -272,7 +272,7 @@ pub(crate) fn checkboxes(
         .iter()
         .filter(|i| want.contains(i) != bool_prop(i, "checked"))
         .collect();
-    if let Some(locked) = change.iter().find(|i| i.disabled()) {
+    if let Some(locked) = change.iter().find(|i| bool_prop(i, "disabled")) {
         return refuse(format!(
             "the choice {:?} is disabled",
             option_label(locked, root)
@@ -315,12 +315,12 @@ pub(crate) fn select(s: &HtmlSelectElement, value: &Value) -> Result<Step, Outco
         let Some(o) = choose(
             &all,
             t,
-            |o| o.value(),
+            |o| string_prop(o, "value"),
             |o| clean_text(&string_prop(o, "label")),
         ) else {
             return refuse(format!("{t:?} is not one of: {}", list()));
         };
-        if o.disabled() {
+        if bool_prop(o, "disabled") {
             return refuse(format!("the option {t:?} is disabled"));
         }
         picks.push(o.clone());
@@ -343,7 +343,7 @@ pub(crate) fn select(s: &HtmlSelectElement, value: &Value) -> Result<Step, Outco
         let now: Vec<Value> = all
             .iter()
             .filter(|o| bool_prop(o, "selected"))
-            .map(|o| o.value().into())
+            .map(|o| string_prop(o, "value").into())
             .collect();
         let same = all
             .iter()

@@ -71,10 +71,10 @@ fn choices(inputs: &[HtmlInputElement], root: &Element) -> Value {
         .iter()
         .map(|i| {
             let mut o = Map::new();
-            put(&mut o, "value", i.value().into());
+            put(&mut o, "value", string_prop(i, "value").into());
             put(&mut o, "label", option_label(i, root).into());
             put(&mut o, "checked", bool_prop(i, "checked").into());
-            if i.disabled() {
+            if bool_prop(i, "disabled") {
                 put(&mut o, "disabled", true.into());
             }
             Value::Object(o)
@@ -94,7 +94,7 @@ fn select_options(s: &HtmlSelectElement, out: &mut Map<String, Value>) {
             continue;
         };
         let mut m = Map::new();
-        put(&mut m, "value", o.value().into());
+        put(&mut m, "value", string_prop(&o, "value").into());
         put(
             &mut m,
             "label",
@@ -103,7 +103,7 @@ fn select_options(s: &HtmlSelectElement, out: &mut Map<String, Value>) {
         if bool_prop(&o, "selected") {
             put(&mut m, "selected", true.into());
         }
-        if o.disabled() {
+        if bool_prop(&o, "disabled") {
             put(&mut m, "disabled", true.into());
         }
         list.push(Value::Object(m));
@@ -134,9 +134,9 @@ pub(crate) fn describe_field(f: &Field, sensitive: &[String]) -> Value {
     match &f.control {
         _ if secret.is_some() || hidden => {
             let filled = match &f.control {
-                Control::Input(i) => !i.value().is_empty(),
-                Control::TextArea(t) => !t.value().is_empty(),
-                Control::Select(s) => !s.value().is_empty(),
+                Control::Input(i) => !string_prop(i, "value").is_empty(),
+                Control::TextArea(t) => !string_prop(t, "value").is_empty(),
+                Control::Select(s) => !string_prop(s, "value").is_empty(),
                 Control::Editable(e) => !string_prop(e, "innerText").is_empty(),
                 Control::Radios(v) | Control::Checkboxes(v) => {
                     v.iter().any(|i| bool_prop(i, "checked"))
@@ -166,11 +166,11 @@ pub(crate) fn describe_field(f: &Field, sensitive: &[String]) -> Value {
             put(&mut o, "files", Value::Array(names));
         }
         Control::Input(i) => {
-            let v = cut(i.value(), &mut o);
+            let v = cut(string_prop(i, "value"), &mut o);
             put(&mut o, "value", v);
         }
         Control::TextArea(t) => {
-            let v = cut(t.value(), &mut o);
+            let v = cut(string_prop(t, "value"), &mut o);
             put(&mut o, "value", v);
         }
         Control::Select(s) => select_options(s, &mut o),
@@ -222,9 +222,9 @@ pub(crate) fn submit_buttons(form: &HtmlFormElement, root: &Element) -> Vec<Elem
         .filter(|e| contains(root, e))
         .filter(|e| {
             if let Some(b) = e.dyn_ref::<HtmlButtonElement>() {
-                b.type_() == "submit"
+                string_prop(b, "type") == "submit"
             } else if let Some(i) = e.dyn_ref::<HtmlInputElement>() {
-                let t = i.type_();
+                let t = string_prop(i, "type");
                 t == "submit" || t == "image"
             } else {
                 false

@@ -100,7 +100,7 @@ impl Field {
     /// `select-multiple`, `contenteditable`, `radio` or `checkbox-group`.
     pub(crate) fn kind(&self) -> String {
         match &self.control {
-            Control::Input(e) => e.type_(),
+            Control::Input(e) => string_prop(e, "type"),
             Control::TextArea(_) => "textarea".into(),
             Control::Select(s) if bool_prop(s, "multiple") => "select-multiple".into(),
             Control::Select(_) => "select".into(),
@@ -125,7 +125,7 @@ impl Field {
         }
         let el = self.element();
         if let Some(i) = el.dyn_ref::<HtmlInputElement>() {
-            if i.type_() == "password" {
+            if string_prop(i, "type") == "password" {
                 return Some(Secret::Password);
             }
         }
@@ -206,13 +206,13 @@ impl Field {
     /// some size and (for text boxes) not fully transparent. A checkbox or radio hidden behind a
     /// styled, visible label counts as visible, as it does on screen.
     pub(crate) fn visible(&self) -> bool {
-        if matches!(self.control, Control::Input(ref i) if i.type_() == "hidden") {
+        if matches!(self.control, Control::Input(ref i) if string_prop(i, "type") == "hidden") {
             return false;
         }
         self.elements().iter().any(|el| {
             let toggle = matches!(self.control, Control::Radios(_) | Control::Checkboxes(_))
                 || el.dyn_ref::<HtmlInputElement>().is_some_and(|i| {
-                    let t = i.type_();
+                    let t = string_prop(i, "type");
                     t == "checkbox" || t == "radio"
                 });
             if seen(el, !toggle) {
@@ -272,7 +272,7 @@ pub(crate) fn fields(container: &Container, root: &Element) -> Result<Vec<Field>
         let name = attr(&el, "name").unwrap_or_default();
         let id = attr(&el, "id").unwrap_or_default();
         let control = if let Some(i) = el.dyn_ref::<HtmlInputElement>() {
-            let t = i.type_();
+            let t = string_prop(i, "type");
             if matches!(t.as_str(), "submit" | "reset" | "button" | "image") {
                 continue;
             }
@@ -283,7 +283,9 @@ pub(crate) fn fields(container: &Container, root: &Element) -> Result<Vec<Field>
                         && match &f.control {
                             Control::Radios(_) => radio,
                             Control::Checkboxes(_) => !radio,
-                            Control::Input(first) => !radio && first.type_() == "checkbox",
+                            Control::Input(first) => {
+                                !radio && string_prop(first, "type") == "checkbox"
+                            }
                             _ => false,
                         }
                 });

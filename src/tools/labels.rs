@@ -127,7 +127,7 @@ pub(crate) fn group_label(control: &Control, name: &str, root: &Element) -> Stri
 pub(crate) fn option_label(input: &HtmlInputElement, root: &Element) -> String {
     let l = label_of(input, root);
     if l.is_empty() {
-        input.value()
+        string_prop(input, "value")
     } else {
         l
     }

@@ -111,7 +111,8 @@ pub(crate) fn shown_path(input: &str, url: &web_sys::Url) -> String {
 /// The scheme of a value that would run code or smuggle content if the app used it as a link
 /// (`javascript:`, `data:`, …), as the browser's parser reads it; `None` for anything else.
 pub(crate) fn script_scheme(value: &str) -> Option<String> {
-    let scheme = web_sys::Url::new(value).ok()?.protocol();
+    let url = web_sys::Url::new(value).ok()?;
+    let scheme = string_prop(&url, "protocol");
     matches!(
         scheme.as_str(),
         "javascript:" | "data:" | "vbscript:" | "blob:" | "file:"
