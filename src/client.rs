@@ -273,8 +273,8 @@ impl Client {
             Ok(o) => o,
             Err(message) => return rejected("invalid_option", &message),
         };
-        if let Some(signal) = opts.signal.as_ref().filter(|s| s.aborted()) {
-            return Promise::reject(&signal.reason());
+        if let Some(signal) = (opts.signal.as_ref()).filter(|s| js::bool_prop(s, "aborted")) {
+            return Promise::reject(&js::get(signal, "reason"));
         }
         let engine = match Engine::new(opts.config, now()) {
             Ok(e) => e,

@@ -254,7 +254,10 @@ impl ToolRegistry {
                 }
             },
         };
-        if signal.as_ref().is_some_and(|s| s.aborted()) {
+        if signal
+            .as_ref()
+            .is_some_and(|s| crate::js::bool_prop(s, "aborted"))
+        {
             return rejected("aborted", &format!("execute({name:?}): aborted"));
         }
         // Unreadable arguments reach the runtime as text, which it answers as invalid.

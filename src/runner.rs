@@ -124,7 +124,7 @@ impl Runner {
                 slot,
             },
         );
-        if signal.is_some_and(|s| s.aborted()) {
+        if signal.is_some_and(|s| crate::js::bool_prop(s, "aborted")) {
             self.cancel(call_id);
             return outcome;
         }

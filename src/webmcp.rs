@@ -165,7 +165,7 @@ impl Exposure {
             return Ok(Vec::new());
         }
         let controller = AbortController::new().map_err(|_| "AbortController is missing")?;
-        let signal = controller.signal();
+        let signal: AbortSignal = crate::js::get(&controller, "signal").unchecked_into();
         *self.generation.borrow_mut() = Some(controller);
         *self.tools.borrow_mut() = tools.clone();
         let generation = self.generations.get() + 1;
@@ -387,7 +387,7 @@ pub fn expose_to_webmcp(
         on_abort: RefCell::new(None),
     });
     if let Some(signal) = &signal {
-        if signal.aborted() {
+        if crate::js::bool_prop(signal, "aborted") {
             return Promise::resolve(&resolved(true, &[]));
         }
         let weak = Rc::downgrade(&exposure);

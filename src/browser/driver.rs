@@ -102,7 +102,7 @@ impl Shared {
             let Some(shared) = weak.upgrade() else { return };
             let waiter = shared.registered.borrow_mut().take();
             if let Some(w) = waiter {
-                w.reject(&signal_.reason());
+                w.reject(&js::get(&signal_, "reason"));
             }
             if shared.engine().state() != crate::engine::ClientState::Failed {
                 shared.engine.borrow_mut().leave(now());

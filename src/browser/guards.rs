@@ -62,7 +62,7 @@ impl Abort {
     }
 
     pub(crate) fn signal(&self) -> Option<AbortSignal> {
-        self.controller.as_ref().map(|c| c.signal())
+        (self.controller.as_ref()).map(|c| crate::js::get(c, "signal").unchecked_into())
     }
 
     /// Aborts now with `reason` as the signal's reason (an `Error`).

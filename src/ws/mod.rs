@@ -13,7 +13,7 @@ use shell::{Sender, Shared};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{MessageEvent, WebSocket};
+use web_sys::WebSocket;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
@@ -162,9 +162,8 @@ impl WsTools {
         // the app keeps. The cycle ends with the listeners (close, or `detach()`).
         let s = shared.clone();
         let on_message = Listener::new(target, "message", move |e| {
-            if let Some(e) = e.dyn_ref::<MessageEvent>() {
-                s.receive(&e.data());
-            }
+            // A socket's message event (a `MessageEvent`): its `data`.
+            s.receive(&crate::js::get(&e, "data"));
         });
         let s = shared.clone();
         let on_close = Listener::new(target, "close", move |_| {

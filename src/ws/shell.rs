@@ -115,7 +115,8 @@ impl Shared {
                         .call1(&JsValue::UNDEFINED, &JsValue::from_str(&text))
                         .map(drop),
                     // A closing socket drops a frame without an error: say so.
-                    Sender::Socket(ws) if ws.ready_state() != WebSocket::OPEN => {
+                    // `readyState` 1 is `WebSocket.OPEN`.
+                    Sender::Socket(ws) if crate::js::number_prop(ws, "readyState") != 1.0 => {
                         Err(JsValue::from_str("the socket is not open"))
                     }
                     Sender::Socket(ws) => ws.send_with_str(&text),
