@@ -30,6 +30,10 @@ extern "C" {
     fn promise_resolve(value: &JsValue) -> Promise;
 }
 
+/// The one shape of the Rust functions the SDK hands to JS as `Closure`s that stay (a tool
+/// handler, `ctx.afterResult`, a WebMCP `execute`): each distinct shape costs its own glue.
+pub(crate) type Callback = dyn Fn(JsValue, JsValue) -> JsValue;
+
 /// Reads `obj[key]`; a throwing getter or a non-object reads as `undefined`.
 pub(crate) fn get(obj: &JsValue, key: &str) -> JsValue {
     if !obj.is_object() && !obj.is_function() {

@@ -26,7 +26,7 @@ type Slots = Rc<RefCell<VecMap<String, Slot>>>;
 pub(crate) struct Calls {
     slots: Slots,
     /// `ctx.afterResult`, bound to a call id per call.
-    after_result: Closure<dyn Fn(String, JsValue)>,
+    after_result: Closure<crate::js::Callback>,
 }
 
 /// What a handler's `ctx` is made of.
@@ -39,16 +39,18 @@ impl Calls {
     pub(crate) fn new() -> Calls {
         let slots: Slots = Rc::default();
         let weak: Weak<RefCell<VecMap<String, Slot>>> = Rc::downgrade(&slots);
-        let after_result =
-            Closure::<dyn Fn(String, JsValue)>::new(move |id: String, f: JsValue| {
-                let (Some(slots), Ok(f)) = (weak.upgrade(), f.dyn_into::<Function>()) else {
-                    return;
-                };
-                let mut slots = slots.borrow_mut();
-                if let Some(slot) = slots.get_mut(&id) {
-                    slot.after_result.push(f);
-                }
-            });
+        let after_result = Closure::<crate::js::Callback>::new(move |id: JsValue, f: JsValue| {
+            let (Some(slots), Some(id), Ok(f)) =
+                (weak.upgrade(), id.as_string(), f.dyn_into::<Function>())
+            else {
+                return JsValue::UNDEFINED;
+            };
+            let mut slots = slots.borrow_mut();
+            if let Some(slot) = slots.get_mut(&id) {
+                slot.after_result.push(f);
+            }
+            JsValue::UNDEFINED
+        });
         Calls {
             slots,
             after_result,

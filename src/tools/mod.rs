@@ -216,16 +216,14 @@ fn make(
         }
     }
     let config = Rc::new(config);
-    let handler = Closure::<dyn Fn(JsValue, JsValue) -> JsValue>::new(
-        move |args: JsValue, ctx: JsValue| -> JsValue {
-            let config = config.clone();
-            crate::js::promise(Box::pin(async move {
-                let done = dispatch(kind, &config, args, CallContext::new(ctx)).await;
-                Ok(done.unwrap_or_else(|why| error_result(&why)))
-            }))
-            .into()
-        },
-    );
+    let handler = Closure::<js::Callback>::new(move |args: JsValue, ctx: JsValue| -> JsValue {
+        let config = config.clone();
+        crate::js::promise(Box::pin(async move {
+            let done = dispatch(kind, &config, args, CallContext::new(ctx)).await;
+            Ok(done.unwrap_or_else(|why| error_result(&why)))
+        }))
+        .into()
+    });
     set(&tool, "handler", &handler.into_js_value());
     Ok(tool)
 }
