@@ -40,14 +40,18 @@ struct Queue<T> {
 
 impl<T> Default for Queue<T> {
     fn default() -> Self {
-        Queue {
-            in_flight: 0,
-            waiting: Default::default(),
-        }
+        Queue::new()
     }
 }
 
 impl<T> Queue<T> {
+    const fn new() -> Self {
+        Queue {
+            in_flight: 0,
+            waiting: [VecDeque::new(), VecDeque::new(), VecDeque::new()],
+        }
+    }
+
     /// `item` goes out now (it is handed back) if a slot is free, else waits its turn.
     fn admit(&mut self, item: T, urgency: Urgency) -> Option<T> {
         if self.in_flight < MAX_IN_FLIGHT {
@@ -70,7 +74,7 @@ impl<T> Queue<T> {
 
 thread_local! {
     // One per page (a wasm instance is single-threaded): every client of the page shares it.
-    static QUEUE: RefCell<Queue<(Rc<Shared>, HttpRequest)>> = RefCell::default();
+    static QUEUE: RefCell<Queue<(Rc<Shared>, HttpRequest)>> = const { RefCell::new(Queue::new()) };
 }
 
 /// Sends `req` now if a slot is free (or it is keep-alive), else queues it by urgency. The
