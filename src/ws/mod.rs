@@ -97,15 +97,18 @@ fn read_tools(v: &JsValue) -> Result<(Vec<WsTool>, Handlers), String> {
 }
 
 /// Reads the options shared by `new WsTools` and `WsTools.attach` into a bridge that sends
-/// with `sender` (the app's `send`, read by `sender` from the options, or the socket).
-fn open(
-    options: &JsValue,
-    sender: impl FnOnce(&JsValue) -> Result<Sender, String>,
-) -> Result<Rc<Shared>, String> {
+/// on `socket` (`attach`), or else with the app's `send` read from the options.
+fn open(options: &JsValue, socket: Option<WebSocket>) -> Result<Rc<Shared>, String> {
     if !options.is_object() {
         return Err("options: must be an object".to_owned());
     }
-    let sender = sender(options)?;
+    let sender = match socket {
+        Some(ws) => Sender::Socket(ws),
+        None => prop(options, "send")
+            .dyn_into::<Function>()
+            .map(Sender::Js)
+            .map_err(|_| "send: must be a function".to_owned())?,
+    };
     let dialect = prop(options, "dialect")
         .as_string()
         .ok_or("dialect: must be \"cartesia\", \"elevenlabs\" or \"openai-realtime\"")?;
@@ -138,13 +141,7 @@ impl WsTools {
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "WsToolsOptions")] options: JsValue,
     ) -> Result<WsTools, JsValue> {
-        let send = |o: &JsValue| {
-            prop(o, "send")
-                .dyn_into::<Function>()
-                .map(Sender::Js)
-                .map_err(|_| "send: must be a function".to_owned())
-        };
-        let shared = open(&options, send).map_err(|m| error(&m))?;
+        let shared = open(&options, None).map_err(|m| error(&m))?;
         Ok(WsTools { shared })
     }
 
@@ -155,8 +152,7 @@ impl WsTools {
         ws: WebSocket,
         #[wasm_bindgen(unchecked_param_type = "WsAttachOptions")] options: JsValue,
     ) -> Result<WsTools, JsValue> {
-        let socket = ws.clone();
-        let shared = open(&options, |_| Ok(Sender::Socket(socket))).map_err(|m| error(&m))?;
+        let shared = open(&options, Some(ws.clone())).map_err(|m| error(&m))?;
         let target: &web_sys::EventTarget = ws.as_ref();
         // The listeners hold the bridge: while attached, the socket keeps it alive, whatever
         // the app keeps. The cycle ends with the listeners (close, or `detach()`).
