@@ -25,7 +25,16 @@ impl Listener {
         kind: &'static str,
         f: impl FnMut(Event) + 'static,
     ) -> Option<Listener> {
-        let callback = Closure::<dyn FnMut(Event)>::new(f);
+        Listener::boxed(target, kind, Box::new(f))
+    }
+
+    /// The one body of `new`, for every listener's closure (boxed).
+    fn boxed(
+        target: &EventTarget,
+        kind: &'static str,
+        f: Box<dyn FnMut(Event)>,
+    ) -> Option<Listener> {
+        let callback = Closure::wrap(f);
         target
             .add_event_listener_with_callback(kind, callback.as_ref().unchecked_ref())
             .ok()?;
