@@ -5,7 +5,7 @@
 //! for Sessions calls through the browser shell.
 
 use crate::browser::calls::Calls;
-use crate::browser::guards::Listener;
+use crate::browser::guards::{self, Listener};
 use crate::browser::vecmap::VecMap;
 use crate::browser::{handlers, now};
 use client_tools_core::calls::{Answer, CallRuntime};
@@ -102,11 +102,14 @@ impl Runner {
         let outcome = Outcome(slot.clone());
         let delay = deadline.since(Runner::now()).as_ms().min(i32::MAX as u64) as u32;
         let weak = Rc::downgrade(self);
-        let timer = Timeout::new(delay, move || {
-            if let Some(runner) = weak.upgrade() {
-                runner.expire();
-            }
-        });
+        let timer = guards::timeout(
+            delay,
+            Box::new(move || {
+                if let Some(runner) = weak.upgrade() {
+                    runner.expire();
+                }
+            }),
+        );
         let caller = signal.and_then(|signal| {
             let weak = Rc::downgrade(self);
             let id = call_id.to_owned();
@@ -182,11 +185,14 @@ impl Runner {
         // `ctx.afterResult` runs after a Sessions result is posted. An aborted call's callbacks
         // are dropped: nothing was delivered from its handler.
         if !after.is_empty() {
-            Timeout::new(0, move || {
-                for f in after {
-                    let _ = f.call0(&JsValue::UNDEFINED);
-                }
-            })
+            guards::timeout(
+                0,
+                Box::new(move || {
+                    for f in after {
+                        let _ = f.call0(&JsValue::UNDEFINED);
+                    }
+                }),
+            )
             .forget();
         }
     }

@@ -3,7 +3,7 @@
 //! behind. `forget` is the explicit opt-out.
 
 use client_tools_core::time::Instant;
-use gloo_timers::callback::Timeout;
+use gloo_timers::callback::{Interval, Timeout};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
@@ -95,6 +95,17 @@ impl Drop for Abort {
     }
 }
 
+/// `setTimeout`: `f` runs once after `ms` unless the guard is dropped first. Boxed, so every
+/// timer of the SDK shares one copy of the timer glue.
+pub(crate) fn timeout(ms: u32, f: Box<dyn FnOnce()>) -> Timeout {
+    Timeout::new(ms, f)
+}
+
+/// `setInterval`: `f` runs every `ms` until the guard is dropped. Boxed, like [`timeout`].
+pub(crate) fn interval(ms: u32, f: Box<dyn FnMut()>) -> Interval {
+    Interval::new(ms, f)
+}
+
 /// One timer, re-armed to a state machine's next deadline after every drain: the engine's and
 /// a voice-agent bridge's. Dropped, it never fires.
 #[derive(Default)]
@@ -124,10 +135,13 @@ impl Alarm {
         let delay = at.since(now).as_ms().min(i32::MAX as u64) as u32;
         let fired = Rc::new(Cell::new(false));
         let flag = Rc::clone(&fired);
-        let timeout = Timeout::new(delay, move || {
-            flag.set(true);
-            fire();
-        });
+        let timeout = timeout(
+            delay,
+            Box::new(move || {
+                flag.set(true);
+                fire();
+            }),
+        );
         *armed = Some((at, fired, timeout));
     }
 }

@@ -89,13 +89,16 @@ impl Leadership {
             Some(locks) => self.ask_lock(&locks, weak),
             None => {
                 *self.lock.borrow_mut() = Lock::Waiting;
-                let tick = Interval::new(PROBE_MS as u32, move || {
-                    if let Some(shared) = weak.upgrade() {
-                        if let Some(share) = shared.share() {
-                            share.check_leader(&shared);
+                let tick = super::guards::interval(
+                    PROBE_MS as u32,
+                    Box::new(move || {
+                        if let Some(shared) = weak.upgrade() {
+                            if let Some(share) = shared.share() {
+                                share.check_leader(&shared);
+                            }
                         }
-                    }
-                });
+                    }),
+                );
                 *self.ticker.borrow_mut() = Some(tick);
             }
         }
@@ -163,7 +166,8 @@ impl Leadership {
         }
         let by_beats = release.is_none();
         *self.lock.borrow_mut() = Lock::Held(release);
-        *self.ticker.borrow_mut() = by_beats.then(|| Interval::new(BEAT_MS, beat));
+        *self.ticker.borrow_mut() =
+            by_beats.then(|| super::guards::interval(BEAT_MS, Box::new(beat)));
     }
 
     /// Gives the lead back, or leaves the election.
