@@ -392,6 +392,18 @@ pub(crate) fn delete(obj: &JsValue, key: &str) {
     let _ = reflect_delete(obj, key);
 }
 
+/// The elements of an array-like JS list (a `NodeList`, a form's `elements`, `labels`), in
+/// order; anything else in it is skipped.
+pub(crate) fn elements(list: &JsValue) -> Vec<web_sys::Element> {
+    let mut out = Vec::new();
+    for item in Array::from(list).iter() {
+        if let Ok(el) = item.dyn_into::<web_sys::Element>() {
+            out.push(el);
+        }
+    }
+    out
+}
+
 /// Lower case as the browser does it (no Unicode tables in the .wasm).
 pub(crate) fn lower(s: &str) -> String {
     String::from(js_sys::JsString::from(s).to_lower_case())

@@ -215,22 +215,24 @@ pub(crate) fn button_label(b: &Element, root: &Element) -> String {
 
 /// The submit buttons of a form: `<button>` of type submit and `<input type=submit|image>`.
 pub(crate) fn submit_buttons(form: &HtmlFormElement, root: &Element) -> Vec<Element> {
-    let elements = proto_get("HTMLFormElement", "elements", form);
-    js_sys::Array::from(&elements)
-        .iter()
-        .filter_map(|e| e.dyn_into::<Element>().ok())
-        .filter(|e| contains(root, e))
-        .filter(|e| {
-            if let Some(b) = e.dyn_ref::<HtmlButtonElement>() {
-                string_prop(b, "type") == "submit"
-            } else if let Some(i) = e.dyn_ref::<HtmlInputElement>() {
-                let t = string_prop(i, "type");
-                t == "submit" || t == "image"
-            } else {
-                false
-            }
-        })
-        .collect()
+    let mut out = Vec::new();
+    for e in super::js::elements(&proto_get("HTMLFormElement", "elements", form)) {
+        if !contains(root, &e) {
+            continue;
+        }
+        let submits = if e.dyn_ref::<HtmlButtonElement>().is_some() {
+            string_prop(&e, "type") == "submit"
+        } else if e.dyn_ref::<HtmlInputElement>().is_some() {
+            let t = string_prop(&e, "type");
+            t == "submit" || t == "image"
+        } else {
+            false
+        };
+        if submits {
+            out.push(e);
+        }
+    }
+    out
 }
 
 /// How the model names a button: its id, else its name, else its label.

@@ -255,13 +255,7 @@ pub(crate) fn seen(el: &Element, opacity: bool) -> bool {
 /// form's `elements` include controls tied to it by `form=` from anywhere in the page.)
 pub(crate) fn fields(container: &Container, root: &Element) -> Result<Vec<Field>, String> {
     let controls: Vec<Element> = match container {
-        Container::Form(f) => {
-            let elements = proto_get("HTMLFormElement", "elements", f);
-            js_sys::Array::from(&elements)
-                .iter()
-                .filter_map(|e| e.dyn_into::<Element>().ok())
-                .collect()
-        }
+        Container::Form(f) => super::js::elements(&proto_get("HTMLFormElement", "elements", f)),
         Container::Area(root) => query_all(root, "input,select,textarea")?,
     };
     let mut out: Vec<Field> = Vec::new();

@@ -68,13 +68,15 @@ pub(crate) fn label_of(el: &Element, root: &Element) -> String {
     }
     let labels = get(el, "labels");
     if !labels.is_undefined() && !labels.is_null() {
-        let parts: Vec<String> = js_sys::Array::from(&labels)
-            .iter()
-            .filter_map(|l| l.dyn_into::<Element>().ok())
-            .filter(|l| contains(root, l))
-            .map(|l| label_text(&l))
-            .filter(|t| !t.is_empty())
-            .collect();
+        let mut parts: Vec<String> = Vec::new();
+        for l in super::js::elements(&labels) {
+            if contains(root, &l) {
+                let t = label_text(&l);
+                if !t.is_empty() {
+                    parts.push(t);
+                }
+            }
+        }
         if !parts.is_empty() {
             return clean_text(&parts.join(" "));
         }

@@ -43,10 +43,7 @@ pub(crate) fn query_all(root: &Element, selector: &str) -> Result<Vec<Element>, 
         root,
         &[&JsValue::from_str(selector)],
     )?;
-    Ok(js_sys::Array::from(&list)
-        .iter()
-        .filter_map(|n| n.dyn_into::<Element>().ok())
-        .collect())
+    Ok(super::js::elements(&list))
 }
 
 /// Whether `node` is `root` or inside it.
