@@ -159,22 +159,29 @@ pub(crate) fn type_checked(
 }
 
 /// A choice named by its value, else its label (ignoring case and spacing).
-fn choose<'a, T>(
+fn choose<'a, T: AsRef<JsValue>>(
     items: &'a [T],
     wanted: &str,
-    value: impl Fn(&T) -> String,
-    label: impl Fn(&T) -> String,
+    label: &dyn Fn(&T) -> String,
 ) -> Option<&'a T> {
+    for i in items {
+        if string_prop(i.as_ref(), "value") == wanted {
+            return Some(i);
+        }
+    }
     let w = lower(&clean_text(wanted));
-    items
-        .iter()
-        .find(|i| value(i) == wanted)
-        .or_else(|| items.iter().find(|i| lower(&label(i)) == w))
+    items.iter().find(|i| lower(&label(i)) == w)
 }
 
 fn wanted_list(value: &Value) -> Result<Vec<String>, Outcome> {
     match value {
-        Value::Array(items) => items.iter().map(as_text).collect(),
+        Value::Array(items) => {
+            let mut out = Vec::with_capacity(items.len());
+            for i in items {
+                out.push(as_text(i)?);
+            }
+            Ok(out)
+        }
         other => Ok(vec![as_text(other)?]),
     }
 }
@@ -226,7 +233,7 @@ pub(crate) fn radios(
 ) -> Result<Step, Outcome> {
     let text = as_text(value)?;
     let label = |i: &HtmlInputElement| option_label(i, root);
-    let Some(pick) = choose(group, &text, |i| string_prop(i, "value"), label) else {
+    let Some(pick) = choose(group, &text, &label) else {
         return refuse(format!(
             "{text:?} is not one of: {}",
             options_list(group, root)
@@ -258,7 +265,7 @@ pub(crate) fn checkboxes(
     let mut want = Vec::new();
     let label = |i: &HtmlInputElement| option_label(i, root);
     for text in wanted_list(value)? {
-        match choose(group, &text, |i| string_prop(i, "value"), label) {
+        match choose(group, &text, &label) {
             Some(i) => want.push(i.clone()),
             None => {
                 return refuse(format!(
@@ -268,24 +275,30 @@ pub(crate) fn checkboxes(
             }
         }
     }
-    let change: Vec<&HtmlInputElement> = group
-        .iter()
-        .filter(|i| want.contains(i) != bool_prop(i, "checked"))
-        .collect();
-    if let Some(locked) = change.iter().find(|i| bool_prop(i, "disabled")) {
-        return refuse(format!(
-            "the choice {:?} is disabled",
-            option_label(locked, root)
-        ));
+    let mut change: Vec<&HtmlInputElement> = Vec::new();
+    for i in group {
+        if want.contains(i) != bool_prop(i, "checked") {
+            change.push(i);
+        }
     }
-    let clicks = change.iter().map(|i| (*i).clone().into()).collect();
+    let mut clicks: Vec<Element> = Vec::new();
+    for i in &change {
+        if bool_prop(i, "disabled") {
+            return refuse(format!(
+                "the choice {:?} is disabled",
+                option_label(i, root)
+            ));
+        }
+        clicks.push((*i).clone().into());
+    }
     let (group, root) = (group.to_vec(), root.clone());
     step(clicks, move || {
-        let now: Vec<Value> = group
-            .iter()
-            .filter(|i| bool_prop(i, "checked"))
-            .map(|i| option_label(i, &root).into())
-            .collect();
+        let mut now: Vec<Value> = Vec::new();
+        for i in &group {
+            if bool_prop(i, "checked") {
+                now.push(option_label(i, &root).into());
+            }
+        }
         if group
             .iter()
             .all(|i| want.contains(i) == bool_prop(i, "checked"))
@@ -302,9 +315,12 @@ pub(crate) fn checkboxes(
 
 pub(crate) fn select(s: &HtmlSelectElement, value: &Value) -> Result<Step, Outcome> {
     let opts = s.options();
-    let all: Vec<HtmlOptionElement> = (0..number_prop(&opts, "length") as u32)
-        .filter_map(|i| opts.get_with_index(i)?.dyn_into::<HtmlOptionElement>().ok())
-        .collect();
+    let mut all: Vec<HtmlOptionElement> = Vec::new();
+    for i in 0..number_prop(&opts, "length") as u32 {
+        if let Some(o) = opts.get_with_index(i).and_then(|o| o.dyn_into().ok()) {
+            all.push(o);
+        }
+    }
     let list = || some_of(all.iter().map(|o| clean_text(&string_prop(o, "label"))));
     let texts = wanted_list(value)?;
     if !bool_prop(s, "multiple") && texts.len() != 1 {
@@ -312,12 +328,7 @@ pub(crate) fn select(s: &HtmlSelectElement, value: &Value) -> Result<Step, Outco
     }
     let mut picks = Vec::new();
     for t in &texts {
-        let Some(o) = choose(
-            &all,
-            t,
-            |o| string_prop(o, "value"),
-            |o| clean_text(&string_prop(o, "label")),
-        ) else {
+        let Some(o) = choose(&all, t, &|o| clean_text(&string_prop(o, "label"))) else {
             return refuse(format!("{t:?} is not one of: {}", list()));
         };
         if bool_prop(o, "disabled") {
@@ -340,11 +351,12 @@ pub(crate) fn select(s: &HtmlSelectElement, value: &Value) -> Result<Step, Outco
     blur(s);
     let multiple = bool_prop(s, "multiple");
     step(Vec::new(), move || {
-        let now: Vec<Value> = all
-            .iter()
-            .filter(|o| bool_prop(o, "selected"))
-            .map(|o| string_prop(o, "value").into())
-            .collect();
+        let mut now: Vec<Value> = Vec::new();
+        for o in &all {
+            if bool_prop(o, "selected") {
+                now.push(string_prop(o, "value").into());
+            }
+        }
         let same = all
             .iter()
             .all(|o| picks.contains(o) == bool_prop(o, "selected"));
