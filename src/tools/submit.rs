@@ -23,16 +23,17 @@ use super::url::{check_target, without_query, Target};
 /// The invalid fields of a form, each with the browser's message (a fixed phrase for a
 /// redacted field).
 fn invalid_fields(all: &[Field], sensitive: &[String]) -> Vec<Value> {
-    all.iter()
-        .filter_map(|f| {
-            let msg = f.invalid_reason(f.redacted(sensitive))?;
-            Some(json_object(&mut [
+    let mut out = Vec::new();
+    for f in all {
+        if let Some(msg) = f.invalid_reason(f.redacted(sensitive)) {
+            out.push(json_object(&mut [
                 ("field", f.reference().into()),
                 ("label", f.label.clone().into()),
                 ("validationMessage", msg.into()),
-            ]))
-        })
-        .collect()
+            ]));
+        }
+    }
+    out
 }
 
 /// The submitter the agent named, or the form's first enabled submit button.
@@ -49,19 +50,23 @@ fn pick_submitter(
     };
     check_locator("button", loc)?;
     let wanted = lower(&clean_text(loc));
-    let hits: Vec<&Element> = buttons
-        .iter()
-        .filter(|b| button_ref(b, root) == loc || lower(&button_label(b, root)) == wanted)
-        .collect();
+    let mut hits: Vec<&Element> = Vec::new();
+    for b in &buttons {
+        if button_ref(b, root) == loc || lower(&button_label(b, root)) == wanted {
+            hits.push(b);
+        }
+    }
     match hits.as_slice() {
-        [] => Err(format!(
-            "no submit button of this form is called {loc:?}; its buttons: {}",
-            buttons
-                .iter()
-                .map(|b| button_label(b, root))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
+        [] => {
+            let mut labels = Vec::new();
+            for b in &buttons {
+                labels.push(button_label(b, root));
+            }
+            Err(format!(
+                "no submit button of this form is called {loc:?}; its buttons: {}",
+                labels.join(", ")
+            ))
+        }
         [one] if one.matches(":disabled").unwrap_or(false) => {
             Err(format!("the button {loc:?} is disabled"))
         }
