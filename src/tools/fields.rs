@@ -66,7 +66,11 @@ impl Field {
             Control::Select(e) => vec![e.clone().into()],
             Control::Editable(e) => vec![e.clone().into()],
             Control::Radios(v) | Control::Checkboxes(v) => {
-                v.iter().map(|e| e.clone().into()).collect()
+                let mut out = Vec::with_capacity(v.len());
+                for e in v {
+                    out.push(e.clone().into());
+                }
+                out
             }
         }
     }
@@ -361,7 +365,13 @@ pub(crate) fn fields(container: &Container, root: &Element) -> Result<Vec<Field>
 pub(crate) fn find<'a>(fields: &'a [Field], loc: &str) -> Result<&'a Field, String> {
     super::scope::check_locator("field", loc)?;
     let by = |pick: &dyn Fn(&Field) -> bool| -> Vec<&'a Field> {
-        fields.iter().filter(|f| pick(f)).collect()
+        let mut hits = Vec::new();
+        for f in fields {
+            if pick(f) {
+                hits.push(f);
+            }
+        }
+        hits
     };
     let wanted = lower(&clean_text(loc));
     let tiers: [Vec<&Field>; 4] = [
@@ -375,14 +385,15 @@ pub(crate) fn find<'a>(fields: &'a [Field], loc: &str) -> Result<&'a Field, Stri
             [] => continue,
             [one] => return Ok(one),
             many => {
+                let mut refs = Vec::new();
+                for f in many {
+                    refs.push(f.reference());
+                }
                 return Err(format!(
                     "{loc:?} names {} fields; use one of their ids or names: {}",
                     many.len(),
-                    many.iter()
-                        .map(|f| f.reference())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ))
+                    refs.join(", ")
+                ));
             }
         }
     }

@@ -50,13 +50,18 @@ fn label_text(label: &Element) -> String {
 pub(crate) fn label_of(el: &Element, root: &Element) -> String {
     if let Some(ids) = attr(el, "aria-labelledby") {
         let doc = el.owner_document();
-        let parts: Vec<String> = ids
-            .split_whitespace()
-            .filter_map(|id| doc.as_ref()?.get_element_by_id(id))
-            .filter(|l| contains(root, l))
-            .map(|l| clean_text(&string_prop(&l, "textContent")))
-            .filter(|t| !t.is_empty())
-            .collect();
+        let mut parts: Vec<String> = Vec::new();
+        for id in ids.split_whitespace() {
+            let Some(l) = doc.as_ref().and_then(|d| d.get_element_by_id(id)) else {
+                continue;
+            };
+            if contains(root, &l) {
+                let t = clean_text(&string_prop(&l, "textContent"));
+                if !t.is_empty() {
+                    parts.push(t);
+                }
+            }
+        }
         if !parts.is_empty() {
             return clean_text(&parts.join(" "));
         }
