@@ -67,19 +67,18 @@ fn validity(f: &Field, redacted: bool, out: &mut Map<String, Value>) {
 }
 
 fn choices(inputs: &[HtmlInputElement], root: &Element) -> Value {
-    inputs
-        .iter()
-        .map(|i| {
-            let mut o = Map::new();
-            put(&mut o, "value", string_prop(i, "value").into());
-            put(&mut o, "label", option_label(i, root).into());
-            put(&mut o, "checked", bool_prop(i, "checked").into());
-            if bool_prop(i, "disabled") {
-                put(&mut o, "disabled", true.into());
-            }
-            Value::Object(o)
-        })
-        .collect()
+    let mut list = Vec::with_capacity(inputs.len());
+    for i in inputs {
+        let mut o = Map::new();
+        put(&mut o, "value", string_prop(i, "value").into());
+        put(&mut o, "label", option_label(i, root).into());
+        put(&mut o, "checked", bool_prop(i, "checked").into());
+        if bool_prop(i, "disabled") {
+            put(&mut o, "disabled", true.into());
+        }
+        list.push(Value::Object(o));
+    }
+    Value::Array(list)
 }
 
 fn select_options(s: &HtmlSelectElement, out: &mut Map<String, Value>) {
@@ -154,15 +153,14 @@ pub(crate) fn describe_field(f: &Field, sensitive: &[String]) -> Value {
             put(&mut o, "checked", bool_prop(i, "checked").into());
         }
         Control::Input(i) if kind == "file" => {
-            let names: Vec<Value> = i
-                .files()
-                .map(|fl| {
-                    (0..number_prop(&fl, "length") as u32)
-                        .filter_map(|k| fl.item(k))
-                        .map(|f| string_prop(&f, "name").into())
-                        .collect()
-                })
-                .unwrap_or_default();
+            let mut names: Vec<Value> = Vec::new();
+            if let Some(fl) = i.files() {
+                for k in 0..number_prop(&fl, "length") as u32 {
+                    if let Some(f) = fl.item(k) {
+                        names.push(string_prop(&f, "name").into());
+                    }
+                }
+            }
             put(&mut o, "files", Value::Array(names));
         }
         Control::Input(i) => {
@@ -267,24 +265,22 @@ fn describe_container(
             without_query(&action).unwrap_or_default().into(),
         );
     }
-    let list: Vec<Value> = fields(c, root)?
-        .iter()
-        .map(|f| describe_field(f, &config.sensitive))
-        .collect();
+    let mut list: Vec<Value> = Vec::new();
+    for f in &fields(c, root)? {
+        list.push(describe_field(f, &config.sensitive));
+    }
     put(&mut o, "fields", Value::Array(list));
     if let Container::Form(form) = c {
-        let buttons: Vec<Value> = submit_buttons(form, root)
-            .iter()
-            .map(|b| {
-                let mut m = Map::new();
-                put(&mut m, "ref", button_ref(b, root).into());
-                put(&mut m, "label", button_label(b, root).into());
-                if b.matches(":disabled").unwrap_or(false) {
-                    put(&mut m, "disabled", true.into());
-                }
-                Value::Object(m)
-            })
-            .collect();
+        let mut buttons: Vec<Value> = Vec::new();
+        for b in &submit_buttons(form, root) {
+            let mut m = Map::new();
+            put(&mut m, "ref", button_ref(b, root).into());
+            put(&mut m, "label", button_label(b, root).into());
+            if b.matches(":disabled").unwrap_or(false) {
+                put(&mut m, "disabled", true.into());
+            }
+            buttons.push(Value::Object(m));
+        }
         put(&mut o, "submitButtons", Value::Array(buttons));
     }
     Ok(Value::Object(o))
@@ -300,11 +296,11 @@ pub(crate) fn run(config: &Config, asked: Option<&str>) -> Result<JsValue, Strin
         if found.is_empty() {
             vec![container(config, None, false)?]
         } else {
-            found
-                .into_iter()
-                .take(FORMS_MAX)
-                .map(Container::Form)
-                .collect()
+            let mut forms = Vec::new();
+            for f in found.into_iter().take(FORMS_MAX) {
+                forms.push(Container::Form(f));
+            }
+            forms
         }
     };
     let root = root(config)?;
