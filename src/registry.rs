@@ -100,14 +100,18 @@ fn names(v: &JsValue, what: &str) -> Result<Vec<String>, JsValue> {
             "{what}: must be a Set or an array of tool names"
         )));
     }
-    Array::from(v)
-        .iter()
-        .enumerate()
-        .map(|(i, n)| {
-            n.as_string()
-                .ok_or_else(|| crate::js::invalid(&format!("{what}[{i}]: must be a string")))
-        })
-        .collect()
+    let mut names = Vec::new();
+    for (i, n) in Array::from(v).iter().enumerate() {
+        match n.as_string() {
+            Some(n) => names.push(n),
+            None => {
+                return Err(crate::js::invalid(&format!(
+                    "{what}[{i}]: must be a string"
+                )))
+            }
+        }
+    }
+    Ok(names)
 }
 
 #[wasm_bindgen]
@@ -156,18 +160,22 @@ impl ToolRegistry {
 
     /// The tools' names, in registration order.
     pub fn names(&self) -> Vec<String> {
-        self.tools.names().into_iter().map(str::to_owned).collect()
+        let mut names = Vec::new();
+        for n in self.tools.names() {
+            names.push(n.to_owned());
+        }
+        names
     }
 
     /// The definitions, in registration order: what `Client.register` and `setTools` declare
     /// when given this registry.
     #[wasm_bindgen(unchecked_return_type = "ToolDefinition[]")]
     pub fn definitions(&self) -> Array {
-        self.tools
-            .handlers()
-            .iter()
-            .map(|e| e.source.clone())
-            .collect()
+        let list = Array::new();
+        for e in self.tools.handlers() {
+            list.push(&e.source);
+        }
+        list
     }
 
     /// A new registry with only the named tools (a `Set` or an array of names).

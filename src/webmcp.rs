@@ -97,7 +97,11 @@ pub(crate) fn client_tools_set(key: usize, tools: &JsValue) {
         };
         entry.1 = tool_list(tools);
         entry.2.retain(|w| w.strong_count() > 0);
-        entry.2.iter().filter_map(Weak::upgrade).collect::<Vec<_>>()
+        let mut live = Vec::new();
+        for w in &entry.2 {
+            live.extend(w.upgrade());
+        }
+        live
     });
     for exposure in followers {
         let list = tool_list(tools);
@@ -316,7 +320,10 @@ fn error_text(e: &JsValue) -> String {
 fn resolved(supported: bool, registered: &[String]) -> JsValue {
     let out = Object::new();
     set(&out, "supported", &supported.into());
-    let names: Array = registered.iter().map(|n| JsValue::from_str(n)).collect();
+    let names = Array::new();
+    for n in registered {
+        names.push(&JsValue::from_str(n));
+    }
     set(&out, "registered", &names);
     out.into()
 }

@@ -239,9 +239,10 @@ impl Shared {
             .find(|(name, _)| *name == tool)
             .map(|(_, f)| f.clone());
         let Some(handler) = handler else {
-            let names: Vec<String> = (self.handlers.borrow().iter())
-                .map(|(name, _)| name.clone())
-                .collect();
+            let mut names: Vec<String> = Vec::new();
+            for (name, _) in self.handlers.borrow().iter() {
+                names.push(name.clone());
+            }
             return self.feed(Input::HandlerDone {
                 call_id,
                 returned: Returned::Threw(format!(

@@ -189,7 +189,11 @@ pub(crate) fn tools(v: &JsValue, field: &str) -> Result<Vec<JsTool>, String> {
     let arr = v
         .dyn_ref::<Array>()
         .ok_or_else(|| wrong(field, "an array of tools", v))?;
-    arr.iter().enumerate().map(|(i, t)| tool(&t, i)).collect()
+    let mut out = Vec::new();
+    for (i, t) in arr.iter().enumerate() {
+        out.push(tool(&t, i)?);
+    }
+    Ok(out)
 }
 
 /// Reads `Client.register`'s options. `key_prefix` and `seed` come from the caller (the

@@ -170,7 +170,10 @@ impl WsTools {
             let listeners = std::mem::take(&mut *shared.listeners.borrow_mut());
             drop(listeners);
         });
-        *shared.listeners.borrow_mut() = on_message.into_iter().chain(on_close).collect();
+        let mut listeners = shared.listeners.borrow_mut();
+        listeners.extend(on_message);
+        listeners.extend(on_close);
+        drop(listeners);
         Ok(WsTools { shared })
     }
 
