@@ -214,14 +214,17 @@ pub(crate) fn checkbox(el: &HtmlInputElement, value: &Value) -> Result<Step, Out
 }
 
 fn options_list(items: &[HtmlInputElement], root: &Element) -> String {
-    some_of(items.iter().map(|i| option_label(i, root)))
+    some_of(items.len(), &|i| option_label(&items[i], root))
 }
 
 /// The first few of a list of choices, for a refusal that says what the choices are.
-fn some_of(labels: impl Iterator<Item = String>) -> String {
-    let mut out: Vec<String> = labels.take(OPTIONS_NAMED + 1).collect();
-    if out.len() > OPTIONS_NAMED {
-        out[OPTIONS_NAMED] = "…".into();
+fn some_of(count: usize, label: &dyn Fn(usize) -> String) -> String {
+    let mut out: Vec<String> = Vec::new();
+    for i in 0..count.min(OPTIONS_NAMED) {
+        out.push(label(i));
+    }
+    if count > OPTIONS_NAMED {
+        out.push("…".into());
     }
     out.join(", ")
 }
@@ -321,7 +324,7 @@ pub(crate) fn select(s: &HtmlSelectElement, value: &Value) -> Result<Step, Outco
             all.push(o);
         }
     }
-    let list = || some_of(all.iter().map(|o| clean_text(&string_prop(o, "label"))));
+    let list = || some_of(all.len(), &|i| clean_text(&string_prop(&all[i], "label")));
     let texts = wanted_list(value)?;
     if !bool_prop(s, "multiple") && texts.len() != 1 {
         return refuse("this select takes one choice");

@@ -135,7 +135,8 @@ fn check_keys(options: &JsValue, default_name: &str) -> Result<(), String> {
     } else {
         FORM_KEYS
     };
-    let known: Vec<&str> = COMMON_KEYS.iter().chain(own).copied().collect();
+    let mut known: Vec<&str> = COMMON_KEYS.to_vec();
+    known.extend_from_slice(own);
     crate::browser::keys::check(options, &known, "options.")
 }
 
