@@ -79,6 +79,11 @@ fn describe(v: &JsValue) -> &'static str {
     }
 }
 
+/// `field.key`, the path of a member in a message (`tools[2].handler`).
+fn member(field: &str, key: &str) -> String {
+    format!("{field}.{key}")
+}
+
 /// `field: must be what, got …`: an option of the wrong kind, named with what it was.
 fn wrong(field: &str, what: &str, v: &JsValue) -> String {
     format!("{field}: must be {what}, got {}", describe(v))
@@ -146,27 +151,26 @@ fn tool(v: &JsValue, i: usize) -> Result<JsTool, String> {
     if !v.is_object() || v.is_function() {
         return Err(wrong(&field, "an object", v));
     }
-    super::keys::check(v, TOOL_KEYS, &format!("{field}."))?;
+    super::keys::check(v, TOOL_KEYS, &member(&field, ""))?;
     let name = prop(v, "name");
     let name = name
         .as_string()
-        .ok_or_else(|| wrong(&format!("{field}.name"), "a string", &name))?;
+        .ok_or_else(|| wrong(&member(&field, "name"), "a string", &name))?;
     let description = match prop(v, "description") {
         d if d.is_undefined() || d.is_null() => String::new(),
         d => d
             .as_string()
-            .ok_or_else(|| wrong(&format!("{field}.description"), "a string", &d))?,
+            .ok_or_else(|| wrong(&member(&field, "description"), "a string", &d))?,
     };
     let parameters = match prop(v, "parameters") {
         p if p.is_undefined() || p.is_null() => None,
-        p => Some(to_json(&p, &format!("{field}.parameters"))?),
+        p => Some(to_json(&p, &member(&field, "parameters"))?),
     };
-    let handler = optional_function(v, "handler", &format!("{field}.handler"))?
+    let handler = optional_function(v, "handler", &member(&field, "handler"))?
         .ok_or_else(|| format!("{field}.handler: must be a function, got undefined"))?;
-    let timeout_ms = optional_count(v, "timeoutMs", &format!("{field}.timeoutMs"))?;
-    let max_calls_per_run =
-        optional_count(v, "maxCallsPerRun", &format!("{field}.maxCallsPerRun"))?
-            .map(|n| n.min(u32::MAX as u64) as u32);
+    let timeout_ms = optional_count(v, "timeoutMs", &member(&field, "timeoutMs"))?;
+    let max_calls_per_run = optional_count(v, "maxCallsPerRun", &member(&field, "maxCallsPerRun"))?
+        .map(|n| n.min(u32::MAX as u64) as u32);
     Ok(JsTool {
         def: ToolDef {
             spec: ToolSpec {
