@@ -334,7 +334,8 @@ pub(crate) fn read_json(v: &JsValue, what: &str) -> Result<serde_json::Value, St
         ));
     }
     serde_json::from_str(&text).map_err(|e| {
-        if e.to_string().contains("recursion limit") {
+        // serde_json says "recursion limit exceeded at line …": a prefix test, no substring search.
+        if e.to_string().starts_with("recursion limit") {
             format!("{what} cannot be read: nested too deeply (at most 128 levels)")
         } else {
             format!("{what} cannot be read as JSON ({e})")
