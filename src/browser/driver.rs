@@ -59,7 +59,7 @@ pub(crate) struct Shared {
 impl Shared {
     pub(crate) fn new(
         engine: Engine,
-        opts_handlers: Vec<(String, Function)>,
+        opts_handlers: handlers::Handlers,
         on_status: Option<Function>,
         on_call: Option<Function>,
     ) -> Rc<Shared> {
@@ -134,7 +134,7 @@ impl Shared {
         self.engine.borrow()
     }
 
-    pub(crate) fn replace_handlers(&self, handlers: Vec<(String, Function)>) {
+    pub(crate) fn replace_handlers(&self, handlers: handlers::Handlers) {
         *self.handlers.borrow_mut() = handlers;
     }
 
