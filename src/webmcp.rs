@@ -40,8 +40,8 @@ export interface WebMCPExposure {
 /// A registered tool's `execute(input)`.
 type ExecuteFn = Closure<dyn Fn(JsValue) -> Promise>;
 
-/// The app signal and the listener that stops the exposure when it aborts.
-type AbortListener = (AbortSignal, Closure<dyn FnMut()>);
+/// The listener on the app's signal that stops the exposure when it aborts (removed when dropped).
+type AbortListener = crate::browser::guards::Listener;
 
 /// A client's key, its current tool list, and the exposures that follow it.
 type Tracked = (usize, JsValue, Vec<Weak<Exposure>>);
@@ -279,13 +279,10 @@ impl Exposure {
         if let Some(c) = self.generation.borrow_mut().take() {
             c.abort();
         }
-        // Dropped after this call returns: this may run inside the signal's listener.
+        // Dropped (the listener removed) after this call returns: this may run inside the
+        // signal's listener, and the signal aborts only once.
         let closures = std::mem::take(&mut *self.closures.borrow_mut());
         let on_abort = self.on_abort.borrow_mut().take();
-        if let Some((signal, listener)) = &on_abort {
-            let _ = signal
-                .remove_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
-        }
         let this = self.clone();
         crate::js::spawn(Box::pin(async move {
             drop((closures, on_abort));
@@ -398,13 +395,12 @@ pub fn expose_to_webmcp(
             return Promise::resolve(&resolved(true, &[]));
         }
         let weak = Rc::downgrade(&exposure);
-        let on_abort = Closure::<dyn FnMut()>::new(move || {
+        let on_abort = AbortListener::new(signal.as_ref(), "abort", move |_| {
             if let Some(e) = weak.upgrade() {
                 e.stop();
             }
         });
-        let _ = signal.add_event_listener_with_callback("abort", on_abort.as_ref().unchecked_ref());
-        *exposure.on_abort.borrow_mut() = Some((signal.clone(), on_abort));
+        *exposure.on_abort.borrow_mut() = on_abort;
     }
     crate::js::promise(Box::pin(async move {
         let registered = exposure.register_all(&list).await.map_err(|e| {
