@@ -230,9 +230,8 @@ fn key_prefix() -> String {
     use wasm_bindgen::JsCast;
     // `globalThis.crypto`: a window's, a worker's, or Node's. `randomUUID` exists only in
     // secure contexts, so it is looked up before it is called.
-    let crypto = js_sys::Reflect::get(&js_sys::global(), &"crypto".into())
-        .ok()
-        .filter(|c| js_sys::Reflect::get(c, &"randomUUID".into()).is_ok_and(|f| f.is_function()));
+    let crypto = Some(js::get(&js_sys::global(), "crypto"))
+        .filter(|c| js::get(c, "randomUUID").is_function());
     match crypto {
         Some(c) => c.unchecked_into::<web_sys::Crypto>().random_uuid(),
         // Not a secure context: still unique enough per page for idempotency.
@@ -274,8 +273,8 @@ impl Client {
             Ok(o) => o,
             Err(message) => return rejected("invalid_option", &message),
         };
-        if let Some(signal) = opts.signal.as_ref().filter(|s| s.aborted()) {
-            return Promise::reject(&signal.reason());
+        if let Some(signal) = (opts.signal.as_ref()).filter(|s| js::bool_prop(s, "aborted")) {
+            return Promise::reject(&js::get(signal, "reason"));
         }
         let engine = match Engine::new(opts.config, now()) {
             Ok(e) => e,
@@ -293,12 +292,12 @@ impl Client {
         shared.drain();
         let key = Rc::as_ptr(&shared) as usize;
         let client = Client { shared };
-        wasm_bindgen_futures::future_to_promise(async move {
+        crate::js::promise(Box::pin(async move {
             wasm_bindgen_futures::JsFuture::from(registered).await?;
             let client = JsValue::from(client);
             crate::webmcp::track_client(&client, key, &tools);
             Ok(client)
-        })
+        }))
     }
 
     /// The client id the server gave (`cli_…`).

@@ -8,6 +8,8 @@
 #![cfg_attr(not(feature = "page-tools"), allow(dead_code))]
 
 use js_sys::{Array, Function, Object, Promise};
+use std::future::Future;
+use std::pin::Pin;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -28,12 +30,32 @@ extern "C" {
     fn promise_resolve(value: &JsValue) -> Promise;
 }
 
+/// The one shape of the Rust functions the SDK hands to JS as `Closure`s that stay (a tool
+/// handler, `ctx.afterResult`, a WebMCP `execute`): each distinct shape costs its own glue.
+pub(crate) type Callback = dyn Fn(JsValue, JsValue) -> JsValue;
+
 /// Reads `obj[key]`; a throwing getter or a non-object reads as `undefined`.
 pub(crate) fn get(obj: &JsValue, key: &str) -> JsValue {
     if !obj.is_object() && !obj.is_function() {
         return JsValue::UNDEFINED;
     }
     reflect_get(obj, key, obj).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// `obj[key]` as a string, `""` when it is not one: a DOM property read the way the
+/// bindings would read it, without a binding per property.
+pub(crate) fn string_prop(obj: &JsValue, key: &str) -> String {
+    get(obj, key).as_string().unwrap_or_default()
+}
+
+/// Whether `obj[key]` is true (a DOM boolean property).
+pub(crate) fn bool_prop(obj: &JsValue, key: &str) -> bool {
+    get(obj, key).is_truthy()
+}
+
+/// `obj[key]` as a number, 0 when it is not one.
+pub(crate) fn number_prop(obj: &JsValue, key: &str) -> f64 {
+    get(obj, key).as_f64().unwrap_or(0.0)
 }
 
 /// Writes `obj[key] = value` on a plain object we built.
@@ -148,6 +170,25 @@ pub(crate) fn tell(callback: Option<&Function>, event: &impl serde::Serialize) {
         return;
     };
     let _ = reflect_apply(f, &JsValue::UNDEFINED, &Array::of1(&json_parse(&text)));
+}
+
+/// Runs `task` to its end on the page's microtask queue. Every task of the SDK is spawned
+/// here, boxed: one executor path in the .wasm instead of one per future type.
+pub(crate) fn spawn(task: Pin<Box<dyn Future<Output = ()>>>) {
+    js_sys::futures::spawn_local(task);
+}
+
+/// A promise settled by `task`: resolved with its `Ok`, rejected with its `Err`. Boxed, like
+/// [`spawn`], so every promise-returning entry point shares one path.
+pub(crate) fn promise(task: Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>) -> Promise {
+    let (promise, waiter) = Waiter::new();
+    spawn(Box::pin(async move {
+        match task.await {
+            Ok(v) => waiter.resolve(&v),
+            Err(e) => waiter.reject(&e),
+        }
+    }));
+    promise
 }
 
 /// The two halves of a JS promise the SDK settles later.
@@ -293,7 +334,8 @@ pub(crate) fn read_json(v: &JsValue, what: &str) -> Result<serde_json::Value, St
         ));
     }
     serde_json::from_str(&text).map_err(|e| {
-        if e.to_string().contains("recursion limit") {
+        // serde_json says "recursion limit exceeded at line …": a prefix test, no substring search.
+        if e.to_string().starts_with("recursion limit") {
             format!("{what} cannot be read: nested too deeply (at most 128 levels)")
         } else {
             format!("{what} cannot be read as JSON ({e})")
@@ -349,6 +391,18 @@ pub(crate) fn parse_json(text: &str) -> JsValue {
 /// Removes `obj[key]` from an object this module built.
 pub(crate) fn delete(obj: &JsValue, key: &str) {
     let _ = reflect_delete(obj, key);
+}
+
+/// The elements of an array-like JS list (a `NodeList`, a form's `elements`, `labels`), in
+/// order; anything else in it is skipped.
+pub(crate) fn elements(list: &JsValue) -> Vec<web_sys::Element> {
+    let mut out = Vec::new();
+    for item in Array::from(list).iter() {
+        if let Ok(el) = item.dyn_into::<web_sys::Element>() {
+            out.push(el);
+        }
+    }
+    out
 }
 
 /// Lower case as the browser does it (no Unicode tables in the .wasm).

@@ -6,7 +6,7 @@ use crate::browser::options;
 use crate::runner::{from_json_text, to_json, Runner};
 use client_tools_core::adapters::registry::{tool_result, Registry};
 use client_tools_core::calls::{Admission, Answer, Call};
-use js_sys::{Array, Function, Promise, Reflect};
+use js_sys::{Array, Function, Promise};
 use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -100,14 +100,18 @@ fn names(v: &JsValue, what: &str) -> Result<Vec<String>, JsValue> {
             "{what}: must be a Set or an array of tool names"
         )));
     }
-    Array::from(v)
-        .iter()
-        .enumerate()
-        .map(|(i, n)| {
-            n.as_string()
-                .ok_or_else(|| crate::js::invalid(&format!("{what}[{i}]: must be a string")))
-        })
-        .collect()
+    let mut names = Vec::new();
+    for (i, n) in Array::from(v).iter().enumerate() {
+        match n.as_string() {
+            Some(n) => names.push(n),
+            None => {
+                return Err(crate::js::invalid(&format!(
+                    "{what}[{i}]: must be a string"
+                )))
+            }
+        }
+    }
+    Ok(names)
 }
 
 #[wasm_bindgen]
@@ -156,18 +160,22 @@ impl ToolRegistry {
 
     /// The tools' names, in registration order.
     pub fn names(&self) -> Vec<String> {
-        self.tools.names().into_iter().map(str::to_owned).collect()
+        let mut names = Vec::new();
+        for n in self.tools.names() {
+            names.push(n.to_owned());
+        }
+        names
     }
 
     /// The definitions, in registration order: what `Client.register` and `setTools` declare
     /// when given this registry.
     #[wasm_bindgen(unchecked_return_type = "ToolDefinition[]")]
     pub fn definitions(&self) -> Array {
-        self.tools
-            .handlers()
-            .iter()
-            .map(|e| e.source.clone())
-            .collect()
+        let list = Array::new();
+        for e in self.tools.handlers() {
+            list.push(&e.source);
+        }
+        list
     }
 
     /// A new registry with only the named tools (a `Set` or an array of names).
@@ -232,7 +240,7 @@ impl ToolRegistry {
         let get = |k: &str| {
             options
                 .as_ref()
-                .and_then(|o| Reflect::get(o, &JsValue::from_str(k)).ok())
+                .map(|o| crate::js::get(o, k))
                 .filter(|v| !v.is_undefined() && !v.is_null())
         };
         let n = self.calls.get() + 1;
@@ -254,7 +262,10 @@ impl ToolRegistry {
                 }
             },
         };
-        if signal.as_ref().is_some_and(|s| s.aborted()) {
+        if signal
+            .as_ref()
+            .is_some_and(|s| crate::js::bool_prop(s, "aborted"))
+        {
             return rejected("aborted", &format!("execute({name:?}): aborted"));
         }
         // Unreadable arguments reach the runtime as text, which it answers as invalid.
@@ -285,7 +296,7 @@ impl ToolRegistry {
             Admission::Duplicate => return rejected("rejected", "execute: a call id was reused"),
         };
         let (runner, name) = (self.runner.clone(), name.to_owned());
-        wasm_bindgen_futures::future_to_promise(async move {
+        crate::js::promise(Box::pin(async move {
             let answer = match outcome {
                 Some(o) => o.await,
                 None => None,
@@ -300,7 +311,7 @@ impl ToolRegistry {
                     &format!("execute({name:?}): aborted"),
                 )),
             }
-        })
+        }))
     }
 }
 
@@ -319,8 +330,8 @@ pub(crate) fn tool_list(v: &JsValue) -> JsValue {
     if Array::is_array(v) || !v.is_object() {
         return v.clone();
     }
-    match Reflect::get(v, &JsValue::from_str("definitions")) {
-        Ok(f) if f.is_function() => f
+    match crate::js::get(v, "definitions") {
+        f if f.is_function() => f
             .unchecked_into::<Function>()
             .call0(v)
             .unwrap_or_else(|_| v.clone()),
@@ -331,12 +342,12 @@ pub(crate) fn tool_list(v: &JsValue) -> JsValue {
 /// `Client.register`'s options with a registry in `tools` replaced by its definitions, and
 /// that tool list.
 pub(crate) fn with_tool_list(options: &JsValue) -> (JsValue, JsValue) {
-    let tools = Reflect::get(options, &JsValue::from_str("tools")).unwrap_or_default();
+    let tools = crate::js::get(options, "tools");
     let list = tool_list(&tools);
     if list == tools {
         return (options.clone(), list);
     }
     let copy = js_sys::Object::assign(&js_sys::Object::new(), options.unchecked_ref());
-    let _ = Reflect::set(&copy, &JsValue::from_str("tools"), &list);
+    crate::js::set(&copy, "tools", &list);
     (copy.into(), list)
 }

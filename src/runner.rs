@@ -5,7 +5,8 @@
 //! for Sessions calls through the browser shell.
 
 use crate::browser::calls::Calls;
-use crate::browser::guards::Listener;
+use crate::browser::guards::{self, Listener};
+use crate::browser::vecmap::VecMap;
 use crate::browser::{handlers, now};
 use client_tools_core::calls::{Answer, CallRuntime};
 use client_tools_core::time::Instant;
@@ -13,13 +14,11 @@ use gloo_timers::callback::Timeout;
 use js_sys::Function;
 use serde_json::{Map, Value};
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 use std::task::{Context, Poll, Waker};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::spawn_local;
 use web_sys::AbortSignal;
 
 /// Where a call's answer lands: `Some(answer)`, or `None` when the caller cancelled it.
@@ -67,7 +66,7 @@ struct Pending {
 /// The calls of one transport: its call runtime and the handlers it runs.
 pub(crate) struct Runner {
     pub(crate) runtime: RefCell<CallRuntime>,
-    pending: RefCell<HashMap<String, Pending>>,
+    pending: RefCell<VecMap<String, Pending>>,
     /// The running handlers' `ctx`, kept as the Client's driver keeps them.
     calls: Calls,
 }
@@ -103,11 +102,14 @@ impl Runner {
         let outcome = Outcome(slot.clone());
         let delay = deadline.since(Runner::now()).as_ms().min(i32::MAX as u64) as u32;
         let weak = Rc::downgrade(self);
-        let timer = Timeout::new(delay, move || {
-            if let Some(runner) = weak.upgrade() {
-                runner.expire();
-            }
-        });
+        let timer = guards::timeout(
+            delay,
+            Box::new(move || {
+                if let Some(runner) = weak.upgrade() {
+                    runner.expire();
+                }
+            }),
+        );
         let caller = signal.and_then(|signal| {
             let weak = Rc::downgrade(self);
             let id = call_id.to_owned();
@@ -117,7 +119,6 @@ impl Runner {
                 }
             })
         });
-        let started = self.calls.start(call_id, deadline.as_ms());
         self.pending.borrow_mut().insert(
             call_id.to_owned(),
             Pending {
@@ -126,26 +127,26 @@ impl Runner {
                 slot,
             },
         );
-        if signal.is_some_and(|s| s.aborted()) {
+        if signal.is_some_and(|s| crate::js::bool_prop(s, "aborted")) {
             self.cancel(call_id);
             return outcome;
         }
-        let after = Some(self.calls.after_result_fn());
-        let ctx = handlers::context(
-            call_id,
-            run_id,
-            started.signal.as_ref(),
-            &started.deadline,
-            after,
-        );
-        let (runner, id, handler) = (self.clone(), call_id.to_owned(), handler.clone());
-        spawn_local(async move {
-            let returned = handlers::call(&handler, &arguments, &ctx).await;
+        let (runner, id) = (self.clone(), call_id.to_owned());
+        let done = move |returned| {
             let answer = runner.runtime.borrow_mut().finish(&id, returned);
             if let Some(answer) = answer {
                 runner.settle(&id, Some(answer), false);
             }
-        });
+        };
+        handlers::start(
+            &self.calls,
+            call_id,
+            run_id,
+            handler.clone(),
+            arguments,
+            deadline.as_ms(),
+            Box::new(done),
+        );
         outcome
     }
 
@@ -184,11 +185,14 @@ impl Runner {
         // `ctx.afterResult` runs after a Sessions result is posted. An aborted call's callbacks
         // are dropped: nothing was delivered from its handler.
         if !after.is_empty() {
-            Timeout::new(0, move || {
-                for f in after {
-                    let _ = f.call0(&JsValue::UNDEFINED);
-                }
-            })
+            guards::timeout(
+                0,
+                Box::new(move || {
+                    for f in after {
+                        let _ = f.call0(&JsValue::UNDEFINED);
+                    }
+                }),
+            )
             .forget();
         }
     }

@@ -8,7 +8,7 @@ use crate::runner::{from_json_text, to_json, Runner};
 use client_tools_core::adapters::registry::Registry;
 use client_tools_core::adapters::turns::{self, Step};
 use client_tools_core::calls::{Answer, ErrorKind};
-use js_sys::{Function, Object, Promise, Reflect};
+use js_sys::{Function, Object, Promise};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -95,7 +95,7 @@ impl TurnTools {
         let get = |k: &str| {
             options
                 .as_ref()
-                .and_then(|o| Reflect::get(o, &JsValue::from_str(k)).ok())
+                .map(|o| crate::js::get(o, k))
                 .filter(|v| !v.is_undefined() && !v.is_null())
         };
         let on_call = match get("onCall") {
@@ -180,7 +180,7 @@ impl TurnTools {
             waiting.push((call, name, outcome));
         }
         let on_call = self.on_call.clone();
-        wasm_bindgen_futures::future_to_promise(async move {
+        crate::js::promise(Box::pin(async move {
             if waiting.is_empty() {
                 return Ok(JsValue::NULL);
             }
@@ -204,7 +204,7 @@ impl TurnTools {
                 responses.push(turns::tool_response(&call, answer));
             }
             Ok(from_json_text(&turns::tool_responses(&responses)))
-        })
+        }))
     }
 }
 
@@ -218,9 +218,7 @@ fn tell(
 ) {
     let Some(f) = on_call else { return };
     let event = Object::new();
-    let set = |k: &str, v: JsValue| {
-        let _ = Reflect::set(&event, &JsValue::from_str(k), &v);
-    };
+    let set = |k: &str, v: JsValue| crate::js::set(&event, k, &v);
     set("type", kind.into());
     set("id", id.into());
     set("tool", tool.into());

@@ -15,7 +15,7 @@ use js_sys::{Array, Function, Object, Promise, Reflect};
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::{future_to_promise, JsFuture};
+use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -40,8 +40,8 @@ export interface WebMCPExposure {
 /// A registered tool's `execute(input)`.
 type ExecuteFn = Closure<dyn Fn(JsValue) -> Promise>;
 
-/// The app signal and the listener that stops the exposure when it aborts.
-type AbortListener = (AbortSignal, Closure<dyn FnMut()>);
+/// The listener on the app's signal that stops the exposure when it aborts (removed when dropped).
+type AbortListener = crate::browser::guards::Listener;
 
 /// A client's key, its current tool list, and the exposures that follow it.
 type Tracked = (usize, JsValue, Vec<Weak<Exposure>>);
@@ -97,21 +97,25 @@ pub(crate) fn client_tools_set(key: usize, tools: &JsValue) {
         };
         entry.1 = tool_list(tools);
         entry.2.retain(|w| w.strong_count() > 0);
-        entry.2.iter().filter_map(Weak::upgrade).collect::<Vec<_>>()
+        let mut live = Vec::new();
+        for w in &entry.2 {
+            live.extend(w.upgrade());
+        }
+        live
     });
     for exposure in followers {
         let list = tool_list(tools);
-        wasm_bindgen_futures::spawn_local(async move {
+        crate::js::spawn(Box::pin(async move {
             if let Err(e) = exposure.register_all(&list).await {
                 warn(&format!("exposeToWebMCP: the client's new tools: {e}"));
             }
-        });
+        }));
     }
 }
 
 fn warn(message: &str) {
-    let console = Reflect::get(&js_sys::global(), &"console".into()).unwrap_or_default();
-    if let Ok(f) = Reflect::get(&console, &"warn".into()).and_then(|f| f.dyn_into::<Function>()) {
+    let console = prop(&js_sys::global(), "console");
+    if let Ok(f) = prop(&console, "warn").dyn_into::<Function>() {
         let _ = f.call1(&console, &message.into());
     }
 }
@@ -135,13 +139,7 @@ fn model_context() -> Option<JsValue> {
     None
 }
 
-fn prop(o: &JsValue, k: &str) -> JsValue {
-    Reflect::get(o, &JsValue::from_str(k)).unwrap_or_default()
-}
-
-fn set(o: &Object, k: &str, v: &JsValue) {
-    let _ = Reflect::set(o, &JsValue::from_str(k), v);
-}
+use crate::js::{get as prop, set};
 
 impl Exposure {
     /// Registers `list`'s tools as a new generation, unregistering the previous one. Resolves
@@ -171,7 +169,7 @@ impl Exposure {
             return Ok(Vec::new());
         }
         let controller = AbortController::new().map_err(|_| "AbortController is missing")?;
-        let signal = controller.signal();
+        let signal: AbortSignal = crate::js::get(&controller, "signal").unchecked_into();
         *self.generation.borrow_mut() = Some(controller);
         *self.tools.borrow_mut() = tools.clone();
         let generation = self.generations.get() + 1;
@@ -267,12 +265,12 @@ impl Exposure {
                 ))
             }
         };
-        future_to_promise(async move {
+        crate::js::promise(Box::pin(async move {
             Ok(match outcome.await {
                 Some(answer) => text(answer),
                 None => "Error: the call was aborted.".into(),
             })
-        })
+        }))
     }
 
     /// The app's signal aborted: every tool is unregistered and no client is followed.
@@ -281,18 +279,15 @@ impl Exposure {
         if let Some(c) = self.generation.borrow_mut().take() {
             c.abort();
         }
-        // Dropped after this call returns: this may run inside the signal's listener.
+        // Dropped (the listener removed) after this call returns: this may run inside the
+        // signal's listener, and the signal aborts only once.
         let closures = std::mem::take(&mut *self.closures.borrow_mut());
         let on_abort = self.on_abort.borrow_mut().take();
-        if let Some((signal, listener)) = &on_abort {
-            let _ = signal
-                .remove_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
-        }
         let this = self.clone();
-        wasm_bindgen_futures::spawn_local(async move {
+        crate::js::spawn(Box::pin(async move {
             drop((closures, on_abort));
             LIVE.with(|l| l.borrow_mut().retain(|e| !Rc::ptr_eq(e, &this)));
-        });
+        }));
     }
 }
 
@@ -322,7 +317,10 @@ fn error_text(e: &JsValue) -> String {
 fn resolved(supported: bool, registered: &[String]) -> JsValue {
     let out = Object::new();
     set(&out, "supported", &supported.into());
-    let names: Array = registered.iter().map(|n| JsValue::from_str(n)).collect();
+    let names = Array::new();
+    for n in registered {
+        names.push(&JsValue::from_str(n));
+    }
     set(&out, "registered", &names);
     out.into()
 }
@@ -393,19 +391,18 @@ pub fn expose_to_webmcp(
         on_abort: RefCell::new(None),
     });
     if let Some(signal) = &signal {
-        if signal.aborted() {
+        if crate::js::bool_prop(signal, "aborted") {
             return Promise::resolve(&resolved(true, &[]));
         }
         let weak = Rc::downgrade(&exposure);
-        let on_abort = Closure::<dyn FnMut()>::new(move || {
+        let on_abort = AbortListener::new(signal.as_ref(), "abort", move |_| {
             if let Some(e) = weak.upgrade() {
                 e.stop();
             }
         });
-        let _ = signal.add_event_listener_with_callback("abort", on_abort.as_ref().unchecked_ref());
-        *exposure.on_abort.borrow_mut() = Some((signal.clone(), on_abort));
+        *exposure.on_abort.borrow_mut() = on_abort;
     }
-    future_to_promise(async move {
+    crate::js::promise(Box::pin(async move {
         let registered = exposure.register_all(&list).await.map_err(|e| {
             exposure.stop();
             // The browser refused a tool (a duplicate name, say).
@@ -424,5 +421,5 @@ pub fn expose_to_webmcp(
             LIVE.with(|l| l.borrow_mut().push(exposure.clone()));
         }
         Ok(resolved(true, &registered))
-    })
+    }))
 }

@@ -3,9 +3,9 @@
 //! and WsTools' shell both keep their running calls here.
 
 use super::guards::Abort;
+use super::vecmap::VecMap;
 use js_sys::{Date, Function};
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -20,13 +20,13 @@ struct Slot {
     after_result: Vec<Function>,
 }
 
-type Slots = Rc<RefCell<HashMap<String, Slot>>>;
+type Slots = Rc<RefCell<VecMap<String, Slot>>>;
 
 /// The running calls of one client.
 pub(crate) struct Calls {
     slots: Slots,
     /// `ctx.afterResult`, bound to a call id per call.
-    after_result: Closure<dyn Fn(String, JsValue)>,
+    after_result: Closure<crate::js::Callback>,
 }
 
 /// What a handler's `ctx` is made of.
@@ -38,17 +38,19 @@ pub(crate) struct Started {
 impl Calls {
     pub(crate) fn new() -> Calls {
         let slots: Slots = Rc::default();
-        let weak: Weak<RefCell<HashMap<String, Slot>>> = Rc::downgrade(&slots);
-        let after_result =
-            Closure::<dyn Fn(String, JsValue)>::new(move |id: String, f: JsValue| {
-                let (Some(slots), Ok(f)) = (weak.upgrade(), f.dyn_into::<Function>()) else {
-                    return;
-                };
-                let mut slots = slots.borrow_mut();
-                if let Some(slot) = slots.get_mut(&id) {
-                    slot.after_result.push(f);
-                }
-            });
+        let weak: Weak<RefCell<VecMap<String, Slot>>> = Rc::downgrade(&slots);
+        let after_result = Closure::<crate::js::Callback>::new(move |id: JsValue, f: JsValue| {
+            let (Some(slots), Some(id), Ok(f)) =
+                (weak.upgrade(), id.as_string(), f.dyn_into::<Function>())
+            else {
+                return JsValue::UNDEFINED;
+            };
+            let mut slots = slots.borrow_mut();
+            if let Some(slot) = slots.get_mut(&id) {
+                slot.after_result.push(f);
+            }
+            JsValue::UNDEFINED
+        });
         Calls {
             slots,
             after_result,

@@ -9,6 +9,7 @@ use super::calls::Calls;
 use super::guards::{Alarm, Listener};
 use super::share::Share;
 use super::stream::Streams;
+use super::vecmap::VecMap;
 use super::{handlers, lifecycle, sending};
 use crate::engine::{CallEvent, Engine, EngineErrorKind, Input, LeftBy, OpId, Output, Status};
 use crate::js::{self, Waiter};
@@ -16,10 +17,8 @@ use client_tools_core::calls::Returned;
 use client_tools_core::time::Instant;
 use js_sys::Function;
 use std::cell::{Cell, OnceCell, RefCell};
-use std::collections::HashMap;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::spawn_local;
 
 /// The engine's "now": ms since the epoch, by the page's clock.
 pub(crate) fn now() -> Instant {
@@ -40,14 +39,15 @@ pub(crate) fn error_code(kind: EngineErrorKind) -> &'static str {
 /// hold it weakly (requests on their way excepted), so a client that JS frees goes away.
 pub(crate) struct Shared {
     pub(crate) engine: RefCell<Engine>,
-    handlers: RefCell<HashMap<String, Function>>,
+    /// Each tool's handler, by name (the names are unique).
+    handlers: RefCell<handlers::Handlers>,
     on_status: Option<Function>,
     on_call: Option<Function>,
     calls: Calls,
     pub(super) streams: Streams,
     /// Set when this client shares the session's stream with the other tabs.
     share: OnceCell<Share>,
-    ops: RefCell<HashMap<OpId, Waiter>>,
+    ops: RefCell<VecMap<OpId, Waiter>>,
     /// Settled by the first registration, or rejected by a fatal error (the engine's register
     /// timeout among them): `Client.register`'s promise.
     registered: RefCell<Option<Waiter>>,
@@ -59,13 +59,13 @@ pub(crate) struct Shared {
 impl Shared {
     pub(crate) fn new(
         engine: Engine,
-        opts_handlers: Vec<(String, Function)>,
+        opts_handlers: handlers::Handlers,
         on_status: Option<Function>,
         on_call: Option<Function>,
     ) -> Rc<Shared> {
         let shared = Rc::new(Shared {
             engine: RefCell::new(engine),
-            handlers: RefCell::new(opts_handlers.into_iter().collect()),
+            handlers: RefCell::new(opts_handlers),
             on_status,
             on_call,
             calls: Calls::new(),
@@ -102,7 +102,7 @@ impl Shared {
             let Some(shared) = weak.upgrade() else { return };
             let waiter = shared.registered.borrow_mut().take();
             if let Some(w) = waiter {
-                w.reject(&signal_.reason());
+                w.reject(&js::get(&signal_, "reason"));
             }
             if shared.engine().state() != crate::engine::ClientState::Failed {
                 shared.engine.borrow_mut().leave(now());
@@ -134,8 +134,8 @@ impl Shared {
         self.engine.borrow()
     }
 
-    pub(crate) fn replace_handlers(&self, handlers: Vec<(String, Function)>) {
-        *self.handlers.borrow_mut() = handlers.into_iter().collect();
+    pub(crate) fn replace_handlers(&self, handlers: handlers::Handlers) {
+        *self.handlers.borrow_mut() = handlers;
     }
 
     pub(crate) fn add_op(&self, op: OpId, waiter: Waiter) {
@@ -235,9 +235,14 @@ impl Shared {
         arguments: serde_json::Map<String, serde_json::Value>,
         deadline: Instant,
     ) {
-        let handler = self.handlers.borrow().get(&tool).cloned();
+        let handler = (self.handlers.borrow().iter())
+            .find(|(name, _)| *name == tool)
+            .map(|(_, f)| f.clone());
         let Some(handler) = handler else {
-            let names: Vec<String> = self.handlers.borrow().keys().cloned().collect();
+            let mut names: Vec<String> = Vec::new();
+            for (name, _) in self.handlers.borrow().iter() {
+                names.push(name.clone());
+            }
             return self.feed(Input::HandlerDone {
                 call_id,
                 returned: Returned::Threw(format!(
@@ -246,22 +251,25 @@ impl Shared {
                 )),
             });
         };
-        let started = self.calls.start(&call_id, deadline.as_ms());
-        let after = Some(self.calls.after_result_fn());
-        let ctx = handlers::context(
+        let weak: Weak<Shared> = Rc::downgrade(self);
+        let id = call_id.clone();
+        let done = move |returned| {
+            if let Some(shared) = weak.upgrade() {
+                shared.feed(Input::HandlerDone {
+                    call_id: id,
+                    returned,
+                });
+            }
+        };
+        handlers::start(
+            &self.calls,
             &call_id,
             &run_id,
-            started.signal.as_ref(),
-            &started.deadline,
-            after,
+            handler,
+            arguments,
+            deadline.as_ms(),
+            Box::new(done),
         );
-        let weak: Weak<Shared> = Rc::downgrade(self);
-        spawn_local(async move {
-            let returned = handlers::call(&handler, &arguments, &ctx).await;
-            if let Some(shared) = weak.upgrade() {
-                shared.feed(Input::HandlerDone { call_id, returned });
-            }
-        });
     }
 
     fn on_status(self: &Rc<Self>, status: Status) {

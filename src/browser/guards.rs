@@ -3,7 +3,7 @@
 //! behind. `forget` is the explicit opt-out.
 
 use client_tools_core::time::Instant;
-use gloo_timers::callback::Timeout;
+use gloo_timers::callback::{Interval, Timeout};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
@@ -25,7 +25,16 @@ impl Listener {
         kind: &'static str,
         f: impl FnMut(Event) + 'static,
     ) -> Option<Listener> {
-        let callback = Closure::<dyn FnMut(Event)>::new(f);
+        Listener::boxed(target, kind, Box::new(f))
+    }
+
+    /// The one body of `new`, for every listener's closure (boxed).
+    fn boxed(
+        target: &EventTarget,
+        kind: &'static str,
+        f: Box<dyn FnMut(Event)>,
+    ) -> Option<Listener> {
+        let callback = Closure::wrap(f);
         target
             .add_event_listener_with_callback(kind, callback.as_ref().unchecked_ref())
             .ok()?;
@@ -62,7 +71,7 @@ impl Abort {
     }
 
     pub(crate) fn signal(&self) -> Option<AbortSignal> {
-        self.controller.as_ref().map(|c| c.signal())
+        (self.controller.as_ref()).map(|c| crate::js::get(c, "signal").unchecked_into())
     }
 
     /// Aborts now with `reason` as the signal's reason (an `Error`).
@@ -84,6 +93,17 @@ impl Drop for Abort {
             c.abort_with_reason(&JsValue::from(js_sys::Error::new(self.reason)));
         }
     }
+}
+
+/// `setTimeout`: `f` runs once after `ms` unless the guard is dropped first. Boxed, so every
+/// timer of the SDK shares one copy of the timer glue.
+pub(crate) fn timeout(ms: u32, f: Box<dyn FnOnce()>) -> Timeout {
+    Timeout::new(ms, f)
+}
+
+/// `setInterval`: `f` runs every `ms` until the guard is dropped. Boxed, like [`timeout`].
+pub(crate) fn interval(ms: u32, f: Box<dyn FnMut()>) -> Interval {
+    Interval::new(ms, f)
 }
 
 /// One timer, re-armed to a state machine's next deadline after every drain: the engine's and
@@ -115,10 +135,13 @@ impl Alarm {
         let delay = at.since(now).as_ms().min(i32::MAX as u64) as u32;
         let fired = Rc::new(Cell::new(false));
         let flag = Rc::clone(&fired);
-        let timeout = Timeout::new(delay, move || {
-            flag.set(true);
-            fire();
-        });
+        let timeout = timeout(
+            delay,
+            Box::new(move || {
+                flag.set(true);
+                fire();
+            }),
+        );
         *armed = Some((at, fired, timeout));
     }
 }

@@ -2,13 +2,17 @@
 //! sync, async and throwing handlers all work the same way; and reading what it gave back
 //! as JSON for the call runtime.
 
+use super::calls::Calls;
 use crate::js::error_text;
 use client_tools_core::calls::Returned;
-use js_sys::{Date, Function, Object, Promise, Reflect};
+use js_sys::{Date, Function, Object, Promise};
 use serde_json::{Map, Value};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortSignal;
+
+/// Each tool's handler, by name (a tool list's names are unique).
+pub(crate) type Handlers = Vec<(String, Function)>;
 
 /// Builds `ctx`: `{ callId, runId, signal, deadline, afterResult(fn) }`.
 pub(crate) fn context(
@@ -19,9 +23,7 @@ pub(crate) fn context(
     after_result: Option<&Function>,
 ) -> Object {
     let ctx = Object::new();
-    let set = |k: &str, v: &JsValue| {
-        let _ = Reflect::set(&ctx, &JsValue::from_str(k), v);
-    };
+    let set = |k: &str, v: &JsValue| crate::js::set(&ctx, k, v);
     set("callId", &JsValue::from_str(call_id));
     set("runId", &JsValue::from_str(run_id));
     if let Some(signal) = signal {
@@ -35,6 +37,30 @@ pub(crate) fn context(
         );
     }
     ctx
+}
+
+/// Starts `handler` for a call: its `ctx` from `calls` (signal, deadline, `afterResult`), then
+/// `done` with what it returned. The one way every transport runs a handler.
+pub(crate) fn start(
+    calls: &Calls,
+    call_id: &str,
+    run_id: &str,
+    handler: Function,
+    arguments: Map<String, Value>,
+    deadline_ms: u64,
+    done: Box<dyn FnOnce(Returned)>,
+) {
+    let started = calls.start(call_id, deadline_ms);
+    let ctx = context(
+        call_id,
+        run_id,
+        started.signal.as_ref(),
+        &started.deadline,
+        Some(calls.after_result_fn()),
+    );
+    crate::js::spawn(Box::pin(async move {
+        done(call(&handler, &arguments, &ctx).await);
+    }));
 }
 
 /// Calls the handler and waits for what it returns; the call runtime reads it by its

@@ -33,19 +33,26 @@ pub(crate) fn unknown(key: &str, known: &[&str], prefix: &str) -> String {
 /// The known key closest to `key` (case-insensitive edit distance, transpositions counted
 /// as one), if it is close enough to be a typo: at most 2 edits, or a third of the key.
 pub(crate) fn nearest<'a>(key: &str, known: &[&'a str]) -> Option<&'a str> {
-    let key: Vec<char> = key.to_ascii_lowercase().chars().collect();
+    let key = lower_chars(key);
     let limit = (key.len() / 3).max(2);
-    known
-        .iter()
-        .map(|k| {
-            (
-                distance(&key, &k.to_ascii_lowercase().chars().collect::<Vec<_>>()),
-                *k,
-            )
-        })
-        .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, k)| k)
+    // The first of the closest, as plain loops (iterator chains cost a copy each in the .wasm).
+    let mut best: Option<(usize, &'a str)> = None;
+    for k in known {
+        let d = distance(&key, &lower_chars(k));
+        if d <= limit && best.is_none_or(|(b, _)| d < b) {
+            best = Some((d, k));
+        }
+    }
+    best.map(|(_, k)| k)
+}
+
+/// `s`'s characters, ASCII letters in lower case.
+fn lower_chars(s: &str) -> Vec<char> {
+    let mut out = Vec::with_capacity(s.len());
+    for c in s.chars() {
+        out.push(c.to_ascii_lowercase());
+    }
+    out
 }
 
 /// Optimal string alignment distance: insertions, deletions, substitutions and adjacent

@@ -37,8 +37,7 @@ enum Lock {
 /// `navigator.locks`, if this is a window that has it.
 fn lock_manager() -> Option<JsValue> {
     let window = web_sys::window()?;
-    let navigator = Reflect::get(&window, &"navigator".into()).ok()?;
-    let locks = Reflect::get(&navigator, &"locks".into()).ok()?;
+    let locks = crate::js::get(&crate::js::get(&window, "navigator"), "locks");
     (!locks.is_undefined() && !locks.is_null()).then_some(locks)
 }
 
@@ -90,13 +89,16 @@ impl Leadership {
             Some(locks) => self.ask_lock(&locks, weak),
             None => {
                 *self.lock.borrow_mut() = Lock::Waiting;
-                let tick = Interval::new(PROBE_MS as u32, move || {
-                    if let Some(shared) = weak.upgrade() {
-                        if let Some(share) = shared.share() {
-                            share.check_leader(&shared);
+                let tick = super::guards::interval(
+                    PROBE_MS as u32,
+                    Box::new(move || {
+                        if let Some(shared) = weak.upgrade() {
+                            if let Some(share) = shared.share() {
+                                share.check_leader(&shared);
+                            }
                         }
-                    }
-                });
+                    }),
+                );
                 *self.ticker.borrow_mut() = Some(tick);
             }
         }
@@ -107,7 +109,7 @@ impl Leadership {
             return;
         };
         let options = Object::new();
-        let _ = Reflect::set(&options, &"signal".into(), &abort.signal().into());
+        crate::js::set(&options, "signal", &abort.signal().into());
         let granted = Closure::once_into_js(move |_lock: JsValue| -> JsValue {
             let mut release = None;
             let held = Promise::new(&mut |resolve, _| release = Some(resolve));
@@ -122,9 +124,7 @@ impl Leadership {
             }
             held.into()
         });
-        let request = Reflect::get(locks, &"request".into())
-            .ok()
-            .and_then(|f| f.dyn_into::<Function>().ok());
+        let request = crate::js::get(locks, "request").dyn_into::<Function>().ok();
         let Some(request) = request else { return };
         let args = Array::of3(&self.name.as_str().into(), &options, &granted);
         let Ok(promise) = Reflect::apply(&request, locks, &args) else {
@@ -132,9 +132,9 @@ impl Leadership {
         };
         // Rejects with an AbortError when the request is withdrawn: expected, not reported.
         if let Ok(promise) = promise.dyn_into::<Promise>() {
-            wasm_bindgen_futures::spawn_local(async move {
+            crate::js::spawn(Box::pin(async move {
                 let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
-            });
+            }));
         }
         *self.lock.borrow_mut() = Lock::Asked(abort);
     }
@@ -166,7 +166,8 @@ impl Leadership {
         }
         let by_beats = release.is_none();
         *self.lock.borrow_mut() = Lock::Held(release);
-        *self.ticker.borrow_mut() = by_beats.then(|| Interval::new(BEAT_MS, beat));
+        *self.ticker.borrow_mut() =
+            by_beats.then(|| super::guards::interval(BEAT_MS, Box::new(beat)));
     }
 
     /// Gives the lead back, or leaves the election.

@@ -6,7 +6,6 @@ use super::driver::Shared;
 use super::guards::Listener;
 use crate::engine::Input;
 use std::rc::{Rc, Weak};
-use wasm_bindgen::JsCast;
 
 /// Adds the lifecycle listeners; the first input (hidden at start) is returned, not fed, so the
 /// engine learns it before it sends anything.
@@ -40,8 +39,7 @@ pub(super) fn listen(shared: &Rc<Shared>) -> (Vec<Listener>, Option<Input>) {
     }));
     listeners.extend(on(doc, "freeze", |_| Input::Freeze));
     listeners.extend(on(doc, "resume", |_| Input::Resume));
-    let first = document
-        .hidden()
+    let first = crate::js::bool_prop(&document, "hidden")
         .then_some(Input::VisibilityChanged { hidden: true });
     (listeners, first)
 }
@@ -49,10 +47,10 @@ pub(super) fn listen(shared: &Rc<Shared>) -> (Vec<Listener>, Option<Input>) {
 fn page_hidden() -> bool {
     web_sys::window()
         .and_then(|w| w.document())
-        .is_some_and(|d| d.hidden())
+        .is_some_and(|d| crate::js::bool_prop(&d, "hidden"))
 }
 
+/// A page hide or show event's `persisted` (false for any other event).
 fn persisted(e: &web_sys::Event) -> bool {
-    e.dyn_ref::<web_sys::PageTransitionEvent>()
-        .is_some_and(|e| e.persisted())
+    crate::js::bool_prop(e, "persisted")
 }

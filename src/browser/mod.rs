@@ -6,8 +6,9 @@
 //! stream; `calls` keeps the running handlers' `ctx`; `lifecycle` follows the page; `guards`
 //! hold JS resources (listeners, abort controllers) that undo themselves on drop; `net` is
 //! `fetch`; `sending` queues the engine's requests by urgency, a few at a time; `share` lets
-//! the tabs on one session read one event stream, led by the tab `leader` elects; `handlers` calls a JS handler. JS plumbing shared with the page tools is
-//! `crate::js`.
+//! the tabs on one session read one event stream, led by the tab `leader` elects; `handlers`
+//! calls a JS handler (for every transport); `vecmap` is the small map they keep entries in.
+//! JS plumbing shared with the page tools is `crate::js`.
 
 pub(crate) mod calls;
 mod driver;
@@ -21,5 +22,6 @@ pub(crate) mod options;
 mod sending;
 mod share;
 mod stream;
+pub(crate) mod vecmap;
 
 pub(crate) use driver::{now, Shared};

@@ -42,7 +42,7 @@ fn init(
     }
     if keepalive {
         // Not in web-sys' RequestInit yet; the page may be gone before the answer comes.
-        Reflect::set(&init, &"keepalive".into(), &JsValue::TRUE)?;
+        crate::js::set(&init, "keepalive", &JsValue::TRUE);
     }
     init.set_signal(signal);
     Ok(init)
@@ -124,9 +124,7 @@ impl Stream {
             .await
             .map_err(|e| error_text(&e))?
             .unchecked_into();
-        let done = Reflect::get(&step, &"done".into())
-            .map(|v| v.is_truthy())
-            .unwrap_or(true);
+        let done = crate::js::get(&step, "done").is_truthy();
         if done {
             return Ok(false);
         }

@@ -5,7 +5,7 @@
 use crate::engine::{Config, ToolDef, WhenHidden};
 use crate::protocol::{Lifetime, ToolSpec};
 use client_tools_core::time::Duration;
-use js_sys::{Array, Function, Reflect};
+use js_sys::{Array, Function};
 use serde_json::error::Category;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -57,9 +57,7 @@ const TOOL_KEYS: &[&str] = &[
     "handler",
 ];
 
-fn prop(obj: &JsValue, key: &str) -> JsValue {
-    Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-}
+use crate::js::get as prop;
 
 fn describe(v: &JsValue) -> &'static str {
     if v.is_undefined() {
@@ -81,12 +79,22 @@ fn describe(v: &JsValue) -> &'static str {
     }
 }
 
+/// `field.key`, the path of a member in a message (`tools[2].handler`).
+fn member(field: &str, key: &str) -> String {
+    format!("{field}.{key}")
+}
+
+/// `field: must be what, got …`: an option of the wrong kind, named with what it was.
+fn wrong(field: &str, what: &str, v: &JsValue) -> String {
+    format!("{field}: must be {what}, got {}", describe(v))
+}
+
 fn required_string(obj: &JsValue, key: &str, field: &str) -> Result<String, String> {
     let v = prop(obj, key);
     match v.as_string() {
         Some(s) if !s.is_empty() => Ok(s),
         Some(_) => Err(format!("{field}: must not be empty")),
-        None => Err(format!("{field}: must be a string, got {}", describe(&v))),
+        None => Err(wrong(field, "a string", &v)),
     }
 }
 
@@ -97,7 +105,7 @@ fn optional_function(obj: &JsValue, key: &str, field: &str) -> Result<Option<Fun
     }
     v.dyn_into::<Function>()
         .map(Some)
-        .map_err(|v| format!("{field}: must be a function, got {}", describe(&v)))
+        .map_err(|v| wrong(field, "a function", &v))
 }
 
 /// A whole number ≥ 1, or absent.
@@ -116,7 +124,7 @@ fn optional_count(obj: &JsValue, key: &str, field: &str) -> Result<Option<u64>, 
                 .map(String::from)
                 .unwrap_or_default()
         )),
-        None => Err(format!("{field}: must be a number, got {}", describe(&v))),
+        None => Err(wrong(field, "a number", &v)),
     }
 }
 
@@ -141,37 +149,28 @@ fn to_json(v: &JsValue, field: &str) -> Result<serde_json::Value, String> {
 fn tool(v: &JsValue, i: usize) -> Result<JsTool, String> {
     let field = format!("tools[{i}]");
     if !v.is_object() || v.is_function() {
-        return Err(format!("{field}: must be an object, got {}", describe(v)));
+        return Err(wrong(&field, "an object", v));
     }
-    super::keys::check(v, TOOL_KEYS, &format!("{field}."))?;
-    let name = match prop(v, "name").as_string() {
-        Some(s) => s,
-        None => {
-            return Err(format!(
-                "{field}.name: must be a string, got {}",
-                describe(&prop(v, "name"))
-            ))
-        }
-    };
+    super::keys::check(v, TOOL_KEYS, &member(&field, ""))?;
+    let name = prop(v, "name");
+    let name = name
+        .as_string()
+        .ok_or_else(|| wrong(&member(&field, "name"), "a string", &name))?;
     let description = match prop(v, "description") {
         d if d.is_undefined() || d.is_null() => String::new(),
-        d => d.as_string().ok_or_else(|| {
-            format!(
-                "{field}.description: must be a string, got {}",
-                describe(&d)
-            )
-        })?,
+        d => d
+            .as_string()
+            .ok_or_else(|| wrong(&member(&field, "description"), "a string", &d))?,
     };
     let parameters = match prop(v, "parameters") {
         p if p.is_undefined() || p.is_null() => None,
-        p => Some(to_json(&p, &format!("{field}.parameters"))?),
+        p => Some(to_json(&p, &member(&field, "parameters"))?),
     };
-    let handler = optional_function(v, "handler", &format!("{field}.handler"))?
+    let handler = optional_function(v, "handler", &member(&field, "handler"))?
         .ok_or_else(|| format!("{field}.handler: must be a function, got undefined"))?;
-    let timeout_ms = optional_count(v, "timeoutMs", &format!("{field}.timeoutMs"))?;
-    let max_calls_per_run =
-        optional_count(v, "maxCallsPerRun", &format!("{field}.maxCallsPerRun"))?
-            .map(|n| n.min(u32::MAX as u64) as u32);
+    let timeout_ms = optional_count(v, "timeoutMs", &member(&field, "timeoutMs"))?;
+    let max_calls_per_run = optional_count(v, "maxCallsPerRun", &member(&field, "maxCallsPerRun"))?
+        .map(|n| n.min(u32::MAX as u64) as u32);
     Ok(JsTool {
         def: ToolDef {
             spec: ToolSpec {
@@ -193,15 +192,19 @@ pub(crate) fn tools(v: &JsValue, field: &str) -> Result<Vec<JsTool>, String> {
     }
     let arr = v
         .dyn_ref::<Array>()
-        .ok_or_else(|| format!("{field}: must be an array of tools, got {}", describe(v)))?;
-    arr.iter().enumerate().map(|(i, t)| tool(&t, i)).collect()
+        .ok_or_else(|| wrong(field, "an array of tools", v))?;
+    let mut out = Vec::new();
+    for (i, t) in arr.iter().enumerate() {
+        out.push(tool(&t, i)?);
+    }
+    Ok(out)
 }
 
 /// Reads `Client.register`'s options. `key_prefix` and `seed` come from the caller (the
 /// browser's `crypto.randomUUID()` and `Math.random()`).
 pub(crate) fn register(v: &JsValue, key_prefix: String, seed: u64) -> Result<Options, String> {
     if !v.is_object() {
-        return Err(format!("options: must be an object, got {}", describe(v)));
+        return Err(wrong("options", "an object", v));
     }
     super::keys::check(v, REGISTER_KEYS, "")?;
     let base_url = required_string(v, "baseUrl", "baseUrl")?;
@@ -209,15 +212,13 @@ pub(crate) fn register(v: &JsValue, key_prefix: String, seed: u64) -> Result<Opt
     let token = required_string(v, "token", "token")?;
     let name = match prop(v, "name") {
         n if n.is_undefined() => "web".to_owned(),
-        n => n
-            .as_string()
-            .ok_or_else(|| format!("name: must be a string, got {}", describe(&n)))?,
+        n => n.as_string().ok_or_else(|| wrong("name", "a string", &n))?,
     };
     let share_stream = match prop(v, "shareStream") {
         s if s.is_undefined() || s.is_null() => true,
         s => s
             .as_bool()
-            .ok_or_else(|| format!("shareStream: must be a boolean, got {}", describe(&s)))?,
+            .ok_or_else(|| wrong("shareStream", "a boolean", &s))?,
     }
     .then(|| super::share::channel_name(&base_url, &session_id, &token));
     let mut config = Config::new(base_url, session_id, token, name, key_prefix, seed);
@@ -236,7 +237,7 @@ pub(crate) fn register(v: &JsValue, key_prefix: String, seed: u64) -> Result<Opt
         w => {
             let s = w
                 .as_string()
-                .ok_or_else(|| format!("whenHidden: must be a string, got {}", describe(&w)))?;
+                .ok_or_else(|| wrong("whenHidden", "a string", &w))?;
             config.when_hidden = WhenHidden::parse(&s).map_err(|e| e.to_string())?;
         }
     }
@@ -260,7 +261,7 @@ pub(crate) fn register(v: &JsValue, key_prefix: String, seed: u64) -> Result<Opt
             s if s.is_undefined() || s.is_null() => None,
             s => Some(
                 s.dyn_into::<web_sys::AbortSignal>()
-                    .map_err(|s| format!("signal: must be an AbortSignal, got {}", describe(&s)))?,
+                    .map_err(|s| wrong("signal", "an AbortSignal", &s))?,
             ),
         },
     })

@@ -10,7 +10,6 @@ use crate::engine::{HttpRequest, Input};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
-use wasm_bindgen_futures::spawn_local;
 
 /// The most requests of the SDK one page has on the network at once (streams not counted).
 pub(crate) const MAX_IN_FLIGHT: usize = 4;
@@ -41,14 +40,18 @@ struct Queue<T> {
 
 impl<T> Default for Queue<T> {
     fn default() -> Self {
-        Queue {
-            in_flight: 0,
-            waiting: Default::default(),
-        }
+        Queue::new()
     }
 }
 
 impl<T> Queue<T> {
+    const fn new() -> Self {
+        Queue {
+            in_flight: 0,
+            waiting: [VecDeque::new(), VecDeque::new(), VecDeque::new()],
+        }
+    }
+
     /// `item` goes out now (it is handed back) if a slot is free, else waits its turn.
     fn admit(&mut self, item: T, urgency: Urgency) -> Option<T> {
         if self.in_flight < MAX_IN_FLIGHT {
@@ -71,7 +74,7 @@ impl<T> Queue<T> {
 
 thread_local! {
     // One per page (a wasm instance is single-threaded): every client of the page shares it.
-    static QUEUE: RefCell<Queue<(Rc<Shared>, HttpRequest)>> = RefCell::default();
+    static QUEUE: RefCell<Queue<(Rc<Shared>, HttpRequest)>> = const { RefCell::new(Queue::new()) };
 }
 
 /// Sends `req` now if a slot is free (or it is keep-alive), else queues it by urgency. The
@@ -79,12 +82,12 @@ thread_local! {
 /// say) finishes even if the client is dropped meanwhile.
 pub(super) fn send(shared: Rc<Shared>, req: HttpRequest) {
     if req.keepalive {
-        return spawn_local(transmit(shared, req, false));
+        return crate::js::spawn(Box::pin(transmit(shared, req, false)));
     }
     let urgency = urgency(&req);
     let now = QUEUE.with(|q| q.borrow_mut().admit((shared, req), urgency));
     if let Some((shared, req)) = now {
-        spawn_local(transmit(shared, req, true));
+        crate::js::spawn(Box::pin(transmit(shared, req, true)));
     }
 }
 
@@ -92,7 +95,7 @@ pub(super) fn send(shared: Rc<Shared>, req: HttpRequest) {
 fn release() {
     let next = QUEUE.with(|q| q.borrow_mut().release());
     if let Some((shared, req)) = next {
-        spawn_local(transmit(shared, req, true));
+        crate::js::spawn(Box::pin(transmit(shared, req, true)));
     }
 }
 

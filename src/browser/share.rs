@@ -84,7 +84,7 @@ impl Share {
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
             if let Some(shared) = weak.upgrade() {
                 if let Some(share) = shared.share() {
-                    share.on_message(&shared, &e.data());
+                    share.on_message(&shared, &crate::js::get(&e, "data"));
                 }
             }
         });

@@ -6,16 +6,15 @@
 use super::driver::{now, Shared};
 use super::guards::Abort;
 use super::net;
+use super::vecmap::VecMap;
 use crate::engine::{Input, StreamId};
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::{Rc, Weak};
-use wasm_bindgen_futures::spawn_local;
 
 /// The open stream connections, by the engine's id.
 #[derive(Default)]
 pub(super) struct Streams {
-    open: RefCell<HashMap<StreamId, Abort>>,
+    open: RefCell<VecMap<StreamId, Abort>>,
 }
 
 impl Streams {
@@ -39,7 +38,7 @@ impl Streams {
         let Some(signal) = abort.signal() else { return };
         self.open.borrow_mut().insert(stream, abort);
         let weak: Weak<Shared> = Rc::downgrade(shared);
-        spawn_local(async move {
+        crate::js::spawn(Box::pin(async move {
             let opened = net::open_stream(&url, &headers, &signal).await;
             let Some(shared) = weak.upgrade() else { return };
             let mut conn = match opened {
@@ -85,6 +84,6 @@ impl Streams {
                 share.on_closed(stream);
             }
             shared.feed(Input::StreamClosed { stream, error });
-        });
+        }));
     }
 }

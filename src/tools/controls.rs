@@ -2,11 +2,13 @@
 //! prototype setters, toggles by clicks, choices by value or label, then the events an app
 //! listens for, then a read-back of what the page kept.
 
+use super::js::{
+    bool_prop, get, lower, number_prop, object, proto_call, proto_set, set, string_prop,
+};
 use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, HtmlInputElement, HtmlOptionElement, HtmlSelectElement};
 
-use super::js::{get, lower, object, proto_call, proto_set, set};
 use super::labels::{clean_text, option_label};
 use super::text::{check_typed, cut_utf16, format_hint, is_hex_color};
 
@@ -56,9 +58,8 @@ fn as_text(v: &Value) -> Result<String, Outcome> {
 /// Fires `input` then `change`, bubbling and composed, as typing and leaving a field does.
 fn fire_input_change(el: &Element) {
     for kind in ["input", "change"] {
-        let init = web_sys::EventInit::new();
-        init.set_bubbles(true);
-        init.set_composed(true);
+        let init: web_sys::EventInit =
+            super::js::parse_json(r#"{"bubbles":true,"composed":true}"#).unchecked_into();
         if let Ok(ev) = web_sys::Event::new_with_event_init_dict(kind, &init) {
             let _ = el.dispatch_event(&ev);
         }
@@ -133,19 +134,19 @@ pub(crate) fn type_checked(
     if kind == "color" && !is_hex_color(&text) {
         return refuse(format!("{text:?} is not a color; expected {hint}"));
     }
-    let old = el.value();
+    let old = string_prop(el, "value");
     proto_set("HTMLInputElement", "value", el, &JsValue::from_str(&text))
         .map_err(Outcome::Refused)?;
-    if el.value().is_empty() && !text.is_empty() {
+    if string_prop(el, "value").is_empty() && !text.is_empty() {
         let _ = proto_set("HTMLInputElement", "value", el, &JsValue::from_str(&old));
         return refuse(format!(
             "{text:?} is not a valid {kind} value; expected {hint}"
         ));
     }
-    put_value("HTMLInputElement", el, &el.value())?;
+    put_value("HTMLInputElement", el, &string_prop(el, "value"))?;
     let el = el.clone();
     step(Vec::new(), move || {
-        let now = el.value();
+        let now = string_prop(&el, "value");
         if now.eq_ignore_ascii_case(&text) {
             Set(now.into())
         } else {
@@ -158,22 +159,29 @@ pub(crate) fn type_checked(
 }
 
 /// A choice named by its value, else its label (ignoring case and spacing).
-fn choose<'a, T>(
+fn choose<'a, T: AsRef<JsValue>>(
     items: &'a [T],
     wanted: &str,
-    value: impl Fn(&T) -> String,
-    label: impl Fn(&T) -> String,
+    label: &dyn Fn(&T) -> String,
 ) -> Option<&'a T> {
+    for i in items {
+        if string_prop(i.as_ref(), "value") == wanted {
+            return Some(i);
+        }
+    }
     let w = lower(&clean_text(wanted));
-    items
-        .iter()
-        .find(|i| value(i) == wanted)
-        .or_else(|| items.iter().find(|i| lower(&label(i)) == w))
+    items.iter().find(|i| lower(&label(i)) == w)
 }
 
 fn wanted_list(value: &Value) -> Result<Vec<String>, Outcome> {
     match value {
-        Value::Array(items) => items.iter().map(as_text).collect(),
+        Value::Array(items) => {
+            let mut out = Vec::with_capacity(items.len());
+            for i in items {
+                out.push(as_text(i)?);
+            }
+            Ok(out)
+        }
         other => Ok(vec![as_text(other)?]),
     }
 }
@@ -189,14 +197,14 @@ pub(crate) fn checkbox(el: &HtmlInputElement, value: &Value) -> Result<Step, Out
         Value::String(s) if s == "true" || s == "false" => s == "true",
         _ => return refuse("a checkbox takes true or false"),
     };
-    let clicks = if el.checked() != want {
+    let clicks = if bool_prop(el, "checked") != want {
         vec![el.clone().into()]
     } else {
         Vec::new()
     };
     let el = el.clone();
     step(clicks, move || {
-        let now = el.checked();
+        let now = bool_prop(&el, "checked");
         if now == want {
             Set(now.into())
         } else {
@@ -206,14 +214,17 @@ pub(crate) fn checkbox(el: &HtmlInputElement, value: &Value) -> Result<Step, Out
 }
 
 fn options_list(items: &[HtmlInputElement], root: &Element) -> String {
-    some_of(items.iter().map(|i| option_label(i, root)))
+    some_of(items.len(), &|i| option_label(&items[i], root))
 }
 
 /// The first few of a list of choices, for a refusal that says what the choices are.
-fn some_of(labels: impl Iterator<Item = String>) -> String {
-    let mut out: Vec<String> = labels.take(OPTIONS_NAMED + 1).collect();
-    if out.len() > OPTIONS_NAMED {
-        out[OPTIONS_NAMED] = "…".into();
+fn some_of(count: usize, label: &dyn Fn(usize) -> String) -> String {
+    let mut out: Vec<String> = Vec::new();
+    for i in 0..count.min(OPTIONS_NAMED) {
+        out.push(label(i));
+    }
+    if count > OPTIONS_NAMED {
+        out.push("…".into());
     }
     out.join(", ")
 }
@@ -225,23 +236,23 @@ pub(crate) fn radios(
 ) -> Result<Step, Outcome> {
     let text = as_text(value)?;
     let label = |i: &HtmlInputElement| option_label(i, root);
-    let Some(pick) = choose(group, &text, |i| i.value(), label) else {
+    let Some(pick) = choose(group, &text, &label) else {
         return refuse(format!(
             "{text:?} is not one of: {}",
             options_list(group, root)
         ));
     };
-    if pick.disabled() {
+    if bool_prop(pick, "disabled") {
         return refuse(format!("the choice {text:?} is disabled"));
     }
-    let clicks = if pick.checked() {
+    let clicks = if bool_prop(pick, "checked") {
         Vec::new()
     } else {
         vec![pick.clone().into()]
     };
     let (pick, root) = (pick.clone(), root.clone());
     step(clicks, move || {
-        if pick.checked() {
+        if bool_prop(&pick, "checked") {
             Set(option_label(&pick, &root).into())
         } else {
             Changed(Value::Null, "the page did not let the choice change".into())
@@ -257,7 +268,7 @@ pub(crate) fn checkboxes(
     let mut want = Vec::new();
     let label = |i: &HtmlInputElement| option_label(i, root);
     for text in wanted_list(value)? {
-        match choose(group, &text, |i| i.value(), label) {
+        match choose(group, &text, &label) {
             Some(i) => want.push(i.clone()),
             None => {
                 return refuse(format!(
@@ -267,25 +278,34 @@ pub(crate) fn checkboxes(
             }
         }
     }
-    let change: Vec<&HtmlInputElement> = group
-        .iter()
-        .filter(|i| want.contains(i) != i.checked())
-        .collect();
-    if let Some(locked) = change.iter().find(|i| i.disabled()) {
-        return refuse(format!(
-            "the choice {:?} is disabled",
-            option_label(locked, root)
-        ));
+    let mut change: Vec<&HtmlInputElement> = Vec::new();
+    for i in group {
+        if want.contains(i) != bool_prop(i, "checked") {
+            change.push(i);
+        }
     }
-    let clicks = change.iter().map(|i| (*i).clone().into()).collect();
+    let mut clicks: Vec<Element> = Vec::new();
+    for i in &change {
+        if bool_prop(i, "disabled") {
+            return refuse(format!(
+                "the choice {:?} is disabled",
+                option_label(i, root)
+            ));
+        }
+        clicks.push((*i).clone().into());
+    }
     let (group, root) = (group.to_vec(), root.clone());
     step(clicks, move || {
-        let now: Vec<Value> = group
+        let mut now: Vec<Value> = Vec::new();
+        for i in &group {
+            if bool_prop(i, "checked") {
+                now.push(option_label(i, &root).into());
+            }
+        }
+        if group
             .iter()
-            .filter(|i| i.checked())
-            .map(|i| option_label(i, &root).into())
-            .collect();
-        if group.iter().all(|i| want.contains(i) == i.checked()) {
+            .all(|i| want.contains(i) == bool_prop(i, "checked"))
+        {
             Set(Value::Array(now))
         } else {
             Changed(
@@ -298,45 +318,51 @@ pub(crate) fn checkboxes(
 
 pub(crate) fn select(s: &HtmlSelectElement, value: &Value) -> Result<Step, Outcome> {
     let opts = s.options();
-    let all: Vec<HtmlOptionElement> = (0..opts.length())
-        .filter_map(|i| opts.get_with_index(i)?.dyn_into::<HtmlOptionElement>().ok())
-        .collect();
-    let list = || some_of(all.iter().map(|o| clean_text(&o.label())));
+    let mut all: Vec<HtmlOptionElement> = Vec::new();
+    for i in 0..number_prop(&opts, "length") as u32 {
+        if let Some(o) = opts.get_with_index(i).and_then(|o| o.dyn_into().ok()) {
+            all.push(o);
+        }
+    }
+    let list = || some_of(all.len(), &|i| clean_text(&string_prop(&all[i], "label")));
     let texts = wanted_list(value)?;
-    if !s.multiple() && texts.len() != 1 {
+    if !bool_prop(s, "multiple") && texts.len() != 1 {
         return refuse("this select takes one choice");
     }
     let mut picks = Vec::new();
     for t in &texts {
-        let Some(o) = choose(&all, t, |o| o.value(), |o| clean_text(&o.label())) else {
+        let Some(o) = choose(&all, t, &|o| clean_text(&string_prop(o, "label"))) else {
             return refuse(format!("{t:?} is not one of: {}", list()));
         };
-        if o.disabled() {
+        if bool_prop(o, "disabled") {
             return refuse(format!("the option {t:?} is disabled"));
         }
         picks.push(o.clone());
     }
     focus(s);
-    if s.multiple() {
+    if bool_prop(s, "multiple") {
         for o in &all {
             let on = picks.contains(o);
             proto_set("HTMLOptionElement", "selected", o, &JsValue::from_bool(on))
                 .map_err(Outcome::Refused)?;
         }
     } else {
-        let index = JsValue::from_f64(picks[0].index() as f64);
+        let index = get(&picks[0], "index");
         proto_set("HTMLSelectElement", "selectedIndex", s, &index).map_err(Outcome::Refused)?;
     }
     fire_input_change(s);
     blur(s);
-    let multiple = s.multiple();
+    let multiple = bool_prop(s, "multiple");
     step(Vec::new(), move || {
-        let now: Vec<Value> = all
+        let mut now: Vec<Value> = Vec::new();
+        for o in &all {
+            if bool_prop(o, "selected") {
+                now.push(string_prop(o, "value").into());
+            }
+        }
+        let same = all
             .iter()
-            .filter(|o| o.selected())
-            .map(|o| o.value().into())
-            .collect();
-        let same = all.iter().all(|o| picks.contains(o) == o.selected());
+            .all(|o| picks.contains(o) == bool_prop(o, "selected"));
         let now = if multiple {
             Value::Array(now)
         } else {
@@ -356,18 +382,18 @@ pub(crate) fn editable(el: &web_sys::HtmlElement, value: &Value) -> Result<Step,
     focus(el);
     // Plain text only: the agent's value never becomes markup.
     proto_set("Node", "textContent", el, &JsValue::from_str(&text)).map_err(Outcome::Refused)?;
-    let init = web_sys::InputEventInit::new();
-    init.set_bubbles(true);
-    init.set_composed(true);
-    init.set_input_type("insertReplacementText");
-    init.set_data(Some(&text));
+    let init = super::js::parse_json(
+        r#"{"bubbles":true,"composed":true,"inputType":"insertReplacementText"}"#,
+    );
+    set(&init, "data", &JsValue::from_str(&text));
+    let init: web_sys::InputEventInit = init.unchecked_into();
     if let Ok(ev) = web_sys::InputEvent::new_with_event_init_dict("input", &init) {
         let _ = el.dispatch_event(&ev);
     }
     blur(el);
     let el = el.clone();
     step(Vec::new(), move || {
-        let now = el.text_content().unwrap_or_default();
+        let now = string_prop(&el, "textContent");
         if now == text {
             Set(now.into())
         } else {
@@ -382,7 +408,7 @@ pub(crate) fn files(el: &HtmlInputElement, value: &Value) -> Result<Step, Outcom
         Value::Array(v) => v.clone(),
         one => vec![one.clone()],
     };
-    if specs.len() > 1 && !el.multiple() {
+    if specs.len() > 1 && !bool_prop(el, "multiple") {
         return refuse("this file field takes one file");
     }
     let dt =

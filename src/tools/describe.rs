@@ -1,15 +1,16 @@
 //! The describe-form tool: what a model needs to fill a form, with the page's secrets redacted.
 
-use serde_json::{json, Map, Value};
+use super::js::{bool_prop, number_prop, proto_get, string_prop};
+use serde_json::{Map, Value};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, HtmlButtonElement, HtmlFormElement, HtmlInputElement, HtmlSelectElement};
 
 use super::fields::{fields, Control, Field};
-use super::js::proto_get;
 use super::labels::{clean_text, label_of, option_label};
 use super::options::Config;
 use super::scope::{attr, container, contains, form_ref, forms_in, root, Container};
 use super::url::without_query;
+use super::{json_object, put};
 
 /// Longest current value shown; a longer one is cut (the model sees `valueTruncated`).
 const VALUE_MAX: usize = 500;
@@ -22,7 +23,7 @@ const FORMS_MAX: usize = 10;
 
 fn cut(value: String, out: &mut Map<String, Value>) -> Value {
     if value.chars().count() > VALUE_MAX {
-        out.insert("valueTruncated".into(), Value::Bool(true));
+        put(out, "valueTruncated", Value::Bool(true));
         Value::String(value.chars().take(VALUE_MAX).collect())
     } else {
         Value::String(value)
@@ -32,7 +33,7 @@ fn cut(value: String, out: &mut Map<String, Value>) -> Value {
 /// The constraints a field's own attributes set.
 fn constraints(el: &Element, out: &mut Map<String, Value>) {
     if el.has_attribute("required") {
-        out.insert("required".into(), Value::Bool(true));
+        put(out, "required", Value::Bool(true));
     }
     for a in [
         "minlength",
@@ -45,11 +46,11 @@ fn constraints(el: &Element, out: &mut Map<String, Value>) {
         "inputmode",
     ] {
         if let Some(v) = attr(el, a) {
-            out.insert(a.into(), Value::String(v));
+            put(out, a, Value::String(v));
         }
     }
     if el.has_attribute("multiple") {
-        out.insert("multiple".into(), Value::Bool(true));
+        put(out, "multiple", Value::Bool(true));
     }
 }
 
@@ -59,31 +60,30 @@ fn validity(f: &Field, redacted: bool, out: &mut Map<String, Value>) {
         return;
     }
     let reason = f.invalid_reason(redacted);
-    out.insert("valid".into(), Value::Bool(reason.is_none()));
+    put(out, "valid", Value::Bool(reason.is_none()));
     if let Some(msg) = reason {
-        out.insert("validationMessage".into(), Value::String(msg));
+        put(out, "validationMessage", Value::String(msg));
     }
 }
 
 fn choices(inputs: &[HtmlInputElement], root: &Element) -> Value {
-    inputs
-        .iter()
-        .map(|i| {
-            let mut o = Map::new();
-            o.insert("value".into(), i.value().into());
-            o.insert("label".into(), option_label(i, root).into());
-            o.insert("checked".into(), i.checked().into());
-            if i.disabled() {
-                o.insert("disabled".into(), true.into());
-            }
-            Value::Object(o)
-        })
-        .collect()
+    let mut list = Vec::with_capacity(inputs.len());
+    for i in inputs {
+        let mut o = Map::new();
+        put(&mut o, "value", string_prop(i, "value").into());
+        put(&mut o, "label", option_label(i, root).into());
+        put(&mut o, "checked", bool_prop(i, "checked").into());
+        if bool_prop(i, "disabled") {
+            put(&mut o, "disabled", true.into());
+        }
+        list.push(Value::Object(o));
+    }
+    Value::Array(list)
 }
 
 fn select_options(s: &HtmlSelectElement, out: &mut Map<String, Value>) {
     let opts = s.options();
-    let n = opts.length();
+    let n = number_prop(&opts, "length") as u32;
     let mut list = Vec::new();
     for i in 0..n.min(OPTIONS_MAX as u32) {
         let Some(o) = opts
@@ -93,19 +93,23 @@ fn select_options(s: &HtmlSelectElement, out: &mut Map<String, Value>) {
             continue;
         };
         let mut m = Map::new();
-        m.insert("value".into(), o.value().into());
-        m.insert("label".into(), clean_text(&o.label()).into());
-        if o.selected() {
-            m.insert("selected".into(), true.into());
+        put(&mut m, "value", string_prop(&o, "value").into());
+        put(
+            &mut m,
+            "label",
+            clean_text(&string_prop(&o, "label")).into(),
+        );
+        if bool_prop(&o, "selected") {
+            put(&mut m, "selected", true.into());
         }
-        if o.disabled() {
-            m.insert("disabled".into(), true.into());
+        if bool_prop(&o, "disabled") {
+            put(&mut m, "disabled", true.into());
         }
         list.push(Value::Object(m));
     }
-    out.insert("options".into(), Value::Array(list));
+    put(out, "options", Value::Array(list));
     if n as usize > OPTIONS_MAX {
-        out.insert("optionsTruncated".into(), json!(n));
+        put(out, "optionsTruncated", n.into());
     }
 }
 
@@ -113,14 +117,14 @@ fn select_options(s: &HtmlSelectElement, out: &mut Map<String, Value>) {
 pub(crate) fn describe_field(f: &Field, sensitive: &[String]) -> Value {
     let mut o = Map::new();
     let kind = f.kind();
-    o.insert("ref".into(), f.reference().into());
-    o.insert("label".into(), f.label.clone().into());
-    o.insert("type".into(), kind.clone().into());
+    put(&mut o, "ref", f.reference().into());
+    put(&mut o, "label", f.label.clone().into());
+    put(&mut o, "type", kind.clone().into());
     if !f.name.is_empty() {
-        o.insert("name".into(), f.name.clone().into());
+        put(&mut o, "name", f.name.clone().into());
     }
     if !f.id.is_empty() {
-        o.insert("id".into(), f.id.clone().into());
+        put(&mut o, "id", f.id.clone().into());
     }
     let el = f.element();
     constraints(&el, &mut o);
@@ -129,57 +133,62 @@ pub(crate) fn describe_field(f: &Field, sensitive: &[String]) -> Value {
     match &f.control {
         _ if secret.is_some() || hidden => {
             let filled = match &f.control {
-                Control::Input(i) => !i.value().is_empty(),
-                Control::TextArea(t) => !t.value().is_empty(),
-                Control::Select(s) => !s.value().is_empty(),
-                Control::Editable(e) => !e.inner_text().is_empty(),
-                Control::Radios(v) | Control::Checkboxes(v) => v.iter().any(|i| i.checked()),
+                Control::Input(i) => !string_prop(i, "value").is_empty(),
+                Control::TextArea(t) => !string_prop(t, "value").is_empty(),
+                Control::Select(s) => !string_prop(s, "value").is_empty(),
+                Control::Editable(e) => !string_prop(e, "innerText").is_empty(),
+                Control::Radios(v) | Control::Checkboxes(v) => {
+                    v.iter().any(|i| bool_prop(i, "checked"))
+                }
             };
-            o.insert("value".into(), Value::Null);
+            put(&mut o, "value", Value::Null);
             let why = secret.map(|s| s.describe()).unwrap_or("a hidden field");
-            o.insert("redacted".into(), format!("{why}; filled: {filled}").into());
+            put(
+                &mut o,
+                "redacted",
+                format!("{why}; filled: {filled}").into(),
+            );
         }
         Control::Input(i) if kind == "checkbox" => {
-            o.insert("checked".into(), i.checked().into());
+            put(&mut o, "checked", bool_prop(i, "checked").into());
         }
         Control::Input(i) if kind == "file" => {
-            let names: Vec<Value> = i
-                .files()
-                .map(|fl| {
-                    (0..fl.length())
-                        .filter_map(|k| fl.item(k))
-                        .map(|f| f.name().into())
-                        .collect()
-                })
-                .unwrap_or_default();
-            o.insert("files".into(), Value::Array(names));
+            let mut names: Vec<Value> = Vec::new();
+            if let Some(fl) = i.files() {
+                for k in 0..number_prop(&fl, "length") as u32 {
+                    if let Some(f) = fl.item(k) {
+                        names.push(string_prop(&f, "name").into());
+                    }
+                }
+            }
+            put(&mut o, "files", Value::Array(names));
         }
         Control::Input(i) => {
-            let v = cut(i.value(), &mut o);
-            o.insert("value".into(), v);
+            let v = cut(string_prop(i, "value"), &mut o);
+            put(&mut o, "value", v);
         }
         Control::TextArea(t) => {
-            let v = cut(t.value(), &mut o);
-            o.insert("value".into(), v);
+            let v = cut(string_prop(t, "value"), &mut o);
+            put(&mut o, "value", v);
         }
         Control::Select(s) => select_options(s, &mut o),
         Control::Editable(e) => {
-            let v = cut(e.inner_text(), &mut o);
-            o.insert("value".into(), v);
+            let v = cut(string_prop(e, "innerText"), &mut o);
+            put(&mut o, "value", v);
         }
         Control::Radios(v) | Control::Checkboxes(v) => {
-            o.insert("options".into(), choices(v, &f.root));
+            put(&mut o, "options", choices(v, &f.root));
         }
     }
     validity(f, secret.is_some() || hidden, &mut o);
     if f.disabled() {
-        o.insert("disabled".into(), true.into());
+        put(&mut o, "disabled", true.into());
     }
     if f.read_only() {
-        o.insert("readOnly".into(), true.into());
+        put(&mut o, "readOnly", true.into());
     }
     if !hidden && !f.visible() {
-        o.insert("visible".into(), false.into());
+        put(&mut o, "visible", false.into());
     }
     Value::Object(o)
 }
@@ -190,7 +199,7 @@ pub(crate) fn button_label(b: &Element, root: &Element) -> String {
     if !l.is_empty() {
         return l;
     }
-    let text = clean_text(&b.text_content().unwrap_or_default());
+    let text = clean_text(&string_prop(b, "textContent"));
     if !text.is_empty() {
         return text;
     }
@@ -204,22 +213,24 @@ pub(crate) fn button_label(b: &Element, root: &Element) -> String {
 
 /// The submit buttons of a form: `<button>` of type submit and `<input type=submit|image>`.
 pub(crate) fn submit_buttons(form: &HtmlFormElement, root: &Element) -> Vec<Element> {
-    let elements = proto_get("HTMLFormElement", "elements", form);
-    js_sys::Array::from(&elements)
-        .iter()
-        .filter_map(|e| e.dyn_into::<Element>().ok())
-        .filter(|e| contains(root, e))
-        .filter(|e| {
-            if let Some(b) = e.dyn_ref::<HtmlButtonElement>() {
-                b.type_() == "submit"
-            } else if let Some(i) = e.dyn_ref::<HtmlInputElement>() {
-                let t = i.type_();
-                t == "submit" || t == "image"
-            } else {
-                false
-            }
-        })
-        .collect()
+    let mut out = Vec::new();
+    for e in super::js::elements(&proto_get("HTMLFormElement", "elements", form)) {
+        if !contains(root, &e) {
+            continue;
+        }
+        let submits = if e.dyn_ref::<HtmlButtonElement>().is_some() {
+            string_prop(&e, "type") == "submit"
+        } else if e.dyn_ref::<HtmlInputElement>().is_some() {
+            let t = string_prop(&e, "type");
+            t == "submit" || t == "image"
+        } else {
+            false
+        };
+        if submits {
+            out.push(e);
+        }
+    }
+    out
 }
 
 /// How the model names a button: its id, else its name, else its label.
@@ -240,38 +251,37 @@ fn describe_container(
 ) -> Result<Value, String> {
     let mut o = Map::new();
     if let Container::Form(form) = c {
-        o.insert("ref".into(), form_ref(form, index).into());
+        put(&mut o, "ref", form_ref(form, index).into());
         let method = proto_get("HTMLFormElement", "method", form)
             .as_string()
             .unwrap_or_default();
-        o.insert("method".into(), method.into());
+        put(&mut o, "method", method.into());
         let action = proto_get("HTMLFormElement", "action", form)
             .as_string()
             .unwrap_or_default();
-        o.insert(
-            "action".into(),
+        put(
+            &mut o,
+            "action",
             without_query(&action).unwrap_or_default().into(),
         );
     }
-    let list: Vec<Value> = fields(c, root)?
-        .iter()
-        .map(|f| describe_field(f, &config.sensitive))
-        .collect();
-    o.insert("fields".into(), Value::Array(list));
+    let mut list: Vec<Value> = Vec::new();
+    for f in &fields(c, root)? {
+        list.push(describe_field(f, &config.sensitive));
+    }
+    put(&mut o, "fields", Value::Array(list));
     if let Container::Form(form) = c {
-        let buttons: Vec<Value> = submit_buttons(form, root)
-            .iter()
-            .map(|b| {
-                let mut m = Map::new();
-                m.insert("ref".into(), button_ref(b, root).into());
-                m.insert("label".into(), button_label(b, root).into());
-                if b.matches(":disabled").unwrap_or(false) {
-                    m.insert("disabled".into(), true.into());
-                }
-                Value::Object(m)
-            })
-            .collect();
-        o.insert("submitButtons".into(), Value::Array(buttons));
+        let mut buttons: Vec<Value> = Vec::new();
+        for b in &submit_buttons(form, root) {
+            let mut m = Map::new();
+            put(&mut m, "ref", button_ref(b, root).into());
+            put(&mut m, "label", button_label(b, root).into());
+            if b.matches(":disabled").unwrap_or(false) {
+                put(&mut m, "disabled", true.into());
+            }
+            buttons.push(Value::Object(m));
+        }
+        put(&mut o, "submitButtons", Value::Array(buttons));
     }
     Ok(Value::Object(o))
 }
@@ -286,11 +296,11 @@ pub(crate) fn run(config: &Config, asked: Option<&str>) -> Result<JsValue, Strin
         if found.is_empty() {
             vec![container(config, None, false)?]
         } else {
-            found
-                .into_iter()
-                .take(FORMS_MAX)
-                .map(Container::Form)
-                .collect()
+            let mut forms = Vec::new();
+            for f in found.into_iter().take(FORMS_MAX) {
+                forms.push(Container::Form(f));
+            }
+            forms
         }
     };
     let root = root(config)?;
@@ -304,7 +314,7 @@ pub(crate) fn run(config: &Config, asked: Option<&str>) -> Result<JsValue, Strin
         };
         list.push(describe_container(config, c, &root, index)?);
     }
-    let mut answer = json!({ "forms": list });
+    let mut answer = json_object(&mut [("forms", Value::Array(list))]);
     // A result holds at most 65,536 characters: leave out trailing fields until it fits.
     let mut size = answer.to_string().chars().count();
     let mut left_out = 0;
@@ -323,7 +333,7 @@ pub(crate) fn run(config: &Config, asked: Option<&str>) -> Result<JsValue, Strin
         left_out += 1;
     }
     if left_out > 0 {
-        answer["fieldsLeftOut"] = json!(left_out);
+        answer["fieldsLeftOut"] = Value::from(left_out);
     }
     Ok(super::js::ok_result(&answer))
 }

@@ -2,10 +2,12 @@
 //! buttons and same-named checkboxes grouped, and what makes a field off-limits (disabled,
 //! read-only, invisible, hidden, a file, or a secret).
 
+use super::js::{
+    bool_prop, get, lower, number_prop, object, proto_call, proto_get, set, string_prop,
+};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 
-use super::js::{get, lower, object, proto_call, proto_get, set};
 use super::labels::{clean_text, group_label, label_of};
 use super::scope::{attr, contains, query_all, Container};
 
@@ -64,7 +66,11 @@ impl Field {
             Control::Select(e) => vec![e.clone().into()],
             Control::Editable(e) => vec![e.clone().into()],
             Control::Radios(v) | Control::Checkboxes(v) => {
-                v.iter().map(|e| e.clone().into()).collect()
+                let mut out = Vec::with_capacity(v.len());
+                for e in v {
+                    out.push(e.clone().into());
+                }
+                out
             }
         }
     }
@@ -98,9 +104,9 @@ impl Field {
     /// `select-multiple`, `contenteditable`, `radio` or `checkbox-group`.
     pub(crate) fn kind(&self) -> String {
         match &self.control {
-            Control::Input(e) => e.type_(),
+            Control::Input(e) => string_prop(e, "type"),
             Control::TextArea(_) => "textarea".into(),
-            Control::Select(s) if s.multiple() => "select-multiple".into(),
+            Control::Select(s) if bool_prop(s, "multiple") => "select-multiple".into(),
             Control::Select(_) => "select".into(),
             Control::Editable(_) => "contenteditable".into(),
             Control::Radios(_) => "radio".into(),
@@ -123,7 +129,7 @@ impl Field {
         }
         let el = self.element();
         if let Some(i) = el.dyn_ref::<HtmlInputElement>() {
-            if i.type_() == "password" {
+            if string_prop(i, "type") == "password" {
                 return Some(Secret::Password);
             }
         }
@@ -193,8 +199,8 @@ impl Field {
     pub(crate) fn read_only(&self) -> bool {
         let el = self.element();
         let own = match &self.control {
-            Control::Input(i) => i.read_only(),
-            Control::TextArea(t) => t.read_only(),
+            Control::Input(i) => bool_prop(i, "readOnly"),
+            Control::TextArea(t) => bool_prop(t, "readOnly"),
             _ => false,
         };
         own || attr(&el, "aria-readonly").as_deref() == Some("true")
@@ -204,13 +210,13 @@ impl Field {
     /// some size and (for text boxes) not fully transparent. A checkbox or radio hidden behind a
     /// styled, visible label counts as visible, as it does on screen.
     pub(crate) fn visible(&self) -> bool {
-        if matches!(self.control, Control::Input(ref i) if i.type_() == "hidden") {
+        if matches!(self.control, Control::Input(ref i) if string_prop(i, "type") == "hidden") {
             return false;
         }
         self.elements().iter().any(|el| {
             let toggle = matches!(self.control, Control::Radios(_) | Control::Checkboxes(_))
                 || el.dyn_ref::<HtmlInputElement>().is_some_and(|i| {
-                    let t = i.type_();
+                    let t = string_prop(i, "type");
                     t == "checkbox" || t == "radio"
                 });
             if seen(el, !toggle) {
@@ -246,20 +252,14 @@ pub(crate) fn seen(el: &Element, opacity: bool) -> bool {
         }
     }
     let rect = el.get_bounding_client_rect();
-    rect.width() > 0.0 && rect.height() > 0.0
+    number_prop(&rect, "width") > 0.0 && number_prop(&rect, "height") > 0.0
 }
 
 /// The controls of a container inside `root`, grouped into fields, in document order. (A
 /// form's `elements` include controls tied to it by `form=` from anywhere in the page.)
 pub(crate) fn fields(container: &Container, root: &Element) -> Result<Vec<Field>, String> {
     let controls: Vec<Element> = match container {
-        Container::Form(f) => {
-            let elements = proto_get("HTMLFormElement", "elements", f);
-            js_sys::Array::from(&elements)
-                .iter()
-                .filter_map(|e| e.dyn_into::<Element>().ok())
-                .collect()
-        }
+        Container::Form(f) => super::js::elements(&proto_get("HTMLFormElement", "elements", f)),
         Container::Area(root) => query_all(root, "input,select,textarea")?,
     };
     let mut out: Vec<Field> = Vec::new();
@@ -270,7 +270,7 @@ pub(crate) fn fields(container: &Container, root: &Element) -> Result<Vec<Field>
         let name = attr(&el, "name").unwrap_or_default();
         let id = attr(&el, "id").unwrap_or_default();
         let control = if let Some(i) = el.dyn_ref::<HtmlInputElement>() {
-            let t = i.type_();
+            let t = string_prop(i, "type");
             if matches!(t.as_str(), "submit" | "reset" | "button" | "image") {
                 continue;
             }
@@ -281,7 +281,9 @@ pub(crate) fn fields(container: &Container, root: &Element) -> Result<Vec<Field>
                         && match &f.control {
                             Control::Radios(_) => radio,
                             Control::Checkboxes(_) => !radio,
-                            Control::Input(first) => !radio && first.type_() == "checkbox",
+                            Control::Input(first) => {
+                                !radio && string_prop(first, "type") == "checkbox"
+                            }
                             _ => false,
                         }
                 });
@@ -335,12 +337,12 @@ pub(crate) fn fields(container: &Container, root: &Element) -> Result<Vec<Field>
         let nested = h
             .parent_element()
             .and_then(|p| p.dyn_into::<HtmlElement>().ok())
-            .is_some_and(|p| p.is_content_editable());
-        if !h.is_content_editable() || nested {
+            .is_some_and(|p| bool_prop(&p, "isContentEditable"));
+        if !bool_prop(&h, "isContentEditable") || nested {
             continue;
         }
         let name = attr(&h, "name").unwrap_or_default();
-        let id = h.id();
+        let id = string_prop(&h, "id");
         let label = label_of(&h, root);
         out.push(Field {
             control: Control::Editable(h),
@@ -363,11 +365,17 @@ pub(crate) fn fields(container: &Container, root: &Element) -> Result<Vec<Field>
 pub(crate) fn find<'a>(fields: &'a [Field], loc: &str) -> Result<&'a Field, String> {
     super::scope::check_locator("field", loc)?;
     let by = |pick: &dyn Fn(&Field) -> bool| -> Vec<&'a Field> {
-        fields.iter().filter(|f| pick(f)).collect()
+        let mut hits = Vec::new();
+        for f in fields {
+            if pick(f) {
+                hits.push(f);
+            }
+        }
+        hits
     };
     let wanted = lower(&clean_text(loc));
     let tiers: [Vec<&Field>; 4] = [
-        by(&|f| f.id == loc || f.elements().iter().any(|e| e.id() == loc)),
+        by(&|f| f.id == loc || f.elements().iter().any(|e| string_prop(e, "id") == loc)),
         by(&|f| f.name == loc),
         by(&|f| !f.label.is_empty() && lower(&f.label) == wanted),
         by(&|f| f.place() == loc),
@@ -377,14 +385,15 @@ pub(crate) fn find<'a>(fields: &'a [Field], loc: &str) -> Result<&'a Field, Stri
             [] => continue,
             [one] => return Ok(one),
             many => {
+                let mut refs = Vec::new();
+                for f in many {
+                    refs.push(f.reference());
+                }
                 return Err(format!(
                     "{loc:?} names {} fields; use one of their ids or names: {}",
                     many.len(),
-                    many.iter()
-                        .map(|f| f.reference())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ))
+                    refs.join(", ")
+                ));
             }
         }
     }

@@ -1,7 +1,7 @@
 //! The fill-form tool: puts values into fields the way a person would, so the app's own state
 //! (React, Vue, Angular) follows, and says per field what happened.
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use wasm_bindgen::JsValue;
 
 use super::controls::{
@@ -15,6 +15,7 @@ use super::js::{
 use super::options::Config;
 use super::scope::{connected, container, root};
 use super::text::{format_hint, single_line};
+use super::{json_object, put};
 
 /// Why the fields after a cancellation were left alone.
 const CANCELLED: &str = "the call was cancelled or timed out before this field";
@@ -111,7 +112,7 @@ async fn apply(config: &Config, f: &Field, value: &Value) -> Outcome {
 /// the model.
 fn report(config: &Config, loc: &str, f: Option<&Field>, outcome: Outcome) -> (Value, bool) {
     let mut o = Map::new();
-    o.insert("field".into(), loc.into());
+    put(&mut o, "field", loc.into());
     let redact = f.is_some_and(|f| f.redacted(&config.sensitive));
     let shown = |v: Value| {
         if redact {
@@ -123,25 +124,25 @@ fn report(config: &Config, loc: &str, f: Option<&Field>, outcome: Outcome) -> (V
     let refused = matches!(outcome, Outcome::Refused(_));
     match outcome {
         Set(v) => {
-            o.insert("status".into(), "set".into());
-            o.insert("value".into(), shown(v));
+            put(&mut o, "status", "set".into());
+            put(&mut o, "value", shown(v));
         }
         Changed(v, note) => {
-            o.insert("status".into(), "changed".into());
-            o.insert("value".into(), shown(v));
-            o.insert("note".into(), note.into());
+            put(&mut o, "status", "changed".into());
+            put(&mut o, "value", shown(v));
+            put(&mut o, "note", note.into());
         }
         Outcome::Refused(why) => {
-            o.insert("status".into(), "refused".into());
-            o.insert("reason".into(), why.into());
+            put(&mut o, "status", "refused".into());
+            put(&mut o, "reason", why.into());
         }
     }
     if let Some(msg) = f
         .filter(|_| !refused)
         .and_then(|f| f.invalid_reason(redact))
     {
-        o.insert("valid".into(), false.into());
-        o.insert("validationMessage".into(), msg.into());
+        put(&mut o, "valid", false.into());
+        put(&mut o, "validationMessage", msg.into());
     }
     (Value::Object(o), refused)
 }
@@ -175,7 +176,7 @@ pub(crate) async fn run(
     // Filling moves focus from field to field; the user's own focus (say, a chat box) returns after.
     let had_focus = document()?.active_element();
     let mut lines = Vec::new();
-    let (mut set_count, mut refused_count) = (0, 0);
+    let (mut set_count, mut refused_count) = (0u32, 0u32);
     for (loc, value) in &wanted {
         let (line, refused) = match find(&all, loc) {
             // A cancelled or timed-out call stops changing the page.
@@ -196,7 +197,11 @@ pub(crate) async fn run(
     if let Some(el) = had_focus.filter(connected) {
         focus(&el);
     }
-    let body = json!({ "filled": set_count, "refused": refused_count, "fields": lines });
+    let body = json_object(&mut [
+        ("filled", set_count.into()),
+        ("refused", refused_count.into()),
+        ("fields", Value::Array(lines)),
+    ]);
     Ok(if refused_count > 0 {
         error_result(&body.to_string())
     } else {

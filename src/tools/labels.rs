@@ -2,11 +2,11 @@
 //! `aria-label`, `<label>` (for= or wrapping), placeholder or title; a group's legend. Only
 //! elements inside the tool's root lend a label: an answer never depends on what lies outside.
 
+use super::js::{get, string_prop};
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlInputElement};
 
 use super::fields::Control;
-use super::js::get;
 use super::scope::{attr, contains, query_all};
 
 /// Longest label text kept; longer text is cut.
@@ -41,7 +41,7 @@ fn label_text(label: &Element) -> String {
             el.remove();
         }
     }
-    clean_text(&copy.text_content().unwrap_or_default())
+    clean_text(&string_prop(&copy, "textContent"))
 }
 
 /// The accessible name of a control, as assistive technology computes it in the usual cases:
@@ -50,13 +50,18 @@ fn label_text(label: &Element) -> String {
 pub(crate) fn label_of(el: &Element, root: &Element) -> String {
     if let Some(ids) = attr(el, "aria-labelledby") {
         let doc = el.owner_document();
-        let parts: Vec<String> = ids
-            .split_whitespace()
-            .filter_map(|id| doc.as_ref()?.get_element_by_id(id))
-            .filter(|l| contains(root, l))
-            .map(|l| clean_text(&l.text_content().unwrap_or_default()))
-            .filter(|t| !t.is_empty())
-            .collect();
+        let mut parts: Vec<String> = Vec::new();
+        for id in ids.split_whitespace() {
+            let Some(l) = doc.as_ref().and_then(|d| d.get_element_by_id(id)) else {
+                continue;
+            };
+            if contains(root, &l) {
+                let t = clean_text(&string_prop(&l, "textContent"));
+                if !t.is_empty() {
+                    parts.push(t);
+                }
+            }
+        }
         if !parts.is_empty() {
             return clean_text(&parts.join(" "));
         }
@@ -68,13 +73,15 @@ pub(crate) fn label_of(el: &Element, root: &Element) -> String {
     }
     let labels = get(el, "labels");
     if !labels.is_undefined() && !labels.is_null() {
-        let parts: Vec<String> = js_sys::Array::from(&labels)
-            .iter()
-            .filter_map(|l| l.dyn_into::<Element>().ok())
-            .filter(|l| contains(root, l))
-            .map(|l| label_text(&l))
-            .filter(|t| !t.is_empty())
-            .collect();
+        let mut parts: Vec<String> = Vec::new();
+        for l in super::js::elements(&labels) {
+            if contains(root, &l) {
+                let t = label_text(&l);
+                if !t.is_empty() {
+                    parts.push(t);
+                }
+            }
+        }
         if !parts.is_empty() {
             return clean_text(&parts.join(" "));
         }
@@ -114,7 +121,7 @@ pub(crate) fn group_label(control: &Control, name: &str, root: &Element) -> Stri
         .filter(|f| contains(root, f))
     {
         if let Ok(Some(legend)) = fs.query_selector("legend") {
-            let l = clean_text(&legend.text_content().unwrap_or_default());
+            let l = clean_text(&string_prop(&legend, "textContent"));
             if !l.is_empty() {
                 return l;
             }
@@ -127,7 +134,7 @@ pub(crate) fn group_label(control: &Control, name: &str, root: &Element) -> Stri
 pub(crate) fn option_label(input: &HtmlInputElement, root: &Element) -> String {
     let l = label_of(input, root);
     if l.is_empty() {
-        input.value()
+        string_prop(input, "value")
     } else {
         l
     }

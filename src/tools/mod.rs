@@ -101,6 +101,21 @@ export function submitFormTool(options?: FormToolOptions): ToolDefinition;
 export function navigateTool(options?: NavigateToolOptions): ToolDefinition;
 "#;
 
+/// `o[key] = v` for the JSON the tools answer with: one copy of the map insert, not one per key.
+#[inline(never)]
+fn put(o: &mut serde_json::Map<String, serde_json::Value>, key: &str, v: serde_json::Value) {
+    o.insert(key.to_owned(), v);
+}
+
+/// A JSON object of `pairs` (what `json!` builds, without serializing each value again).
+fn json_object(pairs: &mut [(&str, serde_json::Value)]) -> serde_json::Value {
+    let mut o = serde_json::Map::new();
+    for (k, v) in pairs {
+        put(&mut o, k, std::mem::take(v));
+    }
+    serde_json::Value::Object(o)
+}
+
 #[derive(Clone, Copy)]
 enum Kind {
     Describe,
@@ -201,16 +216,14 @@ fn make(
         }
     }
     let config = Rc::new(config);
-    let handler = Closure::<dyn Fn(JsValue, JsValue) -> JsValue>::new(
-        move |args: JsValue, ctx: JsValue| -> JsValue {
-            let config = config.clone();
-            js_sys::futures::future_to_promise(async move {
-                let done = dispatch(kind, &config, args, CallContext::new(ctx)).await;
-                Ok(done.unwrap_or_else(|why| error_result(&why)))
-            })
-            .into()
-        },
-    );
+    let handler = Closure::<js::Callback>::new(move |args: JsValue, ctx: JsValue| -> JsValue {
+        let config = config.clone();
+        crate::js::promise(Box::pin(async move {
+            let done = dispatch(kind, &config, args, CallContext::new(ctx)).await;
+            Ok(done.unwrap_or_else(|why| error_result(&why)))
+        }))
+        .into()
+    });
     set(&tool, "handler", &handler.into_js_value());
     Ok(tool)
 }

@@ -2,10 +2,10 @@
 //! another allowed site or `mode: "document"`, a page load that waits until the result is
 //! posted.
 
-use serde_json::json;
-use wasm_bindgen::JsValue;
+use super::js::{call_hook, error_result, object, ok_result, set, string_prop, CallContext};
+use super::json_object;
+use wasm_bindgen::{JsCast, JsValue};
 
-use super::js::{call_hook, error_result, object, ok_result, set, CallContext};
 use super::options::Config;
 use super::url::{check_target, shown_path, Target};
 
@@ -17,8 +17,8 @@ fn push_state(href: &str) -> Result<(), String> {
     history
         .push_state_with_url(&JsValue::NULL, "", Some(href))
         .map_err(|e| super::js::error_text(&e))?;
-    let init = web_sys::PopStateEventInit::new();
-    init.set_state(&JsValue::NULL);
+    let init: web_sys::PopStateEventInit =
+        super::js::parse_json(r#"{"state":null}"#).unchecked_into();
     let ev = web_sys::PopStateEvent::new_with_event_init_dict("popstate", &init)
         .map_err(|e| super::js::error_text(&e))?;
     win.dispatch_event(&ev)
@@ -27,7 +27,9 @@ fn push_state(href: &str) -> Result<(), String> {
 }
 
 fn title() -> String {
-    super::js::document().map(|d| d.title()).unwrap_or_default()
+    super::js::document()
+        .map(|d| string_prop(&d, "title"))
+        .unwrap_or_default()
 }
 
 /// Runs navigate: `input` (`args.url`) is a path of this app or a full http(s) URL.
@@ -46,11 +48,16 @@ pub(crate) async fn run(
             return Ok(error_result(&format!("Not navigating: the URL {why}.")))
         }
     };
-    let href = url.href();
+    let href = string_prop(&url, "href");
     // The app's router gets the whole path; the model reads only what it wrote (`shown`).
-    let path = format!("{}{}{}", url.pathname(), url.search(), url.hash());
+    let path = format!(
+        "{}{}{}",
+        string_prop(&url, "pathname"),
+        string_prop(&url, "search"),
+        string_prop(&url, "hash")
+    );
     let shown = shown_path(input, &url);
-    let shown_href = format!("{}{shown}", url.origin());
+    let shown_href = format!("{}{shown}", string_prop(&url, "origin"));
     if path.starts_with("//") {
         // `/..//evil.example` normalises to the path `//evil.example`, which a router handing it
         // on to `location` would read as another site.
@@ -95,9 +102,14 @@ pub(crate) async fn run(
         if !ctx.after_result(go) {
             return Ok(error_result("Not navigating: a page load must wait for the result, and this call gives no way to run code after it."));
         }
-        return Ok(ok_result(
-            &json!({ "navigated": false, "url": shown_href, "outcome": "the page will load this URL once this result is posted" }),
-        ));
+        return Ok(ok_result(&json_object(&mut [
+            ("navigated", false.into()),
+            ("url", shown_href.into()),
+            (
+                "outcome",
+                "the page will load this URL once this result is posted".into(),
+            ),
+        ])));
     }
     let via = if let Some(router) = &config.router {
         if let Err(e) = call_hook(router, &JsValue::from_str(&path)).await {
@@ -110,7 +122,10 @@ pub(crate) async fn run(
         push_state(&href)?;
         "history"
     };
-    Ok(ok_result(
-        &json!({ "navigated": true, "path": shown, "via": via, "title": title() }),
-    ))
+    Ok(ok_result(&json_object(&mut [
+        ("navigated", true.into()),
+        ("path", shown.into()),
+        ("via", via.into()),
+        ("title", title().into()),
+    ])))
 }

@@ -1,11 +1,10 @@
 //! The options an app passes to a tool factory, read once and checked when the tool is made:
 //! a mistake in them is the developer's and throws at once, not at the agent's first call.
 
+use super::js::{get, string_prop};
 use js_sys::Function;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, HtmlFormElement};
-
-use super::js::get;
 
 /// Where a form tool looks for its form.
 pub(crate) enum FormChoice {
@@ -80,8 +79,8 @@ fn opt_count(options: &JsValue, key: &str) -> Result<JsValue, String> {
 /// The origin of an allowlist entry, which must be an http(s) URL.
 fn origin_of(entry: &str) -> Option<String> {
     let url = web_sys::Url::new(entry).ok()?;
-    let scheme = url.protocol();
-    (scheme == "http:" || scheme == "https:").then(|| url.origin())
+    let scheme = string_prop(&url, "protocol");
+    (scheme == "http:" || scheme == "https:").then(|| string_prop(&url, "origin"))
 }
 
 /// `options.sensitive`: an array of CSS selectors, each checked now so a typo throws at once.
@@ -136,7 +135,8 @@ fn check_keys(options: &JsValue, default_name: &str) -> Result<(), String> {
     } else {
         FORM_KEYS
     };
-    let known: Vec<&str> = COMMON_KEYS.iter().chain(own).copied().collect();
+    let mut known: Vec<&str> = COMMON_KEYS.to_vec();
+    known.extend_from_slice(own);
     crate::browser::keys::check(options, &known, "options.")
 }
 

@@ -43,10 +43,7 @@ pub(crate) fn query_all(root: &Element, selector: &str) -> Result<Vec<Element>, 
         root,
         &[&JsValue::from_str(selector)],
     )?;
-    Ok(js_sys::Array::from(&list)
-        .iter()
-        .filter_map(|n| n.dyn_into::<Element>().ok())
-        .collect())
+    Ok(super::js::elements(&list))
 }
 
 /// Whether `node` is `root` or inside it.
@@ -122,12 +119,10 @@ const REFS_LISTED: usize = 20;
 
 /// The refs of `forms` for a refusal, all from inside the root.
 fn list_refs(forms: &[HtmlFormElement]) -> String {
-    let mut refs: Vec<String> = forms
-        .iter()
-        .take(REFS_LISTED)
-        .enumerate()
-        .map(|(i, f)| format!("{:?}", form_ref(f, i)))
-        .collect();
+    let mut refs: Vec<String> = Vec::new();
+    for (i, f) in forms.iter().take(REFS_LISTED).enumerate() {
+        refs.push(format!("{:?}", form_ref(f, i)));
+    }
     if forms.len() > REFS_LISTED {
         refs.push("…".into());
     }
@@ -142,12 +137,13 @@ fn list_refs(forms: &[HtmlFormElement]) -> String {
 fn pick_form(forms: &[HtmlFormElement], loc: &str) -> Result<HtmlFormElement, String> {
     check_locator("form", loc)?;
     let by = |pick: &dyn Fn(usize, &HtmlFormElement) -> bool| -> Vec<&HtmlFormElement> {
-        forms
-            .iter()
-            .enumerate()
-            .filter(|(i, f)| pick(*i, f))
-            .map(|(_, f)| f)
-            .collect()
+        let mut hits = Vec::new();
+        for (i, f) in forms.iter().enumerate() {
+            if pick(i, f) {
+                hits.push(f);
+            }
+        }
+        hits
     };
     let tiers = [
         by(&|_, f| attr(f.unchecked_ref(), "id").as_deref() == Some(loc)),
@@ -199,10 +195,12 @@ pub(crate) fn container(
         Some(FormChoice::Selector(sel)) => {
             let found =
                 query_all(&root, sel).map_err(|e| format!("the tool's form selector: {e}"))?;
-            let forms: Vec<HtmlFormElement> = found
-                .into_iter()
-                .filter_map(|e| e.dyn_into().ok())
-                .collect();
+            let mut forms: Vec<HtmlFormElement> = Vec::new();
+            for e in found {
+                if let Ok(f) = e.dyn_into() {
+                    forms.push(f);
+                }
+            }
             match forms.as_slice() {
                 [one] => one.clone(),
                 [] => return Err(format!("no form matching {sel:?} is on the page now")),
@@ -223,11 +221,10 @@ pub(crate) fn container(
                     [] if !need_form => return Ok(Container::Area(root)),
                     [] => return Err("there is no form in scope".into()),
                     many => {
-                        let refs: Vec<String> = many
-                            .iter()
-                            .enumerate()
-                            .map(|(i, f)| form_ref(f, i))
-                            .collect();
+                        let mut refs: Vec<String> = Vec::new();
+                        for (i, f) in many.iter().enumerate() {
+                            refs.push(form_ref(f, i));
+                        }
                         return Err(format!(
                             "{} forms in scope; pass \"form\" as one of: {}",
                             many.len(),

@@ -1,17 +1,20 @@
 //! The submit-form tool: `requestSubmit(submitter)` taken from the prototype, after the form's
 //! own validation passed and the human said yes; a page load waits until the result is posted.
 
+use super::js::{
+    bool_prop, error_result, get, lower, ok_result, proto_call, proto_get, CallContext,
+};
 use std::cell::Cell;
 use std::rc::Rc;
 
-use serde_json::{json, Value};
+use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, Event, HtmlFormElement};
 
 use super::describe::{button_label, button_ref, submit_buttons};
 use super::fields::{fields, Field};
-use super::js::{error_result, get, lower, ok_result, proto_call, proto_get, CallContext};
+use super::json_object;
 use super::labels::clean_text;
 use super::options::Config;
 use super::scope::{attr, check_locator, connected, container, root, Container};
@@ -20,12 +23,17 @@ use super::url::{check_target, without_query, Target};
 /// The invalid fields of a form, each with the browser's message (a fixed phrase for a
 /// redacted field).
 fn invalid_fields(all: &[Field], sensitive: &[String]) -> Vec<Value> {
-    all.iter()
-        .filter_map(|f| {
-            let msg = f.invalid_reason(f.redacted(sensitive))?;
-            Some(json!({ "field": f.reference(), "label": f.label, "validationMessage": msg }))
-        })
-        .collect()
+    let mut out = Vec::new();
+    for f in all {
+        if let Some(msg) = f.invalid_reason(f.redacted(sensitive)) {
+            out.push(json_object(&mut [
+                ("field", f.reference().into()),
+                ("label", f.label.clone().into()),
+                ("validationMessage", msg.into()),
+            ]));
+        }
+    }
+    out
 }
 
 /// The submitter the agent named, or the form's first enabled submit button.
@@ -42,19 +50,23 @@ fn pick_submitter(
     };
     check_locator("button", loc)?;
     let wanted = lower(&clean_text(loc));
-    let hits: Vec<&Element> = buttons
-        .iter()
-        .filter(|b| button_ref(b, root) == loc || lower(&button_label(b, root)) == wanted)
-        .collect();
+    let mut hits: Vec<&Element> = Vec::new();
+    for b in &buttons {
+        if button_ref(b, root) == loc || lower(&button_label(b, root)) == wanted {
+            hits.push(b);
+        }
+    }
     match hits.as_slice() {
-        [] => Err(format!(
-            "no submit button of this form is called {loc:?}; its buttons: {}",
-            buttons
-                .iter()
-                .map(|b| button_label(b, root))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
+        [] => {
+            let mut labels = Vec::new();
+            for b in &buttons {
+                labels.push(button_label(b, root));
+            }
+            Err(format!(
+                "no submit button of this form is called {loc:?}; its buttons: {}",
+                labels.join(", ")
+            ))
+        }
         [one] if one.matches(":disabled").unwrap_or(false) => {
             Err(format!("the button {loc:?} is disabled"))
         }
@@ -111,7 +123,7 @@ impl Watch {
             if !is_form(&e, &f) {
                 return;
             }
-            if e.default_prevented() {
+            if bool_prop(&e, "defaultPrevented") {
                 p.set(true);
             } else if hold {
                 e.prevent_default();
@@ -214,8 +226,11 @@ pub(crate) async fn run(
     let all = fields(&Container::Form(form.clone()), &scope_root)?;
     let invalid = invalid_fields(&all, &config.sensitive);
     if !invalid.is_empty() {
-        let body =
-            json!({ "submitted": false, "reason": "the form is invalid", "invalid": invalid });
+        let body = json_object(&mut [
+            ("submitted", false.into()),
+            ("reason", "the form is invalid".into()),
+            ("invalid", Value::Array(invalid)),
+        ]);
         return Ok(error_result(&body.to_string()));
     }
     let button = submitter.as_ref().map(|b| button_label(b, &scope_root));
@@ -274,7 +289,17 @@ pub(crate) async fn run(
     );
     drop(watch);
     if !seen {
-        let body = json!({ "submitted": false, "reason": "the browser fired no submit event (the form may be invalid or gone)", "invalid": invalid_fields(&all, &config.sensitive) });
+        let body = json_object(&mut [
+            ("submitted", false.into()),
+            (
+                "reason",
+                "the browser fired no submit event (the form may be invalid or gone)".into(),
+            ),
+            (
+                "invalid",
+                Value::Array(invalid_fields(&all, &config.sensitive)),
+            ),
+        ]);
         return Ok(error_result(&body.to_string()));
     }
     let what = if by_app {
@@ -290,7 +315,9 @@ pub(crate) async fn run(
     } else {
         format!("a navigation to {shown} started")
     };
-    Ok(ok_result(
-        &json!({ "submitted": true, "button": button, "outcome": what }),
-    ))
+    Ok(ok_result(&json_object(&mut [
+        ("submitted", true.into()),
+        ("button", button.into()),
+        ("outcome", what.into()),
+    ])))
 }

@@ -2,6 +2,8 @@
 //! allowlist, no credentials. The browser's own `URL` parser decides what a string means, so
 //! every spelling of `javascript:` or of another host is judged by what it really is.
 
+use super::js::string_prop;
+
 /// Longest URL an agent may pass.
 pub(crate) const URL_MAX: usize = 2048;
 
@@ -50,21 +52,21 @@ pub(crate) fn check_target(input: &str, allow: &[String]) -> Target {
     let Ok(url) = web_sys::Url::new_with_base(input, &here) else {
         return Target::Refused(format!("{input:?} is not a valid URL"));
     };
-    let scheme = url.protocol();
+    let scheme = string_prop(&url, "protocol");
     if scheme != "http:" && scheme != "https:" {
         return Target::Refused(format!(
             "uses the {scheme} scheme; only http and https pages are opened"
         ));
     }
-    if !url.username().is_empty() || !url.password().is_empty() {
+    if !string_prop(&url, "username").is_empty() || !string_prop(&url, "password").is_empty() {
         return Target::Refused(
             "carries a user name or password (user@host), a common disguise for another site"
                 .into(),
         );
     }
-    let origin = url.origin();
+    let origin = string_prop(&url, "origin");
     let own = web_sys::Url::new(&here)
-        .map(|u| u.origin())
+        .map(|u| string_prop(&u, "origin"))
         .unwrap_or_default();
     if origin == own {
         Target::SameOrigin(url)
@@ -82,9 +84,10 @@ pub(crate) fn check_target(input: &str, allow: &[String]) -> Target {
 /// model need not read. `None` when `url` does not parse.
 pub(crate) fn without_query(url: &str) -> Option<String> {
     let url = web_sys::Url::new(url).ok()?;
-    url.set_search("");
-    url.set_hash("");
-    Some(url.href())
+    let empty = wasm_bindgen::JsValue::from_str("");
+    super::js::set(&url, "search", &empty);
+    super::js::set(&url, "hash", &empty);
+    Some(string_prop(&url, "href"))
 }
 
 /// The path of `url` as the model wrote it in `input`: the resolved path, with the query and
@@ -95,12 +98,12 @@ pub(crate) fn shown_path(input: &str, url: &web_sys::Url) -> String {
         Some(i) => (&input[..i], true),
         None => (input, false),
     };
-    let mut out = url.pathname();
+    let mut out = string_prop(url, "pathname");
     if before_hash.contains('?') {
-        out.push_str(&url.search());
+        out.push_str(&string_prop(url, "search"));
     }
     if has_hash {
-        out.push_str(&url.hash());
+        out.push_str(&string_prop(url, "hash"));
     }
     out
 }
@@ -108,7 +111,8 @@ pub(crate) fn shown_path(input: &str, url: &web_sys::Url) -> String {
 /// The scheme of a value that would run code or smuggle content if the app used it as a link
 /// (`javascript:`, `data:`, …), as the browser's parser reads it; `None` for anything else.
 pub(crate) fn script_scheme(value: &str) -> Option<String> {
-    let scheme = web_sys::Url::new(value).ok()?.protocol();
+    let url = web_sys::Url::new(value).ok()?;
+    let scheme = string_prop(&url, "protocol");
     matches!(
         scheme.as_str(),
         "javascript:" | "data:" | "vbscript:" | "blob:" | "file:"

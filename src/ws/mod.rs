@@ -5,15 +5,15 @@
 mod shell;
 
 use crate::browser::guards::Listener;
+use crate::browser::handlers::Handlers;
 use crate::browser::options;
 use client_tools_core::adapters::ws::{Dialect, RespondAfterResult, WsBridge, WsTool};
 use js_sys::{Array, Function};
 use shell::{Sender, Shared};
-use std::collections::HashMap;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{MessageEvent, WebSocket};
+use web_sys::WebSocket;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
@@ -72,10 +72,10 @@ use crate::js::get as prop;
 
 /// The tools and their handlers, from `ToolDefinition[]` (with `expectsResponse`) or a
 /// `ToolRegistry`.
-fn read_tools(v: &JsValue) -> Result<(Vec<WsTool>, HashMap<String, Function>), String> {
+fn read_tools(v: &JsValue) -> Result<(Vec<WsTool>, Handlers), String> {
     let v = &crate::registry::tool_list(v);
     let mut tools = Vec::new();
-    let mut handlers = HashMap::new();
+    let mut handlers = Vec::new();
     for (i, t) in options::tools(v, "tools")?.into_iter().enumerate() {
         let item = v
             .dyn_ref::<Array>()
@@ -87,7 +87,7 @@ fn read_tools(v: &JsValue) -> Result<(Vec<WsTool>, HashMap<String, Function>), S
                 .as_bool()
                 .ok_or_else(|| format!("tools[{i}].expectsResponse: must be a boolean"))?,
         };
-        handlers.insert(t.def.spec.name.clone(), t.handler);
+        handlers.push((t.def.spec.name.clone(), t.handler));
         tools.push(WsTool {
             def: t.def,
             expects_response,
@@ -97,15 +97,18 @@ fn read_tools(v: &JsValue) -> Result<(Vec<WsTool>, HashMap<String, Function>), S
 }
 
 /// Reads the options shared by `new WsTools` and `WsTools.attach` into a bridge that sends
-/// with `sender` (the app's `send`, read by `sender` from the options, or the socket).
-fn open(
-    options: &JsValue,
-    sender: impl FnOnce(&JsValue) -> Result<Sender, String>,
-) -> Result<Rc<Shared>, String> {
+/// on `socket` (`attach`), or else with the app's `send` read from the options.
+fn open(options: &JsValue, socket: Option<WebSocket>) -> Result<Rc<Shared>, String> {
     if !options.is_object() {
         return Err("options: must be an object".to_owned());
     }
-    let sender = sender(options)?;
+    let sender = match socket {
+        Some(ws) => Sender::Socket(ws),
+        None => prop(options, "send")
+            .dyn_into::<Function>()
+            .map(Sender::Js)
+            .map_err(|_| "send: must be a function".to_owned())?,
+    };
     let dialect = prop(options, "dialect")
         .as_string()
         .ok_or("dialect: must be \"cartesia\", \"elevenlabs\" or \"openai-realtime\"")?;
@@ -138,13 +141,7 @@ impl WsTools {
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "WsToolsOptions")] options: JsValue,
     ) -> Result<WsTools, JsValue> {
-        let send = |o: &JsValue| {
-            prop(o, "send")
-                .dyn_into::<Function>()
-                .map(Sender::Js)
-                .map_err(|_| "send: must be a function".to_owned())
-        };
-        let shared = open(&options, send).map_err(|m| error(&m))?;
+        let shared = open(&options, None).map_err(|m| error(&m))?;
         Ok(WsTools { shared })
     }
 
@@ -155,16 +152,14 @@ impl WsTools {
         ws: WebSocket,
         #[wasm_bindgen(unchecked_param_type = "WsAttachOptions")] options: JsValue,
     ) -> Result<WsTools, JsValue> {
-        let socket = ws.clone();
-        let shared = open(&options, |_| Ok(Sender::Socket(socket))).map_err(|m| error(&m))?;
+        let shared = open(&options, Some(ws.clone())).map_err(|m| error(&m))?;
         let target: &web_sys::EventTarget = ws.as_ref();
         // The listeners hold the bridge: while attached, the socket keeps it alive, whatever
         // the app keeps. The cycle ends with the listeners (close, or `detach()`).
         let s = shared.clone();
         let on_message = Listener::new(target, "message", move |e| {
-            if let Some(e) = e.dyn_ref::<MessageEvent>() {
-                s.receive(&e.data());
-            }
+            // A socket's message event (a `MessageEvent`): its `data`.
+            s.receive(&crate::js::get(&e, "data"));
         });
         let s = shared.clone();
         let on_close = Listener::new(target, "close", move |_| {
@@ -175,7 +170,10 @@ impl WsTools {
             let listeners = std::mem::take(&mut *shared.listeners.borrow_mut());
             drop(listeners);
         });
-        *shared.listeners.borrow_mut() = on_message.into_iter().chain(on_close).collect();
+        let mut listeners = shared.listeners.borrow_mut();
+        listeners.extend(on_message);
+        listeners.extend(on_close);
+        drop(listeners);
         Ok(WsTools { shared })
     }
 

@@ -14,10 +14,8 @@ use client_tools_core::calls::Returned;
 use client_tools_core::time::Instant;
 use js_sys::Function;
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::spawn_local;
 use web_sys::WebSocket;
 
 /// Where the bridge's frames go.
@@ -31,7 +29,8 @@ pub(super) enum Sender {
 /// The state one `WsTools` shares with its timer, listeners and handler tasks.
 pub(super) struct Shared {
     pub(super) bridge: RefCell<WsBridge>,
-    pub(super) handlers: RefCell<HashMap<String, Function>>,
+    /// Each tool's handler, by name (the names are unique).
+    pub(super) handlers: RefCell<handlers::Handlers>,
     sender: Sender,
     on_call: Option<Function>,
     calls: Calls,
@@ -43,7 +42,7 @@ pub(super) struct Shared {
 impl Shared {
     pub(super) fn new(
         bridge: WsBridge,
-        handlers: HashMap<String, Function>,
+        handlers: handlers::Handlers,
         sender: Sender,
         on_call: Option<Function>,
     ) -> Rc<Shared> {
@@ -116,7 +115,8 @@ impl Shared {
                         .call1(&JsValue::UNDEFINED, &JsValue::from_str(&text))
                         .map(drop),
                     // A closing socket drops a frame without an error: say so.
-                    Sender::Socket(ws) if ws.ready_state() != WebSocket::OPEN => {
+                    // `readyState` 1 is `WebSocket.OPEN`.
+                    Sender::Socket(ws) if crate::js::number_prop(ws, "readyState") != 1.0 => {
                         Err(JsValue::from_str("the socket is not open"))
                     }
                     Sender::Socket(ws) => ws.send_with_str(&text),
@@ -158,7 +158,9 @@ impl Shared {
         arguments: serde_json::Map<String, serde_json::Value>,
         deadline: Instant,
     ) {
-        let handler = self.handlers.borrow().get(&tool).cloned();
+        let handler = (self.handlers.borrow().iter())
+            .find(|(name, _)| *name == tool)
+            .map(|(_, f)| f.clone());
         let Some(handler) = handler else {
             // The runtime admits only tools on offer, and each has a handler: not reached
             // unless `setTools` raced this call; answered, never lost.
@@ -167,20 +169,18 @@ impl Shared {
                 Returned::Threw(format!("no handler for tool {tool:?} on this page")),
             );
         };
-        let started = self.calls.start(&call_id, deadline.as_ms());
-        let after = Some(self.calls.after_result_fn());
-        let ctx = handlers::context(
+        let shared = self.clone();
+        let id = call_id.clone();
+        let done = move |returned| shared.finish(&id, returned);
+        handlers::start(
+            &self.calls,
             &call_id,
             &run_id,
-            started.signal.as_ref(),
-            &started.deadline,
-            after,
+            handler,
+            arguments,
+            deadline.as_ms(),
+            Box::new(done),
         );
-        let shared = self.clone();
-        spawn_local(async move {
-            let returned = handlers::call(&handler, &arguments, &ctx).await;
-            shared.finish(&call_id, returned);
-        });
     }
 }
 
