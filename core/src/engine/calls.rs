@@ -10,7 +10,7 @@ use super::outbox::Outbox;
 use super::requests::{Answer, ReqKind, Requests};
 use crate::calls::{self, Admission, CallRuntime, ResultLimit, Returned};
 use crate::protocol::time::parse_rfc3339;
-use crate::protocol::{AckAnswer, CallResult, ErrorType, ToolDispatched};
+use crate::protocol::{AckAnswer, CallResult, ErrorType, FromJson, ToolDispatched};
 use crate::time::{Duration, Instant};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -184,7 +184,7 @@ impl Calls {
         match answer {
             Answer::Ok(body) => {
                 call.acked = true;
-                let deadline = serde_json::from_str::<AckAnswer>(&body)
+                let deadline = AckAnswer::from_json(&body)
                     .ok()
                     .and_then(|a| parse_rfc3339(&a.result_deadline));
                 if let Some(server) = deadline {

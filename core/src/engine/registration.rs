@@ -7,7 +7,7 @@ use super::config::{Config, ToolDef, WhenHidden};
 use super::io::{ClientState, LeftBy, Output, Status};
 use super::outbox::Outbox;
 use super::requests::{Answer, ReqKind, Requests};
-use crate::protocol::{ClientInfo, Lifetime, PingAnswer, RegisterRequest};
+use crate::protocol::{ClientInfo, FromJson, Lifetime, PingAnswer, RegisterRequest};
 use crate::time::{Duration, Instant};
 
 /// The registration the server gave.
@@ -253,7 +253,7 @@ impl Registration {
             Answer::Ok(body) => {
                 let ttl = self.ttl();
                 if let Some(reg) = self.current.as_mut() {
-                    if let Ok(ping) = serde_json::from_str::<PingAnswer>(&body) {
+                    if let Ok(ping) = PingAnswer::from_json(&body) {
                         reg.expires_at = ping.expires_at;
                     }
                     reg.local_expiry = ttl.map(|ttl| sent_at + ttl);

@@ -7,7 +7,7 @@ use super::backoff::{Rng, REQUEST_BACKOFF};
 use super::config::{Config, Paths};
 use super::io::{HttpRequest, Method, OpId, Output, RequestId};
 use super::outbox::Outbox;
-use crate::protocol::{ErrorBody, ErrorType};
+use crate::protocol::{ErrorBody, ErrorType, FromJson};
 use crate::time::{Duration, Instant};
 use std::collections::HashMap;
 
@@ -319,7 +319,7 @@ impl Requests {
         let mut req = self.inflight.remove(&id)?;
         if status >= 400 {
             // With the server's error type and message, so a register timeout says why.
-            let detail = match serde_json::from_str::<ErrorBody>(&body) {
+            let detail = match ErrorBody::from_json(&body) {
                 Ok(e) => format!(" ({}: {})", e.error.kind, e.error.message),
                 Err(_) => String::new(),
             };
@@ -355,7 +355,7 @@ impl Requests {
                 Answered::Retrying { notice: None }
             }
             _ => {
-                let (kind, message) = match serde_json::from_str::<ErrorBody>(&body) {
+                let (kind, message) = match ErrorBody::from_json(&body) {
                     Ok(e) => (Some(e.error.kind), e.error.message),
                     Err(_) => (None, describe(status, &body)),
                 };
@@ -424,7 +424,7 @@ impl Requests {
 
 /// `404 not_found: unknown client` from an error answer, or the status and a bit of the body.
 fn describe(status: u16, body: &str) -> String {
-    match serde_json::from_str::<ErrorBody>(body) {
+    match ErrorBody::from_json(body) {
         Ok(e) => format!("{status} {}: {}", e.error.kind, e.error.message),
         Err(_) => {
             let mut cut = body.trim();

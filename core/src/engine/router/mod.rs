@@ -18,7 +18,7 @@ use super::requests::{Answer, Answered, Reply, Req, ReqKind, Requests};
 use super::stream::Stream;
 use super::timers::{Timer, TimerTable};
 use super::tools::{PutAnswered, ToolList};
-use crate::protocol::{ClientInfo, StreamEvent, ToolDispatched};
+use crate::protocol::{ClientInfo, FromJson, StreamEvent, ToolDispatched};
 use crate::sse::Item;
 use crate::time::{Duration, Instant};
 use serde_json::Value;
@@ -158,7 +158,7 @@ impl Router {
         if !self.requests.take_orphan(request) {
             return;
         }
-        if let Ok(info) = serde_json::from_str::<ClientInfo>(&body) {
+        if let Ok(info) = ClientInfo::from_json(&body) {
             let kind = ReqKind::Leave {
                 client_id: info.id,
                 op: None,
@@ -370,7 +370,7 @@ impl Router {
 
     fn on_register_answer(&mut self, req: Req, version: u64, answer: Answer, now: Instant) {
         let info = match answer {
-            Answer::Ok(body) => match serde_json::from_str::<ClientInfo>(&body) {
+            Answer::Ok(body) => match ClientInfo::from_json(&body) {
                 Ok(info) => info,
                 // A proxy or captive portal may answer for the server: tell, and try again.
                 Err(e) => {
@@ -437,7 +437,7 @@ impl Router {
     }
 
     fn on_pending_call(&mut self, value: Value, now: Instant) {
-        match ToolDispatched::from_json_value(&value) {
+        match ToolDispatched::from_value(&value) {
             Ok(call) => self.on_dispatched(call, now),
             Err(e) => {
                 if !self.answer_unreadable_call(&value, &e, now) {
