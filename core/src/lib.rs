@@ -14,3 +14,4 @@ pub mod protocol;
 pub mod schema;
 pub mod sse;
 pub mod time;
+mod vec_map;

@@ -9,7 +9,7 @@ use super::io::{HttpRequest, Method, OpId, Output, RequestId};
 use super::outbox::Outbox;
 use crate::protocol::{ErrorBody, ErrorType, FromJson};
 use crate::time::{Duration, Instant};
-use std::collections::HashMap;
+use crate::vec_map::VecMap;
 
 /// The most of a `Retry-After` the engine waits: 5 minutes.
 pub(crate) const RETRY_AFTER_MAX: Duration = Duration::from_ms(300_000);
@@ -102,7 +102,7 @@ pub(super) struct Requests {
     paths: Paths,
     next_request: u64,
     next_key: u64,
-    inflight: HashMap<RequestId, Req>,
+    inflight: VecMap<RequestId, Req>,
     /// Requests waiting for their retry time.
     retries: Vec<(Instant, Req)>,
     /// Register requests on their way when the engine stopped: a late success is undone.
@@ -119,7 +119,7 @@ impl Requests {
             paths: cfg.paths.clone(),
             next_request: 0,
             next_key: 0,
-            inflight: HashMap::new(),
+            inflight: VecMap::default(),
             retries: Vec::new(),
             orphans: Vec::new(),
         }

@@ -41,9 +41,10 @@ use crate::calls::{Admission, Answer, Call, CallRuntime, ErrorKind, Returned, To
 use crate::protocol::validate::{self, ValidationError};
 use crate::protocol::ToolSpec;
 use crate::time::Instant;
+use crate::vec_map::VecMap;
 use frame::{Incoming, IncomingCall, Malformed};
 use serde_json::{json, Value};
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 
 /// A call whose handler runs.
 #[derive(Debug)]
@@ -73,7 +74,7 @@ pub struct WsBridge {
     tools: Vec<ToolDef>,
     expects: Vec<bool>,
     runtime: CallRuntime,
-    running: HashMap<String, Running>,
+    running: VecMap<String, Running>,
     /// Counts connections: the run id of `max_calls_per_run`.
     connection: u64,
     response: Response,
@@ -91,7 +92,7 @@ impl WsBridge {
             tools: Vec::new(),
             expects: Vec::new(),
             runtime: CallRuntime::new(),
-            running: HashMap::new(),
+            running: VecMap::default(),
             connection: 1,
             response: Response::Idle,
             response_wanted: false,
