@@ -215,6 +215,12 @@ fn from_json_text(text: String) -> Answer {
     }
 }
 
+/// A field's value, taken out (left `null`); not `remove`, which would link `BTreeMap`'s
+/// removal (~3 KB of wasm) for nothing: the map is dropped after.
+fn take(map: &mut Map<String, Value>, key: &str) -> Option<Value> {
+    map.get_mut(key).map(Value::take)
+}
+
 /// A returned object: a result object, a `ToolResult`, or plain JSON.
 fn from_object(mut map: Map<String, Value>) -> Answer {
     if !is_result_like(&map) {
@@ -229,7 +235,7 @@ fn from_object(mut map: Map<String, Value>) -> Answer {
                 return malformed(&why, RESULT_SHAPE);
             }
         };
-        return match map.remove("text") {
+        return match take(&mut map, "text") {
             Some(Value::String(text)) if is_error => Answer::error(ErrorKind::HandlerError, text),
             Some(Value::String(text)) => Answer::Ok(Content::Text(text)),
             other => {
@@ -238,7 +244,7 @@ fn from_object(mut map: Map<String, Value>) -> Answer {
             }
         };
     }
-    let error = match map.remove("error") {
+    let error = match take(&mut map, "error") {
         None | Some(Value::Null) => None,
         Some(Value::String(e)) => Some(e),
         Some(other) => {
@@ -247,7 +253,7 @@ fn from_object(mut map: Map<String, Value>) -> Answer {
         }
     };
     match map.get("success") {
-        Some(Value::Bool(true)) => Answer::Ok(match map.remove("data") {
+        Some(Value::Bool(true)) => Answer::Ok(match take(&mut map, "data") {
             None | Some(Value::Null) => Content::Text(DONE_TEXT.to_owned()),
             Some(Value::String(text)) => Content::Text(text),
             Some(data) => Content::json(&data),

@@ -414,7 +414,8 @@ impl Router {
         }
         match answer {
             Answer::Ok(body) => match serde_json::from_str::<Value>(&body) {
-                Ok(Value::Object(mut map)) => match map.remove("calls") {
+                // Taken, not removed: `BTreeMap::remove` would add ~3 KB of wasm.
+                Ok(Value::Object(mut map)) => match map.get_mut("calls").map(Value::take) {
                     Some(Value::Array(calls)) => {
                         for call in calls {
                             self.on_pending_call(call, now);
