@@ -308,9 +308,9 @@ impl WsBridge {
         let (text, is_error) = answer.into_text(self.dialect.result_limit());
         if call.expects_response {
             let frame = match self.dialect {
-                Dialect::Cartesia => cartesia::result(call_id, text, kind),
-                Dialect::ElevenLabs => elevenlabs::result(call_id, text, is_error),
-                Dialect::OpenAiRealtime => openai::result(call_id, text),
+                Dialect::Cartesia => cartesia::result(call_id, &text, kind),
+                Dialect::ElevenLabs => elevenlabs::result(call_id, &text, is_error),
+                Dialect::OpenAiRealtime => openai::result(call_id, &text),
             };
             self.send(frame, Some(call_id));
         }
@@ -338,13 +338,13 @@ impl WsBridge {
         {
             self.response_wanted = false;
             self.response = Response::Requested;
-            self.send(openai::response_create(), None);
+            self.send(openai::RESPONSE_CREATE.to_owned(), None);
         }
     }
 
-    fn send(&mut self, frame: Value, call_id: Option<&str>) {
+    fn send(&mut self, text: String, call_id: Option<&str>) {
         self.out.push_back(WsOutput::Send {
-            text: frame.to_string(),
+            text,
             call_id: call_id.map(str::to_owned),
         });
     }

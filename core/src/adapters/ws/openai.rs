@@ -4,7 +4,7 @@
 //! speaks again only after a `response.create`, which the server refuses while a response
 //! is active.
 
-use super::frame::{readable_id, string_field, Incoming, IncomingCall, Malformed};
+use super::frame::{quoted, readable_id, string_field, Incoming, IncomingCall, Malformed};
 use crate::calls::ResultLimit;
 use serde_json::{json, Map, Value};
 
@@ -79,17 +79,19 @@ pub(crate) fn read(frame: &Map<String, Value>) -> Incoming {
 pub(crate) const ERROR_PREFIX: &str = "Error: ";
 
 /// `{ type: "conversation.item.create", item: { type: "function_call_output", call_id, output } }`.
-pub(crate) fn result(call_id: &str, output: String) -> Value {
-    json!({
-        "type": "conversation.item.create",
-        "item": { "type": "function_call_output", "call_id": call_id, "output": output },
-    })
+pub(crate) fn result(call_id: &str, output: &str) -> String {
+    let mut frame = String::from(
+        r#"{"type":"conversation.item.create","item":{"type":"function_call_output","call_id":"#,
+    );
+    frame.push_str(&quoted(call_id));
+    frame.push_str(r#","output":"#);
+    frame.push_str(&quoted(output));
+    frame.push_str("}}");
+    frame
 }
 
 /// `{ type: "response.create" }`: the model answers with the outputs it now has.
-pub(crate) fn response_create() -> Value {
-    json!({ "type": "response.create" })
-}
+pub(crate) const RESPONSE_CREATE: &str = r#"{"type":"response.create"}"#;
 
 /// `{ type: "function", name, description, parameters }`, as in `session.tools`.
 pub(crate) fn declaration(name: &str, description: &str, parameters: Value) -> Value {
