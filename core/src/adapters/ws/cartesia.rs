@@ -4,7 +4,7 @@
 
 use super::frame::{quoted, readable_id, string_field, Incoming, IncomingCall, Malformed};
 use crate::calls::{ErrorKind, ResultLimit};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// A result longer than this many bytes is replaced by the server with `result_too_large`.
 pub const RESULT_MAX_BYTES: usize = 4096;
@@ -72,20 +72,4 @@ pub(crate) fn client_tool_result(call_id: &str, text: &str, is_error: bool) -> S
         r#","is_error":false}"#
     });
     frame
-}
-
-/// `{ type: "client", name, description, parameters, expects_response }`.
-pub(crate) fn declaration(
-    name: &str,
-    description: &str,
-    parameters: Value,
-    expects: bool,
-) -> Value {
-    json!({
-        "type": "client",
-        "name": name,
-        "description": description,
-        "parameters": parameters,
-        "expects_response": expects,
-    })
 }

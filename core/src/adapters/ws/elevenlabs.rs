@@ -41,14 +41,3 @@ pub(crate) fn read(frame: &Map<String, Value>) -> Incoming {
 pub(crate) fn result(call_id: &str, text: &str, is_error: bool) -> String {
     super::cartesia::client_tool_result(call_id, text, is_error)
 }
-
-/// `{ type: "client", name, description, parameters, expects_response }`, as in an agent's
-/// `client` tool configuration.
-pub(crate) fn declaration(
-    name: &str,
-    description: &str,
-    parameters: Value,
-    expects: bool,
-) -> Value {
-    super::cartesia::declaration(name, description, parameters, expects)
-}

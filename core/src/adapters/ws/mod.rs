@@ -37,13 +37,14 @@ mod types;
 
 pub use types::{Dialect, RespondAfterResult, WsCallEvent, WsOutput, WsTool};
 
+use crate::adapters::registry::EMPTY_SCHEMA;
 use crate::calls::{Admission, Answer, Call, CallRuntime, ErrorKind, Returned, ToolDef};
 use crate::protocol::validate::{self, ValidationError};
 use crate::protocol::ToolSpec;
 use crate::time::Instant;
 use crate::vec_map::VecMap;
-use frame::{Incoming, IncomingCall, Malformed};
-use serde_json::{json, Value};
+use frame::{quoted, Incoming, IncomingCall, Malformed};
+use serde_json::Value;
 use std::collections::VecDeque;
 
 /// A call whose handler runs.
@@ -136,23 +137,37 @@ impl WsBridge {
     /// `{ type: "client", name, description, parameters, expects_response }`, OpenAI's
     /// `{ type: "function", name, description, parameters }`.
     pub fn declarations(&self) -> Value {
-        let list = self.tools.iter().zip(&self.expects).map(|(t, &expects)| {
-            let s = &t.spec;
-            let parameters = s
-                .parameters
-                .clone()
-                .unwrap_or_else(|| json!({"type": "object", "properties": {}}));
-            match self.dialect {
-                Dialect::Cartesia => {
-                    cartesia::declaration(&s.name, &s.description, parameters, expects)
-                }
-                Dialect::ElevenLabs => {
-                    elevenlabs::declaration(&s.name, &s.description, parameters, expects)
-                }
-                Dialect::OpenAiRealtime => openai::declaration(&s.name, &s.description, parameters),
+        // Written as text and read back: a `json!` tree per dialect costs the wasm more.
+        let mut text = String::from("[");
+        for (i, (t, &expects)) in self.tools.iter().zip(&self.expects).enumerate() {
+            if i > 0 {
+                text.push(',');
             }
-        });
-        Value::Array(list.collect())
+            let (open, close) = match (self.dialect, expects) {
+                (Dialect::OpenAiRealtime, _) => (r#"{"type":"function","name":"#, "}"),
+                (_, true) => (
+                    r#"{"type":"client","name":"#,
+                    r#","expects_response":true}"#,
+                ),
+                (_, false) => (
+                    r#"{"type":"client","name":"#,
+                    r#","expects_response":false}"#,
+                ),
+            };
+            let s = &t.spec;
+            text.push_str(open);
+            text.push_str(&quoted(&s.name));
+            text.push_str(r#","description":"#);
+            text.push_str(&quoted(&s.description));
+            text.push_str(r#","parameters":"#);
+            match &s.parameters {
+                Some(p) => text.push_str(&p.to_string()),
+                None => text.push_str(EMPTY_SCHEMA),
+            }
+            text.push_str(close);
+        }
+        text.push(']');
+        serde_json::from_str(&text).unwrap_or_default()
     }
 
     /// One text frame from the socket. True when it was a tool call (read or malformed);

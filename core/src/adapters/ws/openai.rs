@@ -6,7 +6,7 @@
 
 use super::frame::{quoted, readable_id, string_field, Incoming, IncomingCall, Malformed};
 use crate::calls::ResultLimit;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// No limit is documented for an output; the Sessions API's 65,536 characters keep it sane.
 pub(crate) const LIMIT: ResultLimit = ResultLimit::SESSIONS;
@@ -92,13 +92,3 @@ pub(crate) fn result(call_id: &str, output: &str) -> String {
 
 /// `{ type: "response.create" }`: the model answers with the outputs it now has.
 pub(crate) const RESPONSE_CREATE: &str = r#"{"type":"response.create"}"#;
-
-/// `{ type: "function", name, description, parameters }`, as in `session.tools`.
-pub(crate) fn declaration(name: &str, description: &str, parameters: Value) -> Value {
-    json!({
-        "type": "function",
-        "name": name,
-        "description": description,
-        "parameters": parameters,
-    })
-}
