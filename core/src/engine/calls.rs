@@ -258,7 +258,7 @@ impl Calls {
         if !call.acked || call.posting || hold {
             return;
         }
-        let body = serde_json::to_string(result).expect("a result always serializes");
+        let body = result.to_json();
         call.posting = true;
         let kind = ReqKind::Result {
             call_id: call_id.to_owned(),

@@ -179,7 +179,7 @@ impl Registration {
             lifetime: self.lifetime.clone(),
             tools: tools.iter().map(|t| t.spec.clone()).collect(),
         };
-        let body = serde_json::to_string(&body).expect("a register request always serializes");
+        let body = body.to_json();
         requests.send(ReqKind::Register { version }, Some(body), false, now, out);
     }
 

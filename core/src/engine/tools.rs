@@ -82,7 +82,7 @@ impl ToolList {
         let body = ReplaceToolsRequest {
             tools: self.specs(),
         };
-        let body = serde_json::to_string(&body).expect("a tools request always serializes");
+        let body = body.to_json();
         let kind = ReqKind::PutTools {
             client_id: client_id.to_owned(),
             version: self.version,

@@ -11,6 +11,7 @@ mod events;
 mod read;
 pub mod time;
 pub mod validate;
+pub(crate) mod write;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};

@@ -39,11 +39,9 @@ pub(crate) enum Incoming {
     ActiveResponseError,
 }
 
-/// `s` as a JSON string, quoted and escaped. Frames are written as text: a `json!` tree per
-/// frame shape costs the wasm more than its few fixed pieces.
-pub(crate) fn quoted(s: &str) -> String {
-    Value::from(s).to_string()
-}
+/// Frames are written as text: a `json!` tree per frame shape costs the wasm more than its few
+/// fixed pieces.
+pub(crate) use crate::protocol::write::quoted;
 
 /// `obj[key]` as a string, or why not (naming `field`).
 pub(crate) fn string_field(
