@@ -45,7 +45,6 @@ use crate::time::Instant;
 use crate::vec_map::VecMap;
 use frame::{quoted, Incoming, IncomingCall, Malformed};
 use serde_json::Value;
-use std::collections::VecDeque;
 
 /// A call whose handler runs.
 #[derive(Debug)]
@@ -81,7 +80,9 @@ pub struct WsBridge {
     response: Response,
     /// An output was sent since the last `response.create`.
     response_wanted: bool,
-    out: VecDeque<WsOutput>,
+    /// In order; a `Vec`, not a `VecDeque`: the queue is short and drained at once, and a
+    /// `VecDeque`'s `retain` alone is ~800 bytes of wasm.
+    out: Vec<WsOutput>,
 }
 
 impl WsBridge {
@@ -97,7 +98,7 @@ impl WsBridge {
             connection: 1,
             response: Response::Idle,
             response_wanted: false,
-            out: VecDeque::new(),
+            out: Vec::new(),
         }
     }
 
@@ -265,7 +266,7 @@ impl WsBridge {
                 arguments,
                 deadline,
             } => {
-                self.out.push_back(WsOutput::Run {
+                self.out.push(WsOutput::Run {
                     call_id: c.call_id.clone(),
                     run_id,
                     tool: running.tool.clone(),
@@ -358,14 +359,14 @@ impl WsBridge {
     }
 
     fn send(&mut self, text: String, call_id: Option<&str>) {
-        self.out.push_back(WsOutput::Send {
+        self.out.push(WsOutput::Send {
             text,
             call_id: call_id.map(str::to_owned),
         });
     }
 
     fn event(&mut self, event: WsCallEvent) {
-        self.out.push_back(WsOutput::Call(event));
+        self.out.push(WsOutput::Call(event));
     }
 
     /// A handler finished with `returned`. Its answer is sent unless the call timed out or
@@ -395,7 +396,7 @@ impl WsBridge {
                 Answer::Err { message, .. } => message.clone(),
                 Answer::Ok(_) => String::new(),
             };
-            self.out.push_back(WsOutput::Abort {
+            self.out.push(WsOutput::Abort {
                 call_id: call_id.clone(),
                 reason,
             });
@@ -415,7 +416,7 @@ impl WsBridge {
         }
         for (call_id, call) in running {
             self.runtime.cancel(&call_id);
-            self.out.push_back(WsOutput::Abort {
+            self.out.push(WsOutput::Abort {
                 call_id: call_id.clone(),
                 reason: "the socket closed".to_owned(),
             });
@@ -440,6 +441,6 @@ impl WsBridge {
 
     /// The next thing to do, in order.
     pub fn poll_output(&mut self) -> Option<WsOutput> {
-        self.out.pop_front()
+        (!self.out.is_empty()).then(|| self.out.remove(0))
     }
 }
