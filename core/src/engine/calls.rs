@@ -425,7 +425,11 @@ impl Calls {
             let key = (c.dispatched_at, id);
             ids.insert(ids.partition_point(|k| *k < key), key);
         }
-        ids.into_iter().map(|(_, id)| id.clone()).collect()
+        let mut out = Vec::with_capacity(ids.len());
+        for (_, id) in ids {
+            out.push(id.clone());
+        }
+        out
     }
 }
 

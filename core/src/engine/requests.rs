@@ -271,20 +271,22 @@ impl Requests {
     /// Forgets every request (the engine stopped) and returns the leave ops that will never be
     /// answered now. A register on its way is remembered, so that a late success can be undone.
     pub(super) fn stop(&mut self) -> Vec<OpId> {
-        let leave_op = |r: &Req| match r.kind {
-            ReqKind::Leave { op, .. } => op,
-            _ => None,
-        };
-        let ops = (self
-            .inflight
-            .values()
-            .chain(self.retries.iter().map(|(_, r)| r)))
-        .filter_map(leave_op)
-        .collect();
-        self.orphans = (self.inflight.iter())
-            .filter(|(_, r)| matches!(r.kind, ReqKind::Register { .. }))
-            .map(|(id, _)| *id)
-            .collect();
+        // Plain loops: iterator chains cost the wasm a monomorphization each.
+        let mut ops = Vec::new();
+        let mut orphans = Vec::new();
+        for (id, r) in self.inflight.iter() {
+            match r.kind {
+                ReqKind::Leave { op: Some(op), .. } => ops.push(op),
+                ReqKind::Register { .. } => orphans.push(*id),
+                _ => {}
+            }
+        }
+        for (_, r) in &self.retries {
+            if let ReqKind::Leave { op: Some(op), .. } = r.kind {
+                ops.push(op);
+            }
+        }
+        self.orphans = orphans;
         self.inflight.clear();
         self.retries.clear();
         ops
@@ -408,15 +410,15 @@ impl Requests {
         still_wanted: impl Fn(&ReqKind) -> bool,
         out: &mut Outbox,
     ) {
-        if self.retries.iter().any(|(at, _)| *at <= now) {
-            let (due, later): (Vec<_>, Vec<_>) = std::mem::take(&mut self.retries)
-                .into_iter()
-                .partition(|(at, _)| *at <= now);
-            self.retries = later;
-            for (_, req) in due {
-                if still_wanted(&req.kind) {
-                    self.transmit(req, now, out);
-                }
+        let mut i = 0;
+        while i < self.retries.len() {
+            if self.retries[i].0 > now {
+                i += 1;
+                continue;
+            }
+            let (_, req) = self.retries.remove(i);
+            if still_wanted(&req.kind) {
+                self.transmit(req, now, out);
             }
         }
     }

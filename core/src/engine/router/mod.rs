@@ -473,13 +473,15 @@ impl Router {
         }
         self.reg.fail();
         // A leave on its way will never be answered now: settle its op.
-        let leave_ops = self.requests.stop();
+        let mut leave_ops = self.requests.stop();
         self.timers = TimerTable::default();
         self.close_stream();
         let reason = "client stopped: ".to_owned() + &message;
         self.calls.end_all(&reason, self.now, &mut self.out);
         let err = EngineError::new(kind, message.clone());
-        for op in self.tools.take_ops().chain(leave_ops) {
+        let mut ops = self.tools.take_ops();
+        ops.append(&mut leave_ops);
+        for op in ops {
             self.out.push(Output::OpDone {
                 op,
                 result: Err(err.clone()),
