@@ -201,22 +201,23 @@ impl CallRuntime {
     /// after N ms", in the order they started. Abort each handler.
     pub fn expire(&mut self, now: Instant) -> Vec<(String, Answer)> {
         // Sorted by insertion: running calls are few, and `slice::sort` adds ~4 KB of wasm.
-        let mut due: Vec<(Instant, &String)> = Vec::new();
-        for (id, r) in self.running.iter().filter(|(_, r)| r.deadline <= now) {
-            let key = (r.started, id);
-            due.insert(due.partition_point(|k| *k < key), key);
+        // Plain loops: each iterator chain is its own monomorphization in the wasm.
+        let mut due: Vec<(Instant, String)> = Vec::new();
+        for (id, r) in &self.running {
+            if r.deadline <= now {
+                let at = due.partition_point(|(s, i)| (*s, i) < (r.started, id));
+                due.insert(at, (r.started, id.clone()));
+            }
         }
-        let due: Vec<String> = due.into_iter().map(|(_, id)| id.clone()).collect();
-        due.into_iter()
-            .filter_map(|id| {
-                let r = self.running.remove(&id)?;
+        let mut answers = Vec::with_capacity(due.len());
+        for (_, id) in due {
+            if let Some(r) = self.running.remove(&id) {
                 let ms = r.deadline.since(r.started).as_ms();
-                Some((
-                    id,
-                    Answer::error(ErrorKind::Timeout, format!("timed out after {ms} ms")),
-                ))
-            })
-            .collect()
+                let answer = Answer::error(ErrorKind::Timeout, format!("timed out after {ms} ms"));
+                answers.push((id, answer));
+            }
+        }
+        answers
     }
 
     /// Whether `call_id`'s handler runs and its answer is wanted.
