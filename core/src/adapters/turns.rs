@@ -65,36 +65,45 @@ pub fn admit(
     run_id: &str,
     now: Instant,
 ) -> Vec<Step> {
-    calls
-        .iter()
-        .map(|call| {
-            let Some(def) = call.matched(tools) else {
-                if !runtime.mark_seen(&call.id) {
-                    return Step::Skip;
-                }
-                let name = call.display_name.as_deref().unwrap_or(&call.tool);
-                return Step::Answered(calls::unknown_tool(name, tools));
-            };
-            let tool = def.spec.name.clone();
-            let admitted = Call {
-                call_id: &call.id,
-                run_id,
-                tool: &tool,
-            };
-            match runtime.admit(admitted, call.args.clone(), tools, now) {
-                Admission::Duplicate => Step::Skip,
-                Admission::Answer(answer) => Step::Answered(answer),
-                Admission::Run {
-                    arguments,
-                    deadline,
-                } => Step::Run {
-                    tool,
-                    arguments,
-                    deadline,
-                },
-            }
-        })
-        .collect()
+    let mut steps = Vec::with_capacity(calls.len());
+    for call in calls {
+        steps.push(admit_one(call, runtime, tools, run_id, now));
+    }
+    steps
+}
+
+fn admit_one(
+    call: &TurnCall,
+    runtime: &mut CallRuntime,
+    tools: &[ToolDef],
+    run_id: &str,
+    now: Instant,
+) -> Step {
+    let Some(def) = call.matched(tools) else {
+        if !runtime.mark_seen(&call.id) {
+            return Step::Skip;
+        }
+        let name = call.display_name.as_deref().unwrap_or(&call.tool);
+        return Step::Answered(calls::unknown_tool(name, tools));
+    };
+    let tool = def.spec.name.clone();
+    let admitted = Call {
+        call_id: &call.id,
+        run_id,
+        tool: &tool,
+    };
+    match runtime.admit(admitted, call.args.clone(), tools, now) {
+        Admission::Duplicate => Step::Skip,
+        Admission::Answer(answer) => Step::Answered(answer),
+        Admission::Run {
+            arguments,
+            deadline,
+        } => Step::Run {
+            tool,
+            arguments,
+            deadline,
+        },
+    }
 }
 
 /// Reads the calls of a turn from a `runSession` response (`{ outputs: [...] }`), its

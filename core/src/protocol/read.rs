@@ -245,7 +245,13 @@ fn seconds(value: &Value) -> Result<u32, String> {
 impl FromJson for Vec<ToolSpec> {
     fn from_value(value: &Value) -> Result<Vec<ToolSpec>, String> {
         match value {
-            Value::Array(items) => items.iter().map(ToolSpec::from_value).collect(),
+            Value::Array(items) => {
+                let mut specs = Vec::with_capacity(items.len());
+                for item in items {
+                    specs.push(ToolSpec::from_value(item)?);
+                }
+                Ok(specs)
+            }
             other => Err(invalid_type(other, "a sequence")),
         }
     }

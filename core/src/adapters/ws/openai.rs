@@ -50,16 +50,15 @@ pub(crate) fn read(frame: &Map<String, Value>) -> Incoming {
                 .get("response")
                 .and_then(|r| r.get("output"))
                 .and_then(Value::as_array);
-            let calls = output
-                .into_iter()
-                .flatten()
-                .enumerate()
-                .filter_map(|(i, item)| {
-                    let item = item.as_object()?;
-                    (item.get("type").and_then(Value::as_str) == Some("function_call"))
-                        .then(|| call(item, &format!("response.output[{i}].")))
-                })
-                .collect();
+            let mut calls = Vec::new();
+            for (i, item) in output.map_or(&[][..], Vec::as_slice).iter().enumerate() {
+                let Some(item) = item.as_object() else {
+                    continue;
+                };
+                if item.get("type").and_then(Value::as_str) == Some("function_call") {
+                    calls.push(call(item, &format!("response.output[{i}].")));
+                }
+            }
             Incoming::ResponseDone(calls)
         }
         Some("error")

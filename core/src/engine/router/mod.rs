@@ -172,14 +172,20 @@ impl Router {
             return None;
         }
         let paused = self.reg.pings_paused();
-        let timers = Timer::ALL
-            .into_iter()
-            .filter(|&t| !(t == Timer::Ping && paused))
-            .filter_map(|t| self.timers.get(t));
-        timers
-            .chain(self.requests.next_retry())
-            .chain(self.calls.next_deadline())
-            .min()
+        let mut next: Option<Instant> = None;
+        let mut consider = |at: Option<Instant>| {
+            if let Some(at) = at {
+                next = Some(next.map_or(at, |n| n.min(at)));
+            }
+        };
+        for t in Timer::ALL {
+            if !(t == Timer::Ping && paused) {
+                consider(self.timers.get(t));
+            }
+        }
+        consider(self.requests.next_retry());
+        consider(self.calls.next_deadline());
+        next
     }
 
     pub(super) fn handle_timeout(&mut self, now: Instant) {
