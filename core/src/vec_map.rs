@@ -22,10 +22,6 @@ impl<K, V> VecMap<K, V> {
         self.0.len()
     }
 
-    pub(crate) fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
     pub(crate) fn iter(&self) -> impl Iterator<Item = (&K, &V)> {
         self.0.iter().map(|(k, v)| (k, v))
     }
@@ -40,11 +36,6 @@ impl<K, V> VecMap<K, V> {
 
     pub(crate) fn clear(&mut self) {
         self.0.clear();
-    }
-
-    /// Every entry, in insertion order; the map is left empty.
-    pub(crate) fn drain(&mut self) -> std::vec::Drain<'_, (K, V)> {
-        self.0.drain(..)
     }
 
     fn index<Q: PartialEq + ?Sized>(&self, key: &Q) -> Option<usize>

@@ -39,11 +39,11 @@ pub use runs::RUNS_MAX;
 pub use seen::SEEN_MAX;
 pub use tool::{ToolDef, DEFAULT_TOOL_TIMEOUT_MS};
 
+use crate::str_map::StrMap;
 use crate::time::{Duration, Instant};
 use runs::RunCounts;
 use seen::Seen;
 use serde_json::{Map, Value};
-use std::collections::HashMap;
 
 /// One call as it arrived: the ids, the tool's name and the arguments as sent.
 #[derive(Clone, Copy, Debug)]
@@ -82,7 +82,7 @@ struct Running {
 pub struct CallRuntime {
     seen: Seen,
     runs: RunCounts,
-    running: HashMap<String, Running>,
+    running: StrMap<Running>,
 }
 
 impl CallRuntime {
@@ -116,7 +116,7 @@ impl CallRuntime {
                     started: now,
                     deadline,
                 };
-                self.running.insert(call.call_id.to_owned(), running);
+                self.running.insert(call.call_id, running);
                 Admission::Run {
                     arguments,
                     deadline,
@@ -203,10 +203,10 @@ impl CallRuntime {
         // Sorted by insertion: running calls are few, and `slice::sort` adds ~4 KB of wasm.
         // Plain loops: each iterator chain is its own monomorphization in the wasm.
         let mut due: Vec<(Instant, String)> = Vec::new();
-        for (id, r) in &self.running {
+        for (id, r) in self.running.iter() {
             if r.deadline <= now {
-                let at = due.partition_point(|(s, i)| (*s, i) < (r.started, id));
-                due.insert(at, (r.started, id.clone()));
+                let at = due.partition_point(|(s, i)| (*s, i.as_str()) < (r.started, id));
+                due.insert(at, (r.started, id.to_owned()));
             }
         }
         let mut answers = Vec::with_capacity(due.len());

@@ -11,9 +11,9 @@ use super::requests::{Answer, ReqKind, Requests};
 use crate::calls::{self, Admission, CallRuntime, ResultLimit, Returned};
 use crate::protocol::time::parse_rfc3339;
 use crate::protocol::{AckAnswer, CallResult, ErrorType, FromJson, ToolDispatched};
+use crate::str_map::StrMap;
 use crate::time::{Duration, Instant};
 use serde_json::Value;
-use std::collections::HashMap;
 
 /// A local deadline ends at least this long before the server's result deadline, so the
 /// "timed out" result arrives before the server fails the call. The server's deadline is read
@@ -59,7 +59,7 @@ impl Call {
 /// whether results must wait (a tool list the server does not have yet is on its way).
 #[derive(Debug, Default)]
 pub(super) struct Calls {
-    live: HashMap<String, Call>,
+    live: StrMap<Call>,
     runtime: CallRuntime,
 }
 
@@ -131,7 +131,7 @@ impl Calls {
             Admission::Answer(answer) => entry.result = Some(result_of(answer)),
             Admission::Duplicate => {}
         }
-        self.live.insert(call_id, entry);
+        self.live.insert(&call_id, entry);
     }
 
     /// A dispatched call whose data could not be read: answered `is_error` when its
@@ -164,7 +164,7 @@ impl Calls {
             text: format!("The call could not be read: {error}"),
             is_error: true,
         });
-        self.live.insert(call_id.to_owned(), call);
+        self.live.insert(call_id, call);
         true
     }
 
@@ -420,14 +420,14 @@ impl Calls {
     /// order that does not depend on hashing.
     fn ids_in_order(&self, filter: impl Fn(&Call) -> bool) -> Vec<String> {
         // Sorted by insertion: live calls are few, and `slice::sort` would add ~4 KB of wasm.
-        let mut ids: Vec<(Instant, &String)> = Vec::new();
+        let mut ids: Vec<(Instant, &str)> = Vec::new();
         for (id, c) in self.live.iter().filter(|(_, c)| filter(c)) {
             let key = (c.dispatched_at, id);
             ids.insert(ids.partition_point(|k| *k < key), key);
         }
         let mut out = Vec::with_capacity(ids.len());
         for (_, id) in ids {
-            out.push(id.clone());
+            out.push(id.to_owned());
         }
         out
     }

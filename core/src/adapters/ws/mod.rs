@@ -41,8 +41,8 @@ use crate::adapters::registry::EMPTY_SCHEMA;
 use crate::calls::{Admission, Answer, Call, CallRuntime, ErrorKind, Returned, ToolDef};
 use crate::protocol::validate::{self, ValidationError};
 use crate::protocol::ToolSpec;
+use crate::str_map::StrMap;
 use crate::time::Instant;
-use crate::vec_map::VecMap;
 use frame::{quoted, Incoming, IncomingCall, Malformed};
 use serde_json::Value;
 
@@ -74,7 +74,7 @@ pub struct WsBridge {
     tools: Vec<ToolDef>,
     expects: Vec<bool>,
     runtime: CallRuntime,
-    running: VecMap<String, Running>,
+    running: StrMap<Running>,
     /// Counts connections: the run id of `max_calls_per_run`.
     connection: u64,
     response: Response,
@@ -94,7 +94,7 @@ impl WsBridge {
             tools: Vec::new(),
             expects: Vec::new(),
             runtime: CallRuntime::new(),
-            running: VecMap::default(),
+            running: StrMap::default(),
             connection: 1,
             response: Response::Idle,
             response_wanted: false,
@@ -273,7 +273,7 @@ impl WsBridge {
                     arguments,
                     deadline,
                 });
-                self.running.insert(c.call_id, running);
+                self.running.insert(&c.call_id, running);
             }
             Admission::Answer(answer) => self.answer(&c.call_id, running, answer, now),
             Admission::Duplicate => {}
