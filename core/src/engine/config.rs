@@ -189,17 +189,7 @@ impl Config {
 
 /// Checks a tool list: the protocol's limits, plus `timeoutMs` and `maxCallsPerRun` above 0.
 pub fn validate_tools(tools: &[ToolDef]) -> Result<(), ValidationError> {
-    if tools.len() > crate::protocol::limits::TOOLS_MAX {
-        return Err(ValidationError::new(
-            "tools",
-            ErrorKind::TooMany,
-            format!(
-                "{} tools, at most {}",
-                tools.len(),
-                crate::protocol::limits::TOOLS_MAX
-            ),
-        ));
-    }
+    // `validate::tools` refuses more than 64 tools first, with the same message.
     let specs: Vec<ToolSpec> = tools.iter().map(|t| t.spec.clone()).collect();
     validate::tools(&specs)?;
     for (i, t) in tools.iter().enumerate() {
