@@ -61,15 +61,15 @@ pub struct Paths {
 
 impl Default for Paths {
     fn default() -> Self {
-        let client = "/v1/sessions/{session_id}/clients/{client_id}";
+        // Written out: `format!` for each would be more wasm than the text.
         Paths {
             register: "/v1/sessions/{session_id}/clients".into(),
-            ping: format!("{client}/ping"),
-            leave: client.into(),
-            tools: format!("{client}/tools"),
-            ack: format!("{client}/calls/{{call_id}}/ack"),
-            result: format!("{client}/calls/{{call_id}}/result"),
-            pending: format!("{client}/calls"),
+            ping: "/v1/sessions/{session_id}/clients/{client_id}/ping".into(),
+            leave: "/v1/sessions/{session_id}/clients/{client_id}".into(),
+            tools: "/v1/sessions/{session_id}/clients/{client_id}/tools".into(),
+            ack: "/v1/sessions/{session_id}/clients/{client_id}/calls/{call_id}/ack".into(),
+            result: "/v1/sessions/{session_id}/clients/{client_id}/calls/{call_id}/result".into(),
+            pending: "/v1/sessions/{session_id}/clients/{client_id}/calls".into(),
             stream: "/v1/sessions/{session_id}/stream".into(),
         }
     }
