@@ -296,7 +296,9 @@ impl Calls {
         };
         match answer {
             Answer::Ok(_) => {
-                let call = self.live.remove(call_id).expect("looked up above");
+                let Some(call) = self.live.remove(call_id) else {
+                    return;
+                };
                 out.call(CallEvent::Answered {
                     call_id: call_id.to_owned(),
                     tool: call.tool,
