@@ -13,4 +13,6 @@ pub mod engine;
 pub mod protocol;
 pub mod schema;
 pub mod sse;
+mod str_map;
 pub mod time;
+mod vec_map;

@@ -92,11 +92,17 @@ fn check(schema: &Value, value: &Value, path: &Path) -> Result<(), SchemaError> 
     check_type(schema, value, path)?;
     if let Some(Value::Array(options)) = schema.get("enum") {
         if !options.iter().any(|o| json_eq(o, value)) {
-            let list: Vec<String> = options.iter().map(|o| o.to_string()).collect();
+            let mut list = String::new();
+            for (i, o) in options.iter().enumerate() {
+                if i > 0 {
+                    list.push_str(", ");
+                }
+                list.push_str(&o.to_string());
+            }
             return fail(
                 path,
                 "enum",
-                format!("{} is not one of {}", brief(value), list.join(", ")),
+                format!("{} is not one of {list}", brief(value)),
             );
         }
     }
@@ -138,21 +144,27 @@ fn is_type(value: &Value, name: &str) -> bool {
 }
 
 fn check_type(schema: &Map<String, Value>, value: &Value, path: &Path) -> Result<(), SchemaError> {
-    let fits = match schema.get("type") {
-        Some(Value::String(name)) => is_type(value, name),
+    // The type names, and whether the value has one of them (no names: any value fits).
+    let (wanted, fits) = match schema.get("type") {
+        Some(Value::String(name)) => (name.clone(), is_type(value, name)),
         Some(Value::Array(names)) => {
-            let mut names = names.iter().filter_map(Value::as_str).peekable();
-            names.peek().is_none() || names.any(|n| is_type(value, n))
+            let (mut wanted, mut fits, mut any) = (String::new(), false, false);
+            for name in names {
+                let Some(name) = name.as_str() else { continue };
+                if any {
+                    wanted.push_str(" or ");
+                }
+                wanted.push_str(name);
+                any = true;
+                fits = fits || is_type(value, name);
+            }
+            (wanted, fits || !any)
         }
-        _ => true,
+        _ => return Ok(()),
     };
     if fits {
         return Ok(());
     }
-    let wanted: Vec<&str> = match schema.get("type") {
-        Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).collect(),
-        other => other.and_then(Value::as_str).into_iter().collect(),
-    };
     let shown = match value {
         Value::Object(_) | Value::Array(_) => brief(value),
         _ => format!(
@@ -161,11 +173,7 @@ fn check_type(schema: &Map<String, Value>, value: &Value, path: &Path) -> Result
             brief(value)
         ),
     };
-    fail(
-        path,
-        "type",
-        format!("{shown}, needs {}", wanted.join(" or ")),
-    )
+    fail(path, "type", format!("{shown}, needs {wanted}"))
 }
 
 fn check_object(
@@ -199,19 +207,20 @@ fn check_object(
             Some(sub) => sub,
             None => match additional {
                 Some(Value::Bool(false)) => {
-                    let allowed: Vec<&str> =
-                        properties.map_or(Vec::new(), |p| p.keys().map(String::as_str).collect());
+                    let mut allowed = String::new();
+                    for (i, key) in properties.into_iter().flat_map(Map::keys).enumerate() {
+                        if i > 0 {
+                            allowed.push_str(", ");
+                        }
+                        allowed.push_str(key);
+                    }
+                    if properties.is_none_or(Map::is_empty) {
+                        allowed.push_str("none");
+                    }
                     return fail(
                         path,
                         "additionalProperties",
-                        format!(
-                            "the property {name:?} is not allowed; allowed: {}",
-                            if allowed.is_empty() {
-                                "none".to_owned()
-                            } else {
-                                allowed.join(", ")
-                            }
-                        ),
+                        format!("the property {name:?} is not allowed; allowed: {allowed}"),
                     );
                 }
                 Some(sub @ Value::Object(_)) => sub,

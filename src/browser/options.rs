@@ -3,10 +3,9 @@
 //! function`.
 
 use crate::engine::{Config, ToolDef, WhenHidden};
-use crate::protocol::{Lifetime, ToolSpec};
+use crate::protocol::{FromJson, Lifetime, ToolSpec};
 use client_tools_core::time::Duration;
 use js_sys::{Array, Function};
-use serde_json::error::Category;
 use wasm_bindgen::{JsCast, JsValue};
 
 /// A tool as the app gave it: what the engine declares, and the JS function that answers.
@@ -224,13 +223,12 @@ pub(crate) fn register(v: &JsValue, key_prefix: String, seed: u64) -> Result<Opt
     let mut config = Config::new(base_url, session_id, token, name, key_prefix, seed);
     match prop(v, "lifetime") {
         l if l.is_undefined() || l.is_null() => {}
-        // Read from the text, not via a `Value`: that would link serde_json's Value deserializer.
-        l => config.lifetime = serde_json::from_str::<Lifetime>(&json_text(&l, "lifetime")?)
-            .map_err(|e| match e.classify() {
-                Category::Syntax | Category::Eof => format!("lifetime: not JSON ({e})"),
-                _ => "lifetime: must be { type: \"never\" } or { type: \"ttl\", data: { seconds: N } }"
-                    .to_owned(),
-            })?,
+        l => {
+            config.lifetime = Lifetime::from_value(&to_json(&l, "lifetime")?).map_err(|_| {
+                "lifetime: must be { type: \"never\" } or { type: \"ttl\", data: { seconds: N } }"
+                    .to_owned()
+            })?
+        }
     }
     match prop(v, "whenHidden") {
         w if w.is_undefined() || w.is_null() => {}

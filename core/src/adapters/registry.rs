@@ -8,7 +8,7 @@
 
 use crate::calls::{Answer, Content, ToolDef};
 use crate::protocol::validate::{self, ErrorKind as RuleKind, ValidationError};
-use serde_json::Value;
+use crate::protocol::write::quoted;
 
 /// A registry tool name is at most 64 characters.
 pub const REGISTRY_NAME_MAX: usize = 64;
@@ -198,9 +198,9 @@ impl<H: Clone> Registry<H> {
                 out.push(',');
             }
             out.push_str(open);
-            out.push_str(&Value::String(d.spec.name.clone()).to_string());
+            out.push_str(&quoted(&d.spec.name));
             out.push_str(r#","description":"#);
-            out.push_str(&Value::String(d.spec.description.clone()).to_string());
+            out.push_str(&quoted(&d.spec.description));
             out.push_str(schema);
             match &d.spec.parameters {
                 Some(p) => out.push_str(&p.to_string()),
@@ -228,19 +228,25 @@ pub fn input_schema(def: &ToolDef) -> String {
 /// stays text, JSON stays JSON with its keys in the handler's order) or
 /// `{"success":false,"data":null,"error":"…"}`.
 pub fn tool_result(answer: Answer) -> String {
-    match answer {
-        Answer::Ok(content) => format!(r#"{{"success":true,"data":{}}}"#, json_text(content)),
-        Answer::Err { message, .. } => format!(
-            r#"{{"success":false,"data":null,"error":{}}}"#,
-            Value::String(message)
+    let (mut out, value) = match answer {
+        Answer::Ok(content) => (
+            String::from(r#"{"success":true,"data":"#),
+            json_text(content),
         ),
-    }
+        Answer::Err { message, .. } => (
+            String::from(r#"{"success":false,"data":null,"error":"#),
+            quoted(&message),
+        ),
+    };
+    out.push_str(&value);
+    out.push('}');
+    out
 }
 
 /// Content as JSON text: text as a JSON string, JSON as written.
 pub fn json_text(content: Content) -> String {
     match content {
-        Content::Text(text) => Value::String(text).to_string(),
+        Content::Text(text) => quoted(&text),
         Content::Json(json) => json,
     }
 }

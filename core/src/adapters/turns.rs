@@ -8,6 +8,7 @@
 use super::registry::json_text;
 use crate::calls::{self, Admission, Answer, Call, CallRuntime, ToolDef};
 use crate::protocol::validate::json_type_name;
+use crate::protocol::write::quoted;
 use crate::time::Instant;
 use serde_json::{Map, Value};
 
@@ -65,36 +66,45 @@ pub fn admit(
     run_id: &str,
     now: Instant,
 ) -> Vec<Step> {
-    calls
-        .iter()
-        .map(|call| {
-            let Some(def) = call.matched(tools) else {
-                if !runtime.mark_seen(&call.id) {
-                    return Step::Skip;
-                }
-                let name = call.display_name.as_deref().unwrap_or(&call.tool);
-                return Step::Answered(calls::unknown_tool(name, tools));
-            };
-            let tool = def.spec.name.clone();
-            let admitted = Call {
-                call_id: &call.id,
-                run_id,
-                tool: &tool,
-            };
-            match runtime.admit(admitted, call.args.clone(), tools, now) {
-                Admission::Duplicate => Step::Skip,
-                Admission::Answer(answer) => Step::Answered(answer),
-                Admission::Run {
-                    arguments,
-                    deadline,
-                } => Step::Run {
-                    tool,
-                    arguments,
-                    deadline,
-                },
-            }
-        })
-        .collect()
+    let mut steps = Vec::with_capacity(calls.len());
+    for call in calls {
+        steps.push(admit_one(call, runtime, tools, run_id, now));
+    }
+    steps
+}
+
+fn admit_one(
+    call: &TurnCall,
+    runtime: &mut CallRuntime,
+    tools: &[ToolDef],
+    run_id: &str,
+    now: Instant,
+) -> Step {
+    let Some(def) = call.matched(tools) else {
+        if !runtime.mark_seen(&call.id) {
+            return Step::Skip;
+        }
+        let name = call.display_name.as_deref().unwrap_or(&call.tool);
+        return Step::Answered(calls::unknown_tool(name, tools));
+    };
+    let tool = def.spec.name.clone();
+    let admitted = Call {
+        call_id: &call.id,
+        run_id,
+        tool: &tool,
+    };
+    match runtime.admit(admitted, call.args.clone(), tools, now) {
+        Admission::Duplicate => Step::Skip,
+        Admission::Answer(answer) => Step::Answered(answer),
+        Admission::Run {
+            arguments,
+            deadline,
+        } => Step::Run {
+            tool,
+            arguments,
+            deadline,
+        },
+    }
 }
 
 /// Reads the calls of a turn from a `runSession` response (`{ outputs: [...] }`), its
@@ -214,19 +224,26 @@ fn read_list(list: &[Value], path: &str, calls: &mut Vec<TurnCall>) -> Result<()
 /// `response: { output }` (text stays text, JSON stays JSON as the handler wrote it) or
 /// `response: { error }`.
 pub fn tool_response(call: &TurnCall, answer: Answer) -> String {
-    let response = match answer {
-        Answer::Ok(content) => format!(r#"{{"output":{}}}"#, json_text(content)),
-        Answer::Err { message, .. } => format!(r#"{{"error":{}}}"#, Value::String(message)),
-    };
-    let mut entry = format!(
-        r#"{{"id":{},"tool":{}"#,
-        Value::String(call.id.clone()),
-        Value::String(call.tool.clone())
-    );
+    // Fixed pieces and quoted strings pushed in turn: less wasm than `format!` each.
+    let mut entry = String::from(r#"{"id":"#);
+    entry.push_str(&quoted(&call.id));
+    entry.push_str(r#","tool":"#);
+    entry.push_str(&quoted(&call.tool));
     if let Some(d) = &call.display_name {
-        entry.push_str(&format!(r#","displayName":{}"#, Value::String(d.clone())));
+        entry.push_str(r#","displayName":"#);
+        entry.push_str(&quoted(d));
     }
-    entry.push_str(&format!(r#","response":{response}}}"#));
+    match answer {
+        Answer::Ok(content) => {
+            entry.push_str(r#","response":{"output":"#);
+            entry.push_str(&json_text(content));
+        }
+        Answer::Err { message, .. } => {
+            entry.push_str(r#","response":{"error":"#);
+            entry.push_str(&quoted(&message));
+        }
+    }
+    entry.push_str("}}");
     entry
 }
 

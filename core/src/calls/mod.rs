@@ -39,11 +39,11 @@ pub use runs::RUNS_MAX;
 pub use seen::SEEN_MAX;
 pub use tool::{ToolDef, DEFAULT_TOOL_TIMEOUT_MS};
 
+use crate::str_map::StrMap;
 use crate::time::{Duration, Instant};
 use runs::RunCounts;
 use seen::Seen;
 use serde_json::{Map, Value};
-use std::collections::HashMap;
 
 /// One call as it arrived: the ids, the tool's name and the arguments as sent.
 #[derive(Clone, Copy, Debug)]
@@ -82,7 +82,7 @@ struct Running {
 pub struct CallRuntime {
     seen: Seen,
     runs: RunCounts,
-    running: HashMap<String, Running>,
+    running: StrMap<Running>,
 }
 
 impl CallRuntime {
@@ -116,7 +116,7 @@ impl CallRuntime {
                     started: now,
                     deadline,
                 };
-                self.running.insert(call.call_id.to_owned(), running);
+                self.running.insert(call.call_id, running);
                 Admission::Run {
                     arguments,
                     deadline,
@@ -201,22 +201,23 @@ impl CallRuntime {
     /// after N ms", in the order they started. Abort each handler.
     pub fn expire(&mut self, now: Instant) -> Vec<(String, Answer)> {
         // Sorted by insertion: running calls are few, and `slice::sort` adds ~4 KB of wasm.
-        let mut due: Vec<(Instant, &String)> = Vec::new();
-        for (id, r) in self.running.iter().filter(|(_, r)| r.deadline <= now) {
-            let key = (r.started, id);
-            due.insert(due.partition_point(|k| *k < key), key);
+        // Plain loops: each iterator chain is its own monomorphization in the wasm.
+        let mut due: Vec<(Instant, String)> = Vec::new();
+        for (id, r) in self.running.iter() {
+            if r.deadline <= now {
+                let at = due.partition_point(|(s, i)| (*s, i.as_str()) < (r.started, id));
+                due.insert(at, (r.started, id.to_owned()));
+            }
         }
-        let due: Vec<String> = due.into_iter().map(|(_, id)| id.clone()).collect();
-        due.into_iter()
-            .filter_map(|id| {
-                let r = self.running.remove(&id)?;
+        let mut answers = Vec::with_capacity(due.len());
+        for (_, id) in due {
+            if let Some(r) = self.running.remove(&id) {
                 let ms = r.deadline.since(r.started).as_ms();
-                Some((
-                    id,
-                    Answer::error(ErrorKind::Timeout, format!("timed out after {ms} ms")),
-                ))
-            })
-            .collect()
+                let answer = Answer::error(ErrorKind::Timeout, format!("timed out after {ms} ms"));
+                answers.push((id, answer));
+            }
+        }
+        answers
     }
 
     /// Whether `call_id`'s handler runs and its answer is wanted.

@@ -1,40 +1,28 @@
 //! Per-run call counts, for `max_calls_per_run`, kept for a bounded number of runs.
 
-use std::collections::{HashMap, VecDeque};
+use crate::vec_map::VecMap;
 
 /// How many runs' per-tool call counts are kept.
 pub const RUNS_MAX: usize = 256;
 
-/// run id → tool → calls that were let run; oldest run first in `order`.
+/// run id → tool → calls that were let run, oldest run first.
 #[derive(Debug, Default)]
 pub(crate) struct RunCounts {
-    runs: HashMap<String, HashMap<String, u32>>,
-    order: VecDeque<String>,
+    runs: VecMap<String, VecMap<String, u32>>,
 }
 
 impl RunCounts {
     pub(crate) fn forget(&mut self, run_id: &str) {
-        if self.runs.remove(run_id).is_some() {
-            self.order.retain(|r| r != run_id);
-        }
+        // Not `remove`: the runs stay oldest first.
+        self.runs.retain(|run, _| run != run_id);
     }
 
     /// Counts one more call of `tool` in `run_id` and returns the count.
     pub(crate) fn count(&mut self, run_id: &str, tool: &str) -> u32 {
-        if !self.runs.contains_key(run_id) {
-            if self.order.len() == RUNS_MAX {
-                if let Some(old) = self.order.pop_front() {
-                    self.runs.remove(&old);
-                }
-            }
-            self.order.push_back(run_id.to_owned());
+        if !self.runs.contains_key(run_id) && self.runs.len() == RUNS_MAX {
+            self.runs.remove_first();
         }
-        let count = self
-            .runs
-            .entry(run_id.to_owned())
-            .or_default()
-            .entry(tool.to_owned())
-            .or_insert(0);
+        let count = self.runs.get_or_default(run_id).get_or_default(tool);
         *count += 1;
         *count
     }

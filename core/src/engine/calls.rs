@@ -10,10 +10,10 @@ use super::outbox::Outbox;
 use super::requests::{Answer, ReqKind, Requests};
 use crate::calls::{self, Admission, CallRuntime, ResultLimit, Returned};
 use crate::protocol::time::parse_rfc3339;
-use crate::protocol::{AckAnswer, CallResult, ErrorType, ToolDispatched};
+use crate::protocol::{AckAnswer, CallResult, ErrorType, FromJson, ToolDispatched};
+use crate::str_map::StrMap;
 use crate::time::{Duration, Instant};
 use serde_json::Value;
-use std::collections::HashMap;
 
 /// A local deadline ends at least this long before the server's result deadline, so the
 /// "timed out" result arrives before the server fails the call. The server's deadline is read
@@ -59,7 +59,7 @@ impl Call {
 /// whether results must wait (a tool list the server does not have yet is on its way).
 #[derive(Debug, Default)]
 pub(super) struct Calls {
-    live: HashMap<String, Call>,
+    live: StrMap<Call>,
     runtime: CallRuntime,
 }
 
@@ -131,7 +131,7 @@ impl Calls {
             Admission::Answer(answer) => entry.result = Some(result_of(answer)),
             Admission::Duplicate => {}
         }
-        self.live.insert(call_id, entry);
+        self.live.insert(&call_id, entry);
     }
 
     /// A dispatched call whose data could not be read: answered `is_error` when its
@@ -164,7 +164,7 @@ impl Calls {
             text: format!("The call could not be read: {error}"),
             is_error: true,
         });
-        self.live.insert(call_id.to_owned(), call);
+        self.live.insert(call_id, call);
         true
     }
 
@@ -184,7 +184,7 @@ impl Calls {
         match answer {
             Answer::Ok(body) => {
                 call.acked = true;
-                let deadline = serde_json::from_str::<AckAnswer>(&body)
+                let deadline = AckAnswer::from_json(&body)
                     .ok()
                     .and_then(|a| parse_rfc3339(&a.result_deadline));
                 if let Some(server) = deadline {
@@ -258,7 +258,7 @@ impl Calls {
         if !call.acked || call.posting || hold {
             return;
         }
-        let body = serde_json::to_string(result).expect("a result always serializes");
+        let body = result.to_json();
         call.posting = true;
         let kind = ReqKind::Result {
             call_id: call_id.to_owned(),
@@ -296,7 +296,9 @@ impl Calls {
         };
         match answer {
             Answer::Ok(_) => {
-                let call = self.live.remove(call_id).expect("looked up above");
+                let Some(call) = self.live.remove(call_id) else {
+                    return;
+                };
                 out.call(CallEvent::Answered {
                     call_id: call_id.to_owned(),
                     tool: call.tool,
@@ -420,12 +422,16 @@ impl Calls {
     /// order that does not depend on hashing.
     fn ids_in_order(&self, filter: impl Fn(&Call) -> bool) -> Vec<String> {
         // Sorted by insertion: live calls are few, and `slice::sort` would add ~4 KB of wasm.
-        let mut ids: Vec<(Instant, &String)> = Vec::new();
+        let mut ids: Vec<(Instant, &str)> = Vec::new();
         for (id, c) in self.live.iter().filter(|(_, c)| filter(c)) {
             let key = (c.dispatched_at, id);
             ids.insert(ids.partition_point(|k| *k < key), key);
         }
-        ids.into_iter().map(|(_, id)| id.clone()).collect()
+        let mut out = Vec::with_capacity(ids.len());
+        for (_, id) in ids {
+            out.push(id.to_owned());
+        }
+        out
     }
 }
 

@@ -7,7 +7,7 @@ use super::config::{Config, ToolDef, WhenHidden};
 use super::io::{ClientState, LeftBy, Output, Status};
 use super::outbox::Outbox;
 use super::requests::{Answer, ReqKind, Requests};
-use crate::protocol::{ClientInfo, Lifetime, PingAnswer, RegisterRequest};
+use crate::protocol::{ClientInfo, FromJson, Lifetime, PingAnswer, RegisterRequest};
 use crate::time::{Duration, Instant};
 
 /// The registration the server gave.
@@ -179,7 +179,7 @@ impl Registration {
             lifetime: self.lifetime.clone(),
             tools: tools.iter().map(|t| t.spec.clone()).collect(),
         };
-        let body = serde_json::to_string(&body).expect("a register request always serializes");
+        let body = body.to_json();
         requests.send(ReqKind::Register { version }, Some(body), false, now, out);
     }
 
@@ -253,7 +253,7 @@ impl Registration {
             Answer::Ok(body) => {
                 let ttl = self.ttl();
                 if let Some(reg) = self.current.as_mut() {
-                    if let Ok(ping) = serde_json::from_str::<PingAnswer>(&body) {
+                    if let Ok(ping) = PingAnswer::from_json(&body) {
                         reg.expires_at = ping.expires_at;
                     }
                     reg.local_expiry = ttl.map(|ttl| sent_at + ttl);

@@ -7,9 +7,9 @@ use super::backoff::{Rng, REQUEST_BACKOFF};
 use super::config::{Config, Paths};
 use super::io::{HttpRequest, Method, OpId, Output, RequestId};
 use super::outbox::Outbox;
-use crate::protocol::{ErrorBody, ErrorType};
+use crate::protocol::{ErrorBody, ErrorType, FromJson};
 use crate::time::{Duration, Instant};
-use std::collections::HashMap;
+use crate::vec_map::VecMap;
 
 /// The most of a `Retry-After` the engine waits: 5 minutes.
 pub(crate) const RETRY_AFTER_MAX: Duration = Duration::from_ms(300_000);
@@ -102,7 +102,7 @@ pub(super) struct Requests {
     paths: Paths,
     next_request: u64,
     next_key: u64,
-    inflight: HashMap<RequestId, Req>,
+    inflight: VecMap<RequestId, Req>,
     /// Requests waiting for their retry time.
     retries: Vec<(Instant, Req)>,
     /// Register requests on their way when the engine stopped: a late success is undone.
@@ -119,7 +119,7 @@ impl Requests {
             paths: cfg.paths.clone(),
             next_request: 0,
             next_key: 0,
-            inflight: HashMap::new(),
+            inflight: VecMap::default(),
             retries: Vec::new(),
             orphans: Vec::new(),
         }
@@ -271,20 +271,22 @@ impl Requests {
     /// Forgets every request (the engine stopped) and returns the leave ops that will never be
     /// answered now. A register on its way is remembered, so that a late success can be undone.
     pub(super) fn stop(&mut self) -> Vec<OpId> {
-        let leave_op = |r: &Req| match r.kind {
-            ReqKind::Leave { op, .. } => op,
-            _ => None,
-        };
-        let ops = (self
-            .inflight
-            .values()
-            .chain(self.retries.iter().map(|(_, r)| r)))
-        .filter_map(leave_op)
-        .collect();
-        self.orphans = (self.inflight.iter())
-            .filter(|(_, r)| matches!(r.kind, ReqKind::Register { .. }))
-            .map(|(id, _)| *id)
-            .collect();
+        // Plain loops: iterator chains cost the wasm a monomorphization each.
+        let mut ops = Vec::new();
+        let mut orphans = Vec::new();
+        for (id, r) in self.inflight.iter() {
+            match r.kind {
+                ReqKind::Leave { op: Some(op), .. } => ops.push(op),
+                ReqKind::Register { .. } => orphans.push(*id),
+                _ => {}
+            }
+        }
+        for (_, r) in &self.retries {
+            if let ReqKind::Leave { op: Some(op), .. } = r.kind {
+                ops.push(op);
+            }
+        }
+        self.orphans = orphans;
         self.inflight.clear();
         self.retries.clear();
         ops
@@ -319,7 +321,7 @@ impl Requests {
         let mut req = self.inflight.remove(&id)?;
         if status >= 400 {
             // With the server's error type and message, so a register timeout says why.
-            let detail = match serde_json::from_str::<ErrorBody>(&body) {
+            let detail = match ErrorBody::from_json(&body) {
                 Ok(e) => format!(" ({}: {})", e.error.kind, e.error.message),
                 Err(_) => String::new(),
             };
@@ -355,7 +357,7 @@ impl Requests {
                 Answered::Retrying { notice: None }
             }
             _ => {
-                let (kind, message) = match serde_json::from_str::<ErrorBody>(&body) {
+                let (kind, message) = match ErrorBody::from_json(&body) {
                     Ok(e) => (Some(e.error.kind), e.error.message),
                     Err(_) => (None, describe(status, &body)),
                 };
@@ -408,15 +410,15 @@ impl Requests {
         still_wanted: impl Fn(&ReqKind) -> bool,
         out: &mut Outbox,
     ) {
-        if self.retries.iter().any(|(at, _)| *at <= now) {
-            let (due, later): (Vec<_>, Vec<_>) = std::mem::take(&mut self.retries)
-                .into_iter()
-                .partition(|(at, _)| *at <= now);
-            self.retries = later;
-            for (_, req) in due {
-                if still_wanted(&req.kind) {
-                    self.transmit(req, now, out);
-                }
+        let mut i = 0;
+        while i < self.retries.len() {
+            if self.retries[i].0 > now {
+                i += 1;
+                continue;
+            }
+            let (_, req) = self.retries.remove(i);
+            if still_wanted(&req.kind) {
+                self.transmit(req, now, out);
             }
         }
     }
@@ -424,7 +426,7 @@ impl Requests {
 
 /// `404 not_found: unknown client` from an error answer, or the status and a bit of the body.
 fn describe(status: u16, body: &str) -> String {
-    match serde_json::from_str::<ErrorBody>(body) {
+    match ErrorBody::from_json(body) {
         Ok(e) => format!("{status} {}: {}", e.error.kind, e.error.message),
         Err(_) => {
             let mut cut = body.trim();

@@ -82,7 +82,7 @@ impl ToolList {
         let body = ReplaceToolsRequest {
             tools: self.specs(),
         };
-        let body = serde_json::to_string(&body).expect("a tools request always serializes");
+        let body = body.to_json();
         let kind = ReqKind::PutTools {
             client_id: client_id.to_owned(),
             version: self.version,
@@ -126,11 +126,13 @@ impl ToolList {
         result: Result<(), EngineError>,
         out: &mut Outbox,
     ) {
-        let (done, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut self.ops)
-            .into_iter()
-            .partition(|&(_, v)| v <= upto);
-        self.ops = rest;
-        for (op, _) in done {
+        let mut i = 0;
+        while i < self.ops.len() {
+            if self.ops[i].1 > upto {
+                i += 1;
+                continue;
+            }
+            let (op, _) = self.ops.remove(i);
             out.push(Output::OpDone {
                 op,
                 result: result.clone(),
@@ -139,8 +141,12 @@ impl ToolList {
     }
 
     /// Takes every waiting op (the engine stopped).
-    pub(super) fn take_ops(&mut self) -> impl Iterator<Item = OpId> {
-        std::mem::take(&mut self.ops).into_iter().map(|(op, _)| op)
+    pub(super) fn take_ops(&mut self) -> Vec<OpId> {
+        let mut ops = Vec::with_capacity(self.ops.len());
+        for (op, _) in self.ops.drain(..) {
+            ops.push(op);
+        }
+        ops
     }
 
     /// Whether results must wait: registered, and a tool list the server does not have yet is

@@ -1,141 +1,86 @@
-//! Reading a stream event's JSON `data` in two steps: its `"type"`, then the fields that type
-//! has. Each step is a plain struct, so serde reads straight from the text; the result is the
-//! same as an internally tagged enum gives, with much less code in the shipped wasm.
+//! Reading a stream event's JSON `data`: parsed once, its `"type"` names the event, then the
+//! fields that type has are read by hand ([`Fields`]), with the messages serde's internally
+//! tagged enum gave, and much less code in the shipped wasm.
 
+use super::read::{invalid_type, parse, Fields, FromJson};
 use super::{FailReason, StreamEvent, ToolDispatched};
-use serde::de::DeserializeOwned;
-use serde::Deserialize;
-
-/// The first step: only the `"type"` (every other field is skipped).
-#[derive(Deserialize)]
-struct Tag {
-    #[serde(rename = "type")]
-    kind: String,
-}
-
-#[derive(Deserialize)]
-struct Acked {
-    client_id: String,
-    call_id: String,
-    #[serde(default)]
-    result_deadline: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct Succeeded {
-    client_id: String,
-    call_id: String,
-    #[serde(default)]
-    is_error: bool,
-}
-
-#[derive(Deserialize)]
-struct Failed {
-    client_id: String,
-    call_id: String,
-    /// Read as text and matched here: FailReason's derived Deserialize is more wasm than this.
-    reason: String,
-}
-
-/// `client_registered`, `client_tools_replaced`, `client_left`, `client_expired`.
-#[derive(Deserialize)]
-struct ClientRef {
-    client_id: String,
-    #[serde(default)]
-    name: String,
-}
-
-/// `run_started`, `run_completed`, `run_cancelled`.
-#[derive(Deserialize)]
-struct RunRef {
-    run_id: String,
-}
+use serde_json::Value;
 
 /// Parses a JSON object whose `"type"` names the event. A type this version does not know is
 /// [`StreamEvent::Unknown`]; a known type whose fields do not fit is serde's message (e.g.
-/// "missing field `call_id`").
+/// "missing field `call_id`"). Text that is not JSON, or has no type, says where.
 pub(super) fn parse_json(data: &str) -> Result<StreamEvent, String> {
-    let Tag { kind } = serde_json::from_str(data).map_err(|e| e.to_string())?;
-    let client = |c: ClientRef| (c.client_id, c.name);
-    Ok(match kind.as_str() {
-        "client_tool_dispatched" => StreamEvent::ClientToolDispatched(fields(data)?),
-        "client_tool_acked" => {
-            let a: Acked = fields(data)?;
-            StreamEvent::ClientToolAcked {
-                client_id: a.client_id,
-                call_id: a.call_id,
-                result_deadline: a.result_deadline,
-            }
+    let value = parse(data)?;
+    let kind = match value.get("type") {
+        Some(Value::String(kind)) => kind.as_str(),
+        Some(other) => return Err(invalid_type(other, "a string")),
+        None if value.is_object() => return Err(format!("missing field `type`{}", at_end(data))),
+        None => return Err(invalid_type(&value, "struct Tag")),
+    };
+    let mut f = Fields::of(&value, "")?;
+    let event = match kind {
+        "client_tool_dispatched" => {
+            StreamEvent::ClientToolDispatched(ToolDispatched::from_value(&value)?)
         }
-        "client_tool_succeeded" => {
-            let s: Succeeded = fields(data)?;
-            StreamEvent::ClientToolSucceeded {
-                client_id: s.client_id,
-                call_id: s.call_id,
-                is_error: s.is_error,
-            }
-        }
-        "client_tool_failed" => {
-            let f: Failed = fields(data)?;
-            StreamEvent::ClientToolFailed {
-                client_id: f.client_id,
-                call_id: f.call_id,
-                reason: fail_reason(&f.reason),
-            }
-        }
-        "client_registered" => {
-            let (client_id, name) = client(fields(data)?);
-            StreamEvent::ClientRegistered { client_id, name }
-        }
-        "client_tools_replaced" => {
-            let (client_id, name) = client(fields(data)?);
-            StreamEvent::ClientToolsReplaced { client_id, name }
-        }
-        "client_left" => {
-            let (client_id, name) = client(fields(data)?);
-            StreamEvent::ClientLeft { client_id, name }
-        }
-        "client_expired" => {
-            let (client_id, name) = client(fields(data)?);
-            StreamEvent::ClientExpired { client_id, name }
-        }
+        "client_tool_acked" => StreamEvent::ClientToolAcked {
+            client_id: f.string("client_id"),
+            call_id: f.string("call_id"),
+            result_deadline: f.opt_string("result_deadline"),
+        },
+        "client_tool_succeeded" => StreamEvent::ClientToolSucceeded {
+            client_id: f.string("client_id"),
+            call_id: f.string("call_id"),
+            is_error: f.flag("is_error"),
+        },
+        "client_tool_failed" => StreamEvent::ClientToolFailed {
+            client_id: f.string("client_id"),
+            call_id: f.string("call_id"),
+            reason: fail_reason(&f.string("reason")),
+        },
+        "client_registered" => StreamEvent::ClientRegistered {
+            client_id: f.string("client_id"),
+            name: f.string_or_empty("name"),
+        },
+        "client_tools_replaced" => StreamEvent::ClientToolsReplaced {
+            client_id: f.string("client_id"),
+            name: f.string_or_empty("name"),
+        },
+        "client_left" => StreamEvent::ClientLeft {
+            client_id: f.string("client_id"),
+            name: f.string_or_empty("name"),
+        },
+        "client_expired" => StreamEvent::ClientExpired {
+            client_id: f.string("client_id"),
+            name: f.string_or_empty("name"),
+        },
         "run_started" => StreamEvent::RunStarted {
-            run_id: fields::<RunRef>(data)?.run_id,
+            run_id: f.string("run_id"),
         },
         "run_completed" => StreamEvent::RunCompleted {
-            run_id: fields::<RunRef>(data)?.run_id,
+            run_id: f.string("run_id"),
         },
         "run_cancelled" => StreamEvent::RunCancelled {
-            run_id: fields::<RunRef>(data)?.run_id,
+            run_id: f.string("run_id"),
         },
         "stream_reset" => StreamEvent::StreamReset,
         _ => StreamEvent::Unknown,
-    })
+    };
+    f.done(event)
 }
 
-impl ToolDispatched {
-    /// A dispatched call read from a JSON value (an entry of the pending calls). An error names
-    /// the field, as serde's reader of a `&Value` would, e.g. "missing field `tool`".
-    pub(crate) fn from_json_value(value: &serde_json::Value) -> Result<ToolDispatched, String> {
-        // Through the text: a deserializer of `&Value` would be one more in the wasm.
-        fields(&value.to_string())
-    }
-}
-
-/// The second step. The text is known to be JSON by now, so an error is about a field.
-fn fields<T: DeserializeOwned>(data: &str) -> Result<T, String> {
-    serde_json::from_str(data).map_err(without_position)
-}
-
-/// A field's error without its position, as the enum's buffered read gave it. Not generic, so
-/// the wasm holds it once for every event type.
-fn without_position(e: serde_json::Error) -> String {
-    let text = e.to_string();
-    let position = format!(" at line {} column {}", e.line(), e.column());
-    match text.strip_suffix(&position) {
-        Some(bare) if e.line() != 0 => bare.to_owned(),
-        _ => text,
-    }
+/// " at line L column C" of the object's closing brace, where serde reports a missing field
+/// of the whole object.
+fn at_end(data: &str) -> String {
+    let end = data.trim_end().len().saturating_sub(1);
+    let before = &data.as_bytes()[..end];
+    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+    let column = end
+        - before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1)
+        + 1;
+    format!(" at line {line} column {column}")
 }
 
 /// The reason a wire spelling names; [`FailReason::Other`] for one this version does not know.
@@ -153,6 +98,7 @@ fn fail_reason(wire: &str) -> FailReason {
 mod tests {
     use super::super::Lifetime;
     use super::*;
+    use serde::Deserialize;
 
     fn error(data: &str) -> String {
         StreamEvent::parse("x", data).unwrap_err().message
@@ -171,6 +117,10 @@ mod tests {
             error(r#"{"run_id":"r"}"#),
             "missing field `type` at line 1 column 14"
         );
+        assert_eq!(
+            error("{\n\"run_id\":\"r\"\n }  "),
+            "missing field `type` at line 3 column 2"
+        );
     }
 
     #[test]
@@ -187,7 +137,7 @@ mod tests {
         ];
         for value in cases {
             let direct = ToolDispatched::deserialize(&value).map_err(|e| e.to_string());
-            assert_eq!(ToolDispatched::from_json_value(&value), direct, "{value}");
+            assert_eq!(ToolDispatched::from_value(&value), direct, "{value}");
         }
     }
 

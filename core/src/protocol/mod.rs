@@ -1,18 +1,23 @@
 //! The wire types of the client-tools protocol (`PROTOCOL.md`) and the limits it sets.
 //!
 //! Everything here is plain data with serde: requests the client sends, answers the server
-//! gives, and the events of the session's stream. Unknown fields are ignored everywhere and an
+//! gives, and the events of the session's stream. The client reads what it receives with
+//! [`FromJson`] (by hand, with serde's messages: less wasm than the derives, which the
+//! reference server uses). Unknown fields are ignored everywhere and an
 //! unknown event type parses as [`StreamEvent::Unknown`], so a newer server never breaks an
 //! older client. Validation of every limit lives in [`validate`]; times in [`time`].
 
 mod events;
+mod read;
 pub mod time;
 pub mod validate;
+pub(crate) mod write;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 use std::fmt;
 
+pub use read::FromJson;
 pub use validate::{ErrorKind, ValidationError};
 
 /// The limits of PROTOCOL.md, in one place.
@@ -316,7 +321,7 @@ impl FailReason {
 /// by [`StreamEvent::parse`]. Types this version does not know are [`StreamEvent::Unknown`]
 /// and are to be ignored. It serializes as the server writes it: `{"type": …, fields…}`.
 // No derived Deserialize: serde's internally tagged enums buffer every field through a
-// generic `Content` tree, which costs the shipped wasm far more than `parse`'s two steps.
+// generic `Content` tree, which costs the shipped wasm far more than `parse`'s hand reading.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum StreamEvent {

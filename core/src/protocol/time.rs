@@ -55,12 +55,16 @@ pub fn parse_rfc3339(s: &str) -> Option<u64> {
     if b.len() < 20 {
         return None;
     }
+    // At most 4 ASCII digits: read by hand, `str::parse` is more wasm.
     let num = |r: std::ops::Range<usize>| -> Option<u32> {
-        let part = s.get(r)?;
-        if !part.bytes().all(|c| c.is_ascii_digit()) {
-            return None;
+        let mut n = 0;
+        for &c in b.get(r)? {
+            if !c.is_ascii_digit() {
+                return None;
+            }
+            n = n * 10 + u32::from(c - b'0');
         }
-        part.parse().ok()
+        Some(n)
     };
     let (y, mo, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
     let (hh, mi, ss) = (num(11..13)?, num(14..16)?, num(17..19)?);

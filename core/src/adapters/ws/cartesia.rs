@@ -2,9 +2,9 @@
 //! `client_tool_result` out only when the call `expects_response`; results at most 4,096
 //! UTF-8 bytes, `error_type` at most 256.
 
-use super::frame::{readable_id, string_field, Incoming, IncomingCall, Malformed};
+use super::frame::{quoted, readable_id, string_field, Incoming, IncomingCall, Malformed};
 use crate::calls::{ErrorKind, ResultLimit};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// A result longer than this many bytes is replaced by the server with `result_too_large`.
 pub const RESULT_MAX_BYTES: usize = 4096;
@@ -48,32 +48,28 @@ pub(crate) fn read(frame: &Map<String, Value>) -> Incoming {
 }
 
 /// `{ type: "client_tool_result", tool_call_id, result, is_error, error_type? }`.
-pub(crate) fn result(call_id: &str, text: String, error: Option<ErrorKind>) -> Value {
-    let mut frame = json!({
-        "type": "client_tool_result",
-        "tool_call_id": call_id,
-        "result": text,
-        "is_error": error.is_some(),
-    });
+pub(crate) fn result(call_id: &str, text: &str, error: Option<ErrorKind>) -> String {
+    let mut frame = client_tool_result(call_id, text, error.is_some());
     if let Some(kind) = error {
         // The documented set: the longest, "invalid_arguments", is 17 bytes.
-        frame["error_type"] = Value::from(kind.as_str());
+        frame.pop();
+        frame.push_str(r#","error_type":""#);
+        frame.push_str(kind.as_str());
+        frame.push_str(r#""}"#);
     }
     frame
 }
 
-/// `{ type: "client", name, description, parameters, expects_response }`.
-pub(crate) fn declaration(
-    name: &str,
-    description: &str,
-    parameters: Value,
-    expects: bool,
-) -> Value {
-    json!({
-        "type": "client",
-        "name": name,
-        "description": description,
-        "parameters": parameters,
-        "expects_response": expects,
-    })
+/// `{ type: "client_tool_result", tool_call_id, result, is_error }`, Cartesia's and ElevenLabs'.
+pub(crate) fn client_tool_result(call_id: &str, text: &str, is_error: bool) -> String {
+    let mut frame = String::from(r#"{"type":"client_tool_result","tool_call_id":"#);
+    frame.push_str(&quoted(call_id));
+    frame.push_str(r#","result":"#);
+    frame.push_str(&quoted(text));
+    frame.push_str(if is_error {
+        r#","is_error":true}"#
+    } else {
+        r#","is_error":false}"#
+    });
+    frame
 }

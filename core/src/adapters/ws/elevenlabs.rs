@@ -3,7 +3,7 @@
 
 use super::frame::{readable_id, string_field, Incoming, IncomingCall, Malformed};
 use crate::calls::ResultLimit;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// No byte limit is documented; the Sessions API's 65,536 characters keep a result sane.
 pub(crate) const LIMIT: ResultLimit = ResultLimit::SESSIONS;
@@ -38,22 +38,6 @@ pub(crate) fn read(frame: &Map<String, Value>) -> Incoming {
 }
 
 /// `{ type: "client_tool_result", tool_call_id, result, is_error }`.
-pub(crate) fn result(call_id: &str, text: String, is_error: bool) -> Value {
-    json!({
-        "type": "client_tool_result",
-        "tool_call_id": call_id,
-        "result": text,
-        "is_error": is_error,
-    })
-}
-
-/// `{ type: "client", name, description, parameters, expects_response }`, as in an agent's
-/// `client` tool configuration.
-pub(crate) fn declaration(
-    name: &str,
-    description: &str,
-    parameters: Value,
-    expects: bool,
-) -> Value {
-    super::cartesia::declaration(name, description, parameters, expects)
+pub(crate) fn result(call_id: &str, text: &str, is_error: bool) -> String {
+    super::cartesia::client_tool_result(call_id, text, is_error)
 }

@@ -39,6 +39,10 @@ pub(crate) enum Incoming {
     ActiveResponseError,
 }
 
+/// Frames are written as text: a `json!` tree per frame shape costs the wasm more than its few
+/// fixed pieces.
+pub(crate) use crate::protocol::write::quoted;
+
 /// `obj[key]` as a string, or why not (naming `field`).
 pub(crate) fn string_field(
     obj: &Map<String, Value>,

@@ -37,13 +37,14 @@ mod types;
 
 pub use types::{Dialect, RespondAfterResult, WsCallEvent, WsOutput, WsTool};
 
+use crate::adapters::registry::EMPTY_SCHEMA;
 use crate::calls::{Admission, Answer, Call, CallRuntime, ErrorKind, Returned, ToolDef};
 use crate::protocol::validate::{self, ValidationError};
 use crate::protocol::ToolSpec;
+use crate::str_map::StrMap;
 use crate::time::Instant;
-use frame::{Incoming, IncomingCall, Malformed};
-use serde_json::{json, Value};
-use std::collections::{HashMap, VecDeque};
+use frame::{quoted, Incoming, IncomingCall, Malformed};
+use serde_json::Value;
 
 /// A call whose handler runs.
 #[derive(Debug)]
@@ -73,13 +74,15 @@ pub struct WsBridge {
     tools: Vec<ToolDef>,
     expects: Vec<bool>,
     runtime: CallRuntime,
-    running: HashMap<String, Running>,
+    running: StrMap<Running>,
     /// Counts connections: the run id of `max_calls_per_run`.
     connection: u64,
     response: Response,
     /// An output was sent since the last `response.create`.
     response_wanted: bool,
-    out: VecDeque<WsOutput>,
+    /// In order; a `Vec`, not a `VecDeque`: the queue is short and drained at once, and a
+    /// `VecDeque`'s `retain` alone is ~800 bytes of wasm.
+    out: Vec<WsOutput>,
 }
 
 impl WsBridge {
@@ -91,11 +94,11 @@ impl WsBridge {
             tools: Vec::new(),
             expects: Vec::new(),
             runtime: CallRuntime::new(),
-            running: HashMap::new(),
+            running: StrMap::default(),
             connection: 1,
             response: Response::Idle,
             response_wanted: false,
-            out: VecDeque::new(),
+            out: Vec::new(),
         }
     }
 
@@ -135,23 +138,37 @@ impl WsBridge {
     /// `{ type: "client", name, description, parameters, expects_response }`, OpenAI's
     /// `{ type: "function", name, description, parameters }`.
     pub fn declarations(&self) -> Value {
-        let list = self.tools.iter().zip(&self.expects).map(|(t, &expects)| {
-            let s = &t.spec;
-            let parameters = s
-                .parameters
-                .clone()
-                .unwrap_or_else(|| json!({"type": "object", "properties": {}}));
-            match self.dialect {
-                Dialect::Cartesia => {
-                    cartesia::declaration(&s.name, &s.description, parameters, expects)
-                }
-                Dialect::ElevenLabs => {
-                    elevenlabs::declaration(&s.name, &s.description, parameters, expects)
-                }
-                Dialect::OpenAiRealtime => openai::declaration(&s.name, &s.description, parameters),
+        // Written as text and read back: a `json!` tree per dialect costs the wasm more.
+        let mut text = String::from("[");
+        for (i, (t, &expects)) in self.tools.iter().zip(&self.expects).enumerate() {
+            if i > 0 {
+                text.push(',');
             }
-        });
-        Value::Array(list.collect())
+            let (open, close) = match (self.dialect, expects) {
+                (Dialect::OpenAiRealtime, _) => (r#"{"type":"function","name":"#, "}"),
+                (_, true) => (
+                    r#"{"type":"client","name":"#,
+                    r#","expects_response":true}"#,
+                ),
+                (_, false) => (
+                    r#"{"type":"client","name":"#,
+                    r#","expects_response":false}"#,
+                ),
+            };
+            let s = &t.spec;
+            text.push_str(open);
+            text.push_str(&quoted(&s.name));
+            text.push_str(r#","description":"#);
+            text.push_str(&quoted(&s.description));
+            text.push_str(r#","parameters":"#);
+            match &s.parameters {
+                Some(p) => text.push_str(&p.to_string()),
+                None => text.push_str(EMPTY_SCHEMA),
+            }
+            text.push_str(close);
+        }
+        text.push(']');
+        serde_json::from_str(&text).unwrap_or_default()
     }
 
     /// One text frame from the socket. True when it was a tool call (read or malformed);
@@ -249,14 +266,14 @@ impl WsBridge {
                 arguments,
                 deadline,
             } => {
-                self.out.push_back(WsOutput::Run {
+                self.out.push(WsOutput::Run {
                     call_id: c.call_id.clone(),
                     run_id,
                     tool: running.tool.clone(),
                     arguments,
                     deadline,
                 });
-                self.running.insert(c.call_id, running);
+                self.running.insert(&c.call_id, running);
             }
             Admission::Answer(answer) => self.answer(&c.call_id, running, answer, now),
             Admission::Duplicate => {}
@@ -307,9 +324,9 @@ impl WsBridge {
         let (text, is_error) = answer.into_text(self.dialect.result_limit());
         if call.expects_response {
             let frame = match self.dialect {
-                Dialect::Cartesia => cartesia::result(call_id, text, kind),
-                Dialect::ElevenLabs => elevenlabs::result(call_id, text, is_error),
-                Dialect::OpenAiRealtime => openai::result(call_id, text),
+                Dialect::Cartesia => cartesia::result(call_id, &text, kind),
+                Dialect::ElevenLabs => elevenlabs::result(call_id, &text, is_error),
+                Dialect::OpenAiRealtime => openai::result(call_id, &text),
             };
             self.send(frame, Some(call_id));
         }
@@ -337,19 +354,19 @@ impl WsBridge {
         {
             self.response_wanted = false;
             self.response = Response::Requested;
-            self.send(openai::response_create(), None);
+            self.send(openai::RESPONSE_CREATE.to_owned(), None);
         }
     }
 
-    fn send(&mut self, frame: Value, call_id: Option<&str>) {
-        self.out.push_back(WsOutput::Send {
-            text: frame.to_string(),
+    fn send(&mut self, text: String, call_id: Option<&str>) {
+        self.out.push(WsOutput::Send {
+            text,
             call_id: call_id.map(str::to_owned),
         });
     }
 
     fn event(&mut self, event: WsCallEvent) {
-        self.out.push_back(WsOutput::Call(event));
+        self.out.push(WsOutput::Call(event));
     }
 
     /// A handler finished with `returned`. Its answer is sent unless the call timed out or
@@ -379,7 +396,7 @@ impl WsBridge {
                 Answer::Err { message, .. } => message.clone(),
                 Answer::Ok(_) => String::new(),
             };
-            self.out.push_back(WsOutput::Abort {
+            self.out.push(WsOutput::Abort {
                 call_id: call_id.clone(),
                 reason,
             });
@@ -399,7 +416,7 @@ impl WsBridge {
         }
         for (call_id, call) in running {
             self.runtime.cancel(&call_id);
-            self.out.push_back(WsOutput::Abort {
+            self.out.push(WsOutput::Abort {
                 call_id: call_id.clone(),
                 reason: "the socket closed".to_owned(),
             });
@@ -424,6 +441,6 @@ impl WsBridge {
 
     /// The next thing to do, in order.
     pub fn poll_output(&mut self) -> Option<WsOutput> {
-        self.out.pop_front()
+        (!self.out.is_empty()).then(|| self.out.remove(0))
     }
 }

@@ -4,9 +4,9 @@
 //! speaks again only after a `response.create`, which the server refuses while a response
 //! is active.
 
-use super::frame::{readable_id, string_field, Incoming, IncomingCall, Malformed};
+use super::frame::{quoted, readable_id, string_field, Incoming, IncomingCall, Malformed};
 use crate::calls::ResultLimit;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// No limit is documented for an output; the Sessions API's 65,536 characters keep it sane.
 pub(crate) const LIMIT: ResultLimit = ResultLimit::SESSIONS;
@@ -50,16 +50,15 @@ pub(crate) fn read(frame: &Map<String, Value>) -> Incoming {
                 .get("response")
                 .and_then(|r| r.get("output"))
                 .and_then(Value::as_array);
-            let calls = output
-                .into_iter()
-                .flatten()
-                .enumerate()
-                .filter_map(|(i, item)| {
-                    let item = item.as_object()?;
-                    (item.get("type").and_then(Value::as_str) == Some("function_call"))
-                        .then(|| call(item, &format!("response.output[{i}].")))
-                })
-                .collect();
+            let mut calls = Vec::new();
+            for (i, item) in output.map_or(&[][..], Vec::as_slice).iter().enumerate() {
+                let Some(item) = item.as_object() else {
+                    continue;
+                };
+                if item.get("type").and_then(Value::as_str) == Some("function_call") {
+                    calls.push(call(item, &format!("response.output[{i}].")));
+                }
+            }
             Incoming::ResponseDone(calls)
         }
         Some("error")
@@ -79,24 +78,16 @@ pub(crate) fn read(frame: &Map<String, Value>) -> Incoming {
 pub(crate) const ERROR_PREFIX: &str = "Error: ";
 
 /// `{ type: "conversation.item.create", item: { type: "function_call_output", call_id, output } }`.
-pub(crate) fn result(call_id: &str, output: String) -> Value {
-    json!({
-        "type": "conversation.item.create",
-        "item": { "type": "function_call_output", "call_id": call_id, "output": output },
-    })
+pub(crate) fn result(call_id: &str, output: &str) -> String {
+    let mut frame = String::from(
+        r#"{"type":"conversation.item.create","item":{"type":"function_call_output","call_id":"#,
+    );
+    frame.push_str(&quoted(call_id));
+    frame.push_str(r#","output":"#);
+    frame.push_str(&quoted(output));
+    frame.push_str("}}");
+    frame
 }
 
 /// `{ type: "response.create" }`: the model answers with the outputs it now has.
-pub(crate) fn response_create() -> Value {
-    json!({ "type": "response.create" })
-}
-
-/// `{ type: "function", name, description, parameters }`, as in `session.tools`.
-pub(crate) fn declaration(name: &str, description: &str, parameters: Value) -> Value {
-    json!({
-        "type": "function",
-        "name": name,
-        "description": description,
-        "parameters": parameters,
-    })
-}
+pub(crate) const RESPONSE_CREATE: &str = r#"{"type":"response.create"}"#;

@@ -18,7 +18,7 @@ use super::requests::{Answer, Answered, Reply, Req, ReqKind, Requests};
 use super::stream::Stream;
 use super::timers::{Timer, TimerTable};
 use super::tools::{PutAnswered, ToolList};
-use crate::protocol::{ClientInfo, StreamEvent, ToolDispatched};
+use crate::protocol::{ClientInfo, FromJson, StreamEvent, ToolDispatched};
 use crate::sse::{EventRef, Item};
 use crate::time::{Duration, Instant};
 use serde_json::Value;
@@ -158,7 +158,7 @@ impl Router {
         if !self.requests.take_orphan(request) {
             return;
         }
-        if let Ok(info) = serde_json::from_str::<ClientInfo>(&body) {
+        if let Ok(info) = ClientInfo::from_json(&body) {
             let kind = ReqKind::Leave {
                 client_id: info.id,
                 op: None,
@@ -172,14 +172,20 @@ impl Router {
             return None;
         }
         let paused = self.reg.pings_paused();
-        let timers = Timer::ALL
-            .into_iter()
-            .filter(|&t| !(t == Timer::Ping && paused))
-            .filter_map(|t| self.timers.get(t));
-        timers
-            .chain(self.requests.next_retry())
-            .chain(self.calls.next_deadline())
-            .min()
+        let mut next: Option<Instant> = None;
+        let mut consider = |at: Option<Instant>| {
+            if let Some(at) = at {
+                next = Some(next.map_or(at, |n| n.min(at)));
+            }
+        };
+        for t in Timer::ALL {
+            if !(t == Timer::Ping && paused) {
+                consider(self.timers.get(t));
+            }
+        }
+        consider(self.requests.next_retry());
+        consider(self.calls.next_deadline());
+        next
     }
 
     pub(super) fn handle_timeout(&mut self, now: Instant) {
@@ -370,7 +376,7 @@ impl Router {
 
     fn on_register_answer(&mut self, req: Req, version: u64, answer: Answer, now: Instant) {
         let info = match answer {
-            Answer::Ok(body) => match serde_json::from_str::<ClientInfo>(&body) {
+            Answer::Ok(body) => match ClientInfo::from_json(&body) {
                 Ok(info) => info,
                 // A proxy or captive portal may answer for the server: tell, and try again.
                 Err(e) => {
@@ -414,7 +420,8 @@ impl Router {
         }
         match answer {
             Answer::Ok(body) => match serde_json::from_str::<Value>(&body) {
-                Ok(Value::Object(mut map)) => match map.remove("calls") {
+                // Taken, not removed: `BTreeMap::remove` would add ~3 KB of wasm.
+                Ok(Value::Object(mut map)) => match map.get_mut("calls").map(Value::take) {
                     Some(Value::Array(calls)) => {
                         for call in calls {
                             self.on_pending_call(call, now);
@@ -437,7 +444,7 @@ impl Router {
     }
 
     fn on_pending_call(&mut self, value: Value, now: Instant) {
-        match ToolDispatched::from_json_value(&value) {
+        match ToolDispatched::from_value(&value) {
             Ok(call) => self.on_dispatched(call, now),
             Err(e) => {
                 if !self.answer_unreadable_call(&value, &e, now) {
@@ -472,13 +479,15 @@ impl Router {
         }
         self.reg.fail();
         // A leave on its way will never be answered now: settle its op.
-        let leave_ops = self.requests.stop();
+        let mut leave_ops = self.requests.stop();
         self.timers = TimerTable::default();
         self.close_stream();
         let reason = "client stopped: ".to_owned() + &message;
         self.calls.end_all(&reason, self.now, &mut self.out);
         let err = EngineError::new(kind, message.clone());
-        for op in self.tools.take_ops().chain(leave_ops) {
+        let mut ops = self.tools.take_ops();
+        ops.append(&mut leave_ops);
+        for op in ops {
             self.out.push(Output::OpDone {
                 op,
                 result: Err(err.clone()),
