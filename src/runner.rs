@@ -6,10 +6,10 @@
 
 use crate::browser::calls::Calls;
 use crate::browser::guards::{self, Listener};
-use crate::browser::vecmap::VecMap;
 use crate::browser::{handlers, now};
 use client_tools_core::calls::{Answer, CallRuntime};
 use client_tools_core::time::Instant;
+use client_tools_core::vec_map::VecMap;
 use gloo_timers::callback::Timeout;
 use js_sys::Function;
 use serde_json::{Map, Value};

@@ -15,4 +15,4 @@ pub mod schema;
 pub mod sse;
 mod str_map;
 pub mod time;
-mod vec_map;
+pub mod vec_map;

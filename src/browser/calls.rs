@@ -3,7 +3,7 @@
 //! and WsTools' shell both keep their running calls here.
 
 use super::guards::Abort;
-use super::vecmap::VecMap;
+use client_tools_core::vec_map::VecMap;
 use js_sys::{Date, Function};
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};

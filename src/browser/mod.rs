@@ -22,6 +22,5 @@ pub(crate) mod options;
 mod sending;
 mod share;
 mod stream;
-pub(crate) mod vecmap;
 
 pub(crate) use driver::{now, Shared};

@@ -6,8 +6,8 @@
 use super::driver::{now, Shared};
 use super::guards::Abort;
 use super::net;
-use super::vecmap::VecMap;
 use crate::engine::{Input, StreamId};
+use client_tools_core::vec_map::VecMap;
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
