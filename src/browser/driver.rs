@@ -6,7 +6,7 @@
 //! handler or callback may call straight back into the SDK (`setTools` inside a handler).
 
 use super::calls::Calls;
-use super::guards::{Alarm, Listener};
+use super::guards::{self, Listener, Pump, Pumped};
 use super::share::Share;
 use super::stream::Streams;
 use super::{handlers, lifecycle, sending};
@@ -16,14 +16,11 @@ use client_tools_core::calls::Returned;
 use client_tools_core::time::Instant;
 use client_tools_core::vec_map::VecMap;
 use js_sys::Function;
-use std::cell::{Cell, OnceCell, RefCell};
+use std::cell::{OnceCell, RefCell};
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 
-/// The engine's "now": ms since the epoch, by the page's clock.
-pub(crate) fn now() -> Instant {
-    Instant::from_ms(js_sys::Date::now() as u64)
-}
+pub(crate) use super::guards::now;
 
 /// The `code` of an engine error that reaches JS.
 pub(crate) fn error_code(kind: EngineErrorKind) -> &'static str {
@@ -51,9 +48,8 @@ pub(crate) struct Shared {
     /// Settled by the first registration, or rejected by a fatal error (the engine's register
     /// timeout among them): `Client.register`'s promise.
     registered: RefCell<Option<Waiter>>,
-    timer: Alarm,
+    pump: Pump,
     listeners: RefCell<Vec<Listener>>,
-    draining: Cell<bool>,
 }
 
 impl Shared {
@@ -73,9 +69,8 @@ impl Shared {
             share: OnceCell::new(),
             ops: RefCell::default(),
             registered: RefCell::default(),
-            timer: Alarm::default(),
+            pump: Pump::default(),
             listeners: RefCell::default(),
-            draining: Cell::new(false),
         });
         let (listeners, first) = lifecycle::listen(&shared);
         *shared.listeners.borrow_mut() = listeners;
@@ -142,32 +137,29 @@ impl Shared {
         self.ops.borrow_mut().insert(op, waiter);
     }
 
-    /// Carries out every output the engine has, then re-arms the one timer. Re-entrant calls
-    /// (a JS callback that calls back into the SDK) return at once: the outer loop goes on.
+    /// Carries out every output the engine has, then re-arms the one timer ([`guards::drain`]).
     pub(crate) fn drain(self: &Rc<Self>) {
-        if self.draining.replace(true) {
-            return;
-        }
-        loop {
-            let out = self.engine.borrow_mut().poll_output();
-            match out {
-                Some(out) => self.carry_out(out),
-                None => break,
-            }
-        }
-        self.draining.set(false);
-        self.arm_timer();
+        guards::drain(self);
+    }
+}
+
+impl Pumped for Shared {
+    type Output = Output;
+
+    fn pump(&self) -> &Pump {
+        &self.pump
     }
 
-    fn arm_timer(self: &Rc<Self>) {
-        let next = self.engine.borrow().poll_timeout();
-        let weak = Rc::downgrade(self);
-        self.timer.set(next, now(), move || {
-            if let Some(shared) = weak.upgrade() {
-                shared.engine.borrow_mut().handle_timeout(now());
-                shared.drain();
-            }
-        });
+    fn poll_output(&self) -> Option<Output> {
+        self.engine.borrow_mut().poll_output()
+    }
+
+    fn next_deadline(&self) -> Option<Instant> {
+        self.engine.borrow().poll_timeout()
+    }
+
+    fn handle_timeout(&self, now: Instant) {
+        self.engine.borrow_mut().handle_timeout(now);
     }
 
     /// The router: each output to the part that carries it out.
@@ -225,7 +217,9 @@ impl Shared {
             }
         }
     }
+}
 
+impl Shared {
     /// Runs a JS handler; its result goes back to the engine, if the client is still there.
     fn run_handler(
         self: &Rc<Self>,
@@ -300,7 +294,7 @@ impl Shared {
     }
 
     /// Drops the page listeners: the client will not register again. (The timer goes by
-    /// itself once the engine has nothing left to do: see `arm_timer`.)
+    /// itself once the engine has nothing left to do: see `guards::drain`.)
     fn stop(&self) {
         self.listeners.borrow_mut().clear();
     }

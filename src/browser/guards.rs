@@ -1,6 +1,7 @@
 //! JS resources as drop guards, in the gloo manner: each owns what it registered and undoes it
 //! on `Drop`, so a client that is dropped or stops leaves no listener, timer, request or stream
-//! behind. `forget` is the explicit opt-out.
+//! behind. `forget` is the explicit opt-out. Here too is the one loop both browser shells run
+//! over their state machine, [`drain`], with the page's clock and the machine's one timer.
 
 use client_tools_core::time::Instant;
 use gloo_timers::callback::{Interval, Timeout};
@@ -104,6 +105,52 @@ pub(crate) fn timeout(ms: u32, f: Box<dyn FnOnce()>) -> Timeout {
 /// `setInterval`: `f` runs every `ms` until the guard is dropped. Boxed, like [`timeout`].
 pub(crate) fn interval(ms: u32, f: Box<dyn FnMut()>) -> Interval {
     Interval::new(ms, f)
+}
+
+/// The shells' "now": ms since the epoch, by the page's clock.
+pub(crate) fn now() -> Instant {
+    Instant::from_ms(js_sys::Date::now() as u64)
+}
+
+/// A sans-I/O state machine a shell drives with a [`Pump`]: the Client's engine, a voice
+/// agent's WebSocket bridge.
+pub(crate) trait Pumped: Sized + 'static {
+    type Output;
+    /// The shell's pump (its re-entrancy flag and its one timer).
+    fn pump(&self) -> &Pump;
+    fn poll_output(&self) -> Option<Self::Output>;
+    fn next_deadline(&self) -> Option<Instant>;
+    fn handle_timeout(&self, now: Instant);
+    /// Carries out one output (may call back into the machine, and [`drain`] again).
+    fn carry_out(self: &Rc<Self>, out: Self::Output);
+}
+
+/// What [`drain`] keeps for a shell.
+#[derive(Default)]
+pub(crate) struct Pump {
+    draining: Cell<bool>,
+    timer: Alarm,
+}
+
+/// Carries out every output `machine` has, then re-arms its one timer to the next deadline.
+/// Re-entrant calls (a JS callback that calls back into the SDK) return at once: the outer loop
+/// goes on.
+pub(crate) fn drain<M: Pumped>(machine: &Rc<M>) {
+    let pump = machine.pump();
+    if pump.draining.replace(true) {
+        return;
+    }
+    while let Some(out) = machine.poll_output() {
+        machine.carry_out(out);
+    }
+    pump.draining.set(false);
+    let weak = Rc::downgrade(machine);
+    pump.timer.set(machine.next_deadline(), now(), move || {
+        if let Some(machine) = weak.upgrade() {
+            machine.handle_timeout(now());
+            drain(&machine);
+        }
+    });
 }
 
 /// One timer, re-armed to a state machine's next deadline after every drain: the engine's and

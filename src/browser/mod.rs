@@ -2,12 +2,13 @@
 //! visibility, page hide/show, timers, handler results) and carries out what the engine asks
 //! (fetch, open/close the stream, run or abort a JS handler, tell the app).
 //!
-//! By idea: [`driver`] routes the engine's outputs and owns the timer; `stream` reads the event
+//! By idea: [`driver`] routes the engine's outputs (the loop and its timer are `guards::drain`,
+//! which the WebSocket shell runs too); `stream` reads the event
 //! stream; `calls` keeps the running handlers' `ctx`; `lifecycle` follows the page; `guards`
 //! hold JS resources (listeners, abort controllers) that undo themselves on drop; `net` is
 //! `fetch`; `sending` queues the engine's requests by urgency, a few at a time; `share` lets
 //! the tabs on one session read one event stream, led by the tab `leader` elects; `handlers`
-//! calls a JS handler (for every transport); `vecmap` is the small map they keep entries in.
+//! calls a JS handler (for every transport).
 //! JS plumbing shared with the page tools is `crate::js`.
 
 pub(crate) mod calls;

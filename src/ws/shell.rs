@@ -6,14 +6,13 @@
 //! `onCall` may call straight back (`setTools`, `closed()`).
 
 use crate::browser::calls::Calls;
-use crate::browser::guards::Alarm;
-use crate::browser::guards::Listener;
+use crate::browser::guards::{self, Listener, Pump, Pumped};
 use crate::browser::{handlers, now};
 use client_tools_core::adapters::ws::{WsBridge, WsCallEvent, WsOutput};
 use client_tools_core::calls::Returned;
 use client_tools_core::time::Instant;
 use js_sys::Function;
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use web_sys::WebSocket;
@@ -34,9 +33,8 @@ pub(super) struct Shared {
     sender: Sender,
     on_call: Option<Function>,
     calls: Calls,
-    timer: Alarm,
+    pump: Pump,
     pub(super) listeners: RefCell<Vec<Listener>>,
-    draining: Cell<bool>,
 }
 
 impl Shared {
@@ -52,9 +50,8 @@ impl Shared {
             sender,
             on_call,
             calls: Calls::new(),
-            timer: Alarm::default(),
+            pump: Pump::default(),
             listeners: RefCell::default(),
-            draining: Cell::new(false),
         })
     }
 
@@ -79,32 +76,29 @@ impl Shared {
         self.drain();
     }
 
-    /// Carries out every output, then re-arms the timer. A re-entrant call returns at once:
-    /// the outer loop goes on.
+    /// Carries out every output, then re-arms the timer ([`guards::drain`]).
     pub(super) fn drain(self: &Rc<Self>) {
-        if self.draining.replace(true) {
-            return;
-        }
-        loop {
-            let out = self.bridge.borrow_mut().poll_output();
-            match out {
-                Some(out) => self.carry_out(out),
-                None => break,
-            }
-        }
-        self.draining.set(false);
-        self.arm_timer();
+        guards::drain(self);
+    }
+}
+
+impl Pumped for Shared {
+    type Output = WsOutput;
+
+    fn pump(&self) -> &Pump {
+        &self.pump
     }
 
-    fn arm_timer(self: &Rc<Self>) {
-        let next = self.bridge.borrow().next_deadline();
-        let weak = Rc::downgrade(self);
-        self.timer.set(next, now(), move || {
-            if let Some(shared) = weak.upgrade() {
-                shared.bridge.borrow_mut().handle_timeout(now());
-                shared.drain();
-            }
-        });
+    fn poll_output(&self) -> Option<WsOutput> {
+        self.bridge.borrow_mut().poll_output()
+    }
+
+    fn next_deadline(&self) -> Option<Instant> {
+        self.bridge.borrow().next_deadline()
+    }
+
+    fn handle_timeout(&self, now: Instant) {
+        self.bridge.borrow_mut().handle_timeout(now);
     }
 
     fn carry_out(self: &Rc<Self>, out: WsOutput) {
@@ -149,7 +143,9 @@ impl Shared {
             }
         }
     }
+}
 
+impl Shared {
     fn run_handler(
         self: &Rc<Self>,
         call_id: String,
