@@ -143,6 +143,9 @@ export interface ClientOptions {
   /** How long `Client.register` waits for the first registration, retrying network errors and
    * 5xx meanwhile, before it rejects and the client stops (default 30000). */
   registerTimeoutMs?: number;
+  /** How long one request (a ping, an ack, a result…) may take, its answer read whole, before
+   * it is aborted and retried like a network error (default 30000). */
+  requestTimeoutMs?: number;
   /** Share the session's one event stream with this origin's other tabs on the same session
    * (default true, where the browser has `BroadcastChannel` and Web Locks): one tab reads it
    * and hands the events to the others, so many tabs do not hold many connections. */
@@ -280,7 +283,13 @@ impl Client {
             Ok(e) => e,
             Err(e) => return rejected("invalid_option", &e.to_string()),
         };
-        let shared = Shared::new(engine, opts.handlers, opts.on_status, opts.on_call);
+        let shared = Shared::new(
+            engine,
+            opts.handlers,
+            opts.on_status,
+            opts.on_call,
+            opts.request_timeout_ms,
+        );
         if let Some(name) = opts.share_stream {
             shared.share_stream(name);
         }

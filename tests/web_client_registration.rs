@@ -113,6 +113,28 @@ export async function registerTimesOut(t) {
   return seen;
 }
 
+// A server that holds every answer back 3 s: with requestTimeoutMs 400 each request is
+// aborted at 400 ms and retried as a network error, and register's timeout says so. The same
+// option on a server that answers at once registers as usual.
+export async function requestTimesOut(t) {
+  const { a } = t;
+  await a.faults(t.base, t.s, { delay_ms: 3000 });
+  const seen = {};
+  const started = Date.now();
+  try {
+    const c = await t.register(t.options({ name: "slow", registerTimeoutMs: 1500, requestTimeoutMs: 400 }));
+    seen.slow = { resolved: true, name: c.name };
+  } catch (e) {
+    seen.slow = { isError: e instanceof Error, code: e && e.code, message: String(e && e.message) };
+  }
+  seen.tookMs = Date.now() - started;
+  await a.clearFaults(t.base, t.s);
+  const c = await t.register(t.options({ name: "quick", requestTimeoutMs: 400 }));
+  seen.quick = { name: c.name, state: c.state };
+  await c.leave();
+  return seen;
+}
+
 export async function pingsExtend(t) {
   const { a } = t;
   const fetches = a.recordFetches();
@@ -220,6 +242,8 @@ extern "C" {
     fn bad_options(t: &JsValue) -> Promise;
     #[wasm_bindgen(js_name = registerTimesOut)]
     fn register_times_out(t: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = requestTimesOut)]
+    fn request_times_out(t: &JsValue) -> Promise;
     #[wasm_bindgen(js_name = pingsExtend)]
     fn pings_extend(t: &JsValue) -> Promise;
     #[wasm_bindgen(js_name = neverLifetime)]
@@ -317,6 +341,24 @@ async fn register_rejects_after_register_timeout_and_stops_registering() {
     let took = r["tookMs"].as_f64().unwrap();
     assert!((1_400.0..=3_000.0).contains(&took), "{r}");
     assert_eq!(r["live"], 0, "a retry registered after the timeout: {r}");
+}
+
+#[wasm_bindgen_test]
+async fn a_request_without_an_answer_is_given_up_after_request_timeout_ms() {
+    let r = run(request_times_out).await;
+    let slow = &r["slow"];
+    assert_eq!(slow["isError"], true, "{r}");
+    assert_eq!(slow["code"], "register_timeout", "{r}");
+    let message = slow["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("not registered within 1500 ms: ")
+            && message.contains("no answer within 400 ms"),
+        "{message}"
+    );
+    let took = r["tookMs"].as_f64().unwrap();
+    assert!((1_400.0..=3_000.0).contains(&took), "{r}");
+    assert_eq!(r["quick"]["name"], "quick", "{r}");
+    assert_eq!(r["quick"]["state"], "registered", "{r}");
 }
 
 #[wasm_bindgen_test]

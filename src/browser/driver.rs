@@ -50,6 +50,8 @@ pub(crate) struct Shared {
     registered: RefCell<Option<Waiter>>,
     pump: Pump,
     listeners: RefCell<Vec<Listener>>,
+    /// `requestTimeoutMs`: how long one of the engine's requests may take.
+    request_timeout_ms: u32,
 }
 
 impl Shared {
@@ -58,8 +60,10 @@ impl Shared {
         opts_handlers: handlers::Handlers,
         on_status: Option<Function>,
         on_call: Option<Function>,
+        request_timeout_ms: u32,
     ) -> Rc<Shared> {
         let shared = Rc::new(Shared {
+            request_timeout_ms,
             engine: RefCell::new(engine),
             handlers: RefCell::new(opts_handlers),
             on_status,
@@ -131,6 +135,10 @@ impl Shared {
 
     pub(crate) fn replace_handlers(&self, handlers: handlers::Handlers) {
         *self.handlers.borrow_mut() = handlers;
+    }
+
+    pub(crate) fn request_timeout_ms(&self) -> u32 {
+        self.request_timeout_ms
     }
 
     pub(crate) fn add_op(&self, op: OpId, waiter: Waiter) {

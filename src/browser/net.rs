@@ -1,10 +1,13 @@
 //! `fetch` for the engine's requests and for the event stream. Works in a window and in a
 //! worker: `fetch` is taken from the global scope, not from `window`.
 
+use super::guards::{self, Abort};
 use crate::engine::HttpRequest;
 use crate::js::error_text;
 use client_tools_core::time::Duration;
 use js_sys::{Object, Promise, Reflect, Uint8Array};
+use std::cell::RefCell;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -48,14 +51,42 @@ fn init(
     Ok(init)
 }
 
-/// Sends one engine request and reads its answer whole.
-pub(crate) async fn send(req: &HttpRequest) -> Result<Answer, String> {
+/// How long one request may take, its answer read whole, by default (`requestTimeoutMs`): as
+/// the native worker's default. A request that takes longer is aborted and counts as a network
+/// error, which the engine retries; without it, a server that never answers would hold one of
+/// the page's few request slots (`sending`) for good.
+pub(crate) const DEFAULT_REQUEST_TIMEOUT_MS: u32 = 30_000;
+
+/// Sends one engine request and reads its answer whole, within `timeout_ms`.
+pub(crate) async fn send(req: &HttpRequest, timeout_ms: u32) -> Result<Answer, String> {
+    let abort = Rc::new(RefCell::new(Abort::new("the request was dropped")));
+    let signal = abort.borrow().as_ref().and_then(Abort::signal);
+    let on_time = {
+        let abort = Rc::clone(&abort);
+        guards::timeout(
+            timeout_ms,
+            Box::new(move || {
+                if let Some(a) = abort.borrow_mut().take() {
+                    a.abort(&format!("no answer within {timeout_ms} ms"));
+                }
+            }),
+        )
+    };
+    let answer = exchange(req, signal.as_ref()).await;
+    drop(on_time);
+    if let Some(a) = abort.borrow_mut().take() {
+        a.forget();
+    }
+    answer
+}
+
+async fn exchange(req: &HttpRequest, signal: Option<&AbortSignal>) -> Result<Answer, String> {
     let init = init(
         req.method.as_str(),
         &req.headers,
         req.body.as_deref(),
         req.keepalive,
-        None,
+        signal,
     )
     .map_err(|e| error_text(&e))?;
     let resp: Response = JsFuture::from(global_fetch(&req.url, &init))

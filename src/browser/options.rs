@@ -22,6 +22,9 @@ pub(crate) struct Options {
     pub on_call: Option<Function>,
     /// Aborts the registration (or leaves, once registered).
     pub signal: Option<web_sys::AbortSignal>,
+    /// How long one request (answer included) may take before it counts as a network error,
+    /// which the engine retries as any other (`requestTimeoutMs`).
+    pub request_timeout_ms: u32,
     /// The lock and channel name to share the session's stream with other tabs under
     /// (`shareStream`, on by default); `None` when the app turned it off.
     pub share_stream: Option<String>,
@@ -37,6 +40,7 @@ const REGISTER_KEYS: &[&str] = &[
     "whenHidden",
     "tools",
     "registerTimeoutMs",
+    "requestTimeoutMs",
     "onStatus",
     "onCall",
     "signal",
@@ -249,7 +253,13 @@ pub(crate) fn register(v: &JsValue, key_prefix: String, seed: u64) -> Result<Opt
     if let Some(ms) = optional_count(v, "registerTimeoutMs", "registerTimeoutMs")? {
         config.register_timeout = Duration::from_ms(ms.min(i32::MAX as u64));
     }
+    // Capped where `setTimeout` stops counting.
+    let request_timeout_ms = optional_count(v, "requestTimeoutMs", "requestTimeoutMs")?
+        .map_or(super::net::DEFAULT_REQUEST_TIMEOUT_MS, |ms| {
+            ms.min(i32::MAX as u64) as u32
+        });
     Ok(Options {
+        request_timeout_ms,
         share_stream,
         config,
         handlers,

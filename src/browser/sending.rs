@@ -2,7 +2,9 @@
 //! at a time, so the page's own requests are not starved of the browser's few connections
 //! per host (6 over HTTP/1.1), and by urgency: acks first (the server fails a call not acked
 //! within 60 s), then registration, pings, tool lists and pending-call reads, then results
-//! (5 min). A keep-alive request (the leave on page hide) never waits: the page is going.
+//! (5 min). A keep-alive request (the leave on page hide) never waits: the page is going. A
+//! request without a whole answer within `requestTimeoutMs` is aborted (`net::send`), so a slot
+//! is never held for good.
 
 use super::driver::Shared;
 use super::net;
@@ -100,7 +102,7 @@ fn release() {
 }
 
 async fn transmit(shared: Rc<Shared>, req: HttpRequest, counted: bool) {
-    let sent = net::send(&req).await;
+    let sent = net::send(&req, shared.request_timeout_ms()).await;
     // The slot is free before the engine reacts, so what it sends next queues fairly.
     if counted {
         release();
