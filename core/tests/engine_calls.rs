@@ -4,7 +4,7 @@
 mod engine_support;
 
 use client_tools_core::calls::Returned;
-use client_tools_core::engine::{CallEvent, Input, Method, Output, Status, ToolDef};
+use client_tools_core::engine::{CallEvent, Input, Method, Output, Status, ToolDef, Urgency};
 use client_tools_core::protocol::time::format_rfc3339;
 use client_tools_core::time::Duration;
 use engine_support::*;
@@ -51,6 +51,29 @@ fn call_runs_at_most_once_however_often_repeated() {
     h.dispatch(1, "call_1", "noop", json!({}));
     assert_eq!(h.handlers_run().len(), 1);
     assert_eq!(h.count_sends(Method::Post, "/ack"), 0);
+}
+
+/// A shell that queues requests sends acks first and results last: each request says which.
+#[test]
+fn requests_say_how_urgent_they_are() {
+    let mut h = Harness::registered(config());
+    h.dispatch(1, "call_1", "noop", json!({}));
+    let ack = h.take_send(Method::Post, "/ack");
+    assert_eq!(ack.urgency, Urgency::Ack);
+    h.answer(&ack, 200, "{}");
+    h.input(Input::HandlerDone {
+        call_id: "call_1".into(),
+        returned: Returned::text("ok"),
+    });
+    assert_eq!(
+        h.take_send(Method::Post, "/result").urgency,
+        Urgency::Result
+    );
+    let s = h.stream_id();
+    h.bytes(s, "event: stream_reset\ndata:\n\n");
+    assert_eq!(h.take_send(Method::Get, "/calls").urgency, Urgency::Control);
+    h.advance_to(T0 + 21_000);
+    assert_eq!(h.take_send(Method::Post, "/ping").urgency, Urgency::Control);
 }
 
 #[test]

@@ -8,31 +8,13 @@
 
 use super::driver::Shared;
 use super::net;
-use crate::engine::{HttpRequest, Input};
+use crate::engine::{HttpRequest, Input, Urgency};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
 /// The most requests of the SDK one page has on the network at once (streams not counted).
 pub(crate) const MAX_IN_FLIGHT: usize = 4;
-
-/// How urgent a request is; a lower value goes first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Urgency {
-    Ack = 0,
-    Control = 1,
-    Result = 2,
-}
-
-fn urgency(req: &HttpRequest) -> Urgency {
-    if req.url.ends_with("/ack") {
-        Urgency::Ack
-    } else if req.url.ends_with("/result") {
-        Urgency::Result
-    } else {
-        Urgency::Control
-    }
-}
 
 /// The requests waiting for a slot, by urgency, and how many are out.
 struct Queue<T> {
@@ -86,7 +68,7 @@ pub(super) fn send(shared: Rc<Shared>, req: HttpRequest) {
     if req.keepalive {
         return crate::js::spawn(Box::pin(transmit(shared, req, false)));
     }
-    let urgency = urgency(&req);
+    let urgency = req.urgency;
     let now = QUEUE.with(|q| q.borrow_mut().admit((shared, req), urgency));
     if let Some((shared, req)) = now {
         crate::js::spawn(Box::pin(transmit(shared, req, true)));
@@ -124,35 +106,7 @@ async fn transmit(shared: Rc<Shared>, req: HttpRequest, counted: bool) {
 
 #[cfg(test)]
 mod tests {
-    use super::{urgency, Queue, Urgency, MAX_IN_FLIGHT};
-    use crate::engine::{HttpRequest, Method, RequestId};
-
-    fn req(url: &str) -> HttpRequest {
-        HttpRequest {
-            id: RequestId(0),
-            method: Method::Post,
-            url: url.to_owned(),
-            headers: Vec::new(),
-            body: None,
-            keepalive: false,
-        }
-    }
-
-    #[test]
-    fn requests_are_ranked_by_their_deadline() {
-        let base = "http://h/v1/sessions/s/clients/cli_1";
-        assert_eq!(urgency(&req(&format!("{base}/calls/c1/ack"))), Urgency::Ack);
-        assert_eq!(
-            urgency(&req(&format!("{base}/calls/c1/result"))),
-            Urgency::Result
-        );
-        assert_eq!(urgency(&req(&format!("{base}/ping"))), Urgency::Control);
-        assert_eq!(urgency(&req(&format!("{base}/calls"))), Urgency::Control);
-        assert_eq!(
-            urgency(&req("http://h/v1/sessions/s/clients")),
-            Urgency::Control
-        );
-    }
+    use super::{Queue, Urgency, MAX_IN_FLIGHT};
 
     /// At most MAX_IN_FLIGHT out; then acks first, results last, each kind oldest first.
     #[test]

@@ -56,6 +56,20 @@ pub struct HttpRequest {
     pub body: Option<String>,
     /// Send with `fetch(…, {keepalive: true})`: the page is going away.
     pub keepalive: bool,
+    /// How soon it must reach the server, for a shell that queues requests.
+    pub urgency: Urgency,
+}
+
+/// How soon a request must reach the server; a shell that holds requests back (the browser's,
+/// a few at a time) sends the most urgent first. Ordered: `Ack` is the most urgent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Urgency {
+    /// A call's ack: the server fails a call not acked within 60 s.
+    Ack = 0,
+    /// Registration, pings, tool lists, pending-call reads, leaving.
+    Control = 1,
+    /// A call's result (due within 5 min).
+    Result = 2,
 }
 
 impl HttpRequest {

@@ -106,7 +106,7 @@ pub use config::{
 };
 pub use io::{
     CallEvent, ClientState, EngineError, EngineErrorKind, HttpRequest, Input, LeftBy, Method, OpId,
-    Output, RequestId, Status, StreamId,
+    Output, RequestId, Status, StreamId, Urgency,
 };
 
 use crate::protocol::ValidationError;

@@ -5,7 +5,7 @@
 
 use super::backoff::{Rng, REQUEST_BACKOFF};
 use super::config::{Config, Paths};
-use super::io::{HttpRequest, Method, OpId, Output, RequestId};
+use super::io::{HttpRequest, Method, OpId, Output, RequestId, Urgency};
 use super::outbox::Outbox;
 use crate::protocol::{ErrorBody, ErrorType, FromJson};
 use crate::time::{Duration, Instant};
@@ -252,6 +252,11 @@ impl Requests {
             headers,
             body: req.body.clone(),
             keepalive: req.keepalive,
+            urgency: match req.kind {
+                ReqKind::Ack { .. } => Urgency::Ack,
+                ReqKind::Result { .. } => Urgency::Result,
+                _ => Urgency::Control,
+            },
         }));
         self.inflight.insert(id, req);
     }
