@@ -291,16 +291,16 @@ pub(crate) fn fields(container: &Container, root: &Element) -> Result<Vec<Field>
                     match &mut group.control {
                         Control::Radios(v) | Control::Checkboxes(v) => v.push(i.clone()),
                         Control::Input(first) => {
+                            group.label = group_label(first, &group.name, root);
                             group.control = Control::Checkboxes(vec![first.clone(), i.clone()]);
-                            group.label = group_label(&group.control, &group.name, root);
                         }
                         _ => {}
                     }
                     continue;
                 }
                 if radio {
+                    let label = group_label(i, &name, root);
                     let c = Control::Radios(vec![i.clone()]);
-                    let label = group_label(&c, &name, root);
                     out.push(Field {
                         control: c,
                         label,

@@ -6,7 +6,6 @@ use super::js::{get, string_prop};
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlInputElement};
 
-use super::fields::Control;
 use super::scope::{attr, contains, query_all};
 
 /// Longest label text kept; longer text is cut.
@@ -96,13 +95,9 @@ pub(crate) fn label_of(el: &Element, root: &Element) -> String {
     String::new()
 }
 
-/// A group's label: its fieldset's legend or `role=radiogroup` label (inside `root`), else the
-/// name.
-pub(crate) fn group_label(control: &Control, name: &str, root: &Element) -> String {
-    let first: Element = match control {
-        Control::Radios(v) | Control::Checkboxes(v) => v[0].clone().into(),
-        _ => return name.into(),
-    };
+/// The label of a group of radio buttons or checkboxes, given its first one: its fieldset's
+/// legend or `role=radiogroup` label (inside `root`), else the name.
+pub(crate) fn group_label(first: &Element, name: &str, root: &Element) -> String {
     if let Some(group) = first
         .closest("[role=radiogroup],[role=group]")
         .ok()
