@@ -6,6 +6,7 @@ use crate::browser::options;
 use crate::runner::{from_json_text, to_json, Runner};
 use client_tools_core::adapters::registry::{tool_result, Registry};
 use client_tools_core::calls::{Admission, Answer, Call};
+use client_tools_core::quote::Quoted;
 use js_sys::{Array, Function, Promise};
 use std::cell::Cell;
 use std::rc::Rc;
@@ -266,7 +267,7 @@ impl ToolRegistry {
             .as_ref()
             .is_some_and(|s| crate::js::bool_prop(s, "aborted"))
         {
-            return rejected("aborted", &format!("execute({name:?}): aborted"));
+            return rejected("aborted", &format!("execute({}): aborted", Quoted(name)));
         }
         // Unreadable arguments reach the runtime as text, which it answers as invalid.
         let args = to_json(&args.unwrap_or_default()).unwrap_or_else(serde_json::Value::String);
@@ -308,7 +309,7 @@ impl ToolRegistry {
                 Some(answer) => Ok(from_json_text(&tool_result(answer))),
                 None => Err(crate::js::error(
                     "aborted",
-                    &format!("execute({name:?}): aborted"),
+                    &format!("execute({}): aborted", Quoted(&name)),
                 )),
             }
         }))

@@ -11,6 +11,7 @@ use crate::registry::{tool_list, Entry, ToolRegistry};
 use crate::runner::{from_json_text, to_json, Runner};
 use client_tools_core::adapters::registry::{check_name, input_schema, Registry};
 use client_tools_core::calls::{Admission, Answer, Call, ResultLimit};
+use client_tools_core::quote::Quoted;
 use js_sys::{Array, Function, Object, Promise, Reflect};
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
@@ -221,7 +222,8 @@ impl Exposure {
             };
             if let Err(e) = done {
                 return Err(format!(
-                    "registerTool({name:?}) was refused: {}",
+                    "registerTool({}) was refused: {}",
+                    Quoted(&name),
                     error_text(&e)
                 ));
             }

@@ -18,6 +18,7 @@
 //! assert_eq!(err.to_string(), "arguments.row: 0 is less than the minimum 1 (minimum)");
 //! ```
 
+use crate::quote::Quoted;
 use serde_json::{Map, Value};
 use std::fmt;
 
@@ -187,7 +188,7 @@ fn check_object(
                 return fail(
                     path,
                     "required",
-                    format!("the property {name:?} is required but missing"),
+                    format!("the property {} is required but missing", Quoted(name)),
                 );
             }
         }
@@ -220,7 +221,10 @@ fn check_object(
                     return fail(
                         path,
                         "additionalProperties",
-                        format!("the property {name:?} is not allowed; allowed: {allowed}"),
+                        format!(
+                            "the property {} is not allowed; allowed: {allowed}",
+                            Quoted(name)
+                        ),
                     );
                 }
                 Some(sub @ Value::Object(_)) => sub,

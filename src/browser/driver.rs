@@ -13,6 +13,7 @@ use super::{handlers, lifecycle, sending};
 use crate::engine::{CallEvent, Engine, EngineErrorKind, Input, LeftBy, OpId, Output, Status};
 use crate::js::{self, Waiter};
 use client_tools_core::calls::Returned;
+use client_tools_core::quote::Quoted;
 use client_tools_core::time::Instant;
 use client_tools_core::vec_map::VecMap;
 use js_sys::Function;
@@ -248,7 +249,8 @@ impl Shared {
             return self.feed(Input::HandlerDone {
                 call_id,
                 returned: Returned::Threw(format!(
-                    "no handler for tool {tool:?} on this page (it has: {})",
+                    "no handler for tool {} on this page (it has: {})",
+                    Quoted(&tool),
                     names.join(", ")
                 )),
             });

@@ -5,6 +5,7 @@
 use super::js::{
     bool_prop, get, lower, number_prop, object, proto_call, proto_set, set, string_prop,
 };
+use client_tools_core::quote::Quoted;
 use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, HtmlInputElement, HtmlOptionElement, HtmlSelectElement};
@@ -132,7 +133,7 @@ pub(crate) fn type_checked(
     let hint = format_hint(kind).unwrap_or("a valid value");
     check_typed(&text, false).map_err(Outcome::Refused)?;
     if kind == "color" && !is_hex_color(&text) {
-        return refuse(format!("{text:?} is not a color; expected {hint}"));
+        return refuse(format!("{} is not a color; expected {hint}", Quoted(&text)));
     }
     let old = string_prop(el, "value");
     proto_set("HTMLInputElement", "value", el, &JsValue::from_str(&text))
@@ -140,7 +141,8 @@ pub(crate) fn type_checked(
     if string_prop(el, "value").is_empty() && !text.is_empty() {
         let _ = proto_set("HTMLInputElement", "value", el, &JsValue::from_str(&old));
         return refuse(format!(
-            "{text:?} is not a valid {kind} value; expected {hint}"
+            "{} is not a valid {kind} value; expected {hint}",
+            Quoted(&text)
         ));
     }
     put_value("HTMLInputElement", el, &string_prop(el, "value"))?;
@@ -238,12 +240,13 @@ pub(crate) fn radios(
     let label = |i: &HtmlInputElement| option_label(i, root);
     let Some(pick) = choose(group, &text, &label) else {
         return refuse(format!(
-            "{text:?} is not one of: {}",
+            "{} is not one of: {}",
+            Quoted(&text),
             options_list(group, root)
         ));
     };
     if bool_prop(pick, "disabled") {
-        return refuse(format!("the choice {text:?} is disabled"));
+        return refuse(format!("the choice {} is disabled", Quoted(&text)));
     }
     let clicks = if bool_prop(pick, "checked") {
         Vec::new()
@@ -272,7 +275,8 @@ pub(crate) fn checkboxes(
             Some(i) => want.push(i.clone()),
             None => {
                 return refuse(format!(
-                    "{text:?} is not one of: {}",
+                    "{} is not one of: {}",
+                    Quoted(&text),
                     options_list(group, root)
                 ))
             }
@@ -288,8 +292,8 @@ pub(crate) fn checkboxes(
     for i in &change {
         if bool_prop(i, "disabled") {
             return refuse(format!(
-                "the choice {:?} is disabled",
-                option_label(i, root)
+                "the choice {} is disabled",
+                Quoted(&option_label(i, root))
             ));
         }
         clicks.push((*i).clone().into());
@@ -332,10 +336,10 @@ pub(crate) fn select(s: &HtmlSelectElement, value: &Value) -> Result<Step, Outco
     let mut picks = Vec::new();
     for t in &texts {
         let Some(o) = choose(&all, t, &|o| clean_text(&string_prop(o, "label"))) else {
-            return refuse(format!("{t:?} is not one of: {}", list()));
+            return refuse(format!("{} is not one of: {}", Quoted(t), list()));
         };
         if bool_prop(o, "disabled") {
-            return refuse(format!("the option {t:?} is disabled"));
+            return refuse(format!("the option {} is disabled", Quoted(t)));
         }
         picks.push(o.clone());
     }
@@ -428,7 +432,7 @@ pub(crate) fn files(el: &HtmlInputElement, value: &Value) -> Result<Step, Outcom
             || name.contains(['/', '\\'])
             || name.chars().any(char::is_control)
         {
-            return refuse(format!("{name:?} is not a plain file name"));
+            return refuse(format!("{} is not a plain file name", Quoted(name)));
         }
         check_typed(text, true).map_err(Outcome::Refused)?;
         let bag = web_sys::FilePropertyBag::new();

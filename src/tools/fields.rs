@@ -5,6 +5,7 @@
 use super::js::{
     bool_prop, get, lower, number_prop, object, proto_call, proto_get, set, string_prop,
 };
+use client_tools_core::quote::Quoted;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 
@@ -390,7 +391,8 @@ pub(crate) fn find<'a>(fields: &'a [Field], loc: &str) -> Result<&'a Field, Stri
                     refs.push(f.reference());
                 }
                 return Err(format!(
-                    "{loc:?} names {} fields; use one of their ids or names: {}",
+                    "{} names {} fields; use one of their ids or names: {}",
+                    Quoted(loc),
                     many.len(),
                     refs.join(", ")
                 ));
@@ -398,6 +400,7 @@ pub(crate) fn find<'a>(fields: &'a [Field], loc: &str) -> Result<&'a Field, Stri
         }
     }
     Err(format!(
-        "no field in this form is labelled, named or identified {loc:?}"
+        "no field in this form is labelled, named or identified {}",
+        Quoted(loc)
     ))
 }

@@ -1,6 +1,7 @@
 //! The fill-form tool: puts values into fields the way a person would, so the app's own state
 //! (React, Vue, Angular) follows, and says per field what happened.
 
+use client_tools_core::quote::Quoted;
 use serde_json::{Map, Value};
 use wasm_bindgen::JsValue;
 
@@ -181,7 +182,7 @@ pub(crate) async fn run(
         let (line, refused) = match find(&all, loc) {
             // A cancelled or timed-out call stops changing the page.
             _ if ctx.aborted() => report(config, loc, None, Outcome::Refused(CANCELLED.into())),
-            Ok(f) => match read_json(value, &format!("the value of {loc:?}")) {
+            Ok(f) => match read_json(value, &format!("the value of {}", Quoted(loc))) {
                 Ok(v) => report(config, loc, Some(f), apply(config, f, &v).await),
                 Err(why) => report(config, loc, Some(f), Outcome::Refused(why)),
             },

@@ -2,6 +2,7 @@
 //! a mistake in them is the developer's and throws at once, not at the agent's first call.
 
 use super::js::{get, string_prop};
+use client_tools_core::quote::Quoted;
 use js_sys::Function;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, HtmlFormElement};
@@ -103,7 +104,8 @@ fn sensitive_selectors(options: &JsValue) -> Result<Vec<String>, String> {
             .ok_or_else(|| format!("{SHAPE}; [{i}] is not a string"))?;
         if probe.matches(&sel).is_err() {
             return Err(format!(
-                "options.sensitive[{i}]: {sel:?} is not a valid CSS selector"
+                "options.sensitive[{i}]: {} is not a valid CSS selector",
+                Quoted(&sel)
             ));
         }
         out.push(sel);
@@ -187,7 +189,8 @@ impl Config {
             Some("document") => true,
             Some(other) => {
                 return Err(format!(
-                    "options.mode: {other:?}, expected \"history\" or \"document\""
+                    "options.mode: {}, expected \"history\" or \"document\"",
+                    Quoted(other)
                 ))
             }
         };

@@ -3,6 +3,7 @@
 //! compared as text with the refs of the forms inside the root only (never run as a selector),
 //! and must name exactly one form. The app's own `form` option is a selector: the app is trusted.
 
+use client_tools_core::quote::Quoted;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, HtmlFormElement};
 
@@ -121,7 +122,7 @@ const REFS_LISTED: usize = 20;
 fn list_refs(forms: &[HtmlFormElement]) -> String {
     let mut refs: Vec<String> = Vec::new();
     for (i, f) in forms.iter().take(REFS_LISTED).enumerate() {
-        refs.push(format!("{:?}", form_ref(f, i)));
+        refs.push(Quoted(&form_ref(f, i)).to_string());
     }
     if forms.len() > REFS_LISTED {
         refs.push("…".into());
@@ -156,7 +157,8 @@ fn pick_form(forms: &[HtmlFormElement], loc: &str) -> Result<HtmlFormElement, St
             [one] => return Ok((*one).clone()),
             many => {
                 return Err(format!(
-                    "form: {loc:?} names {} forms; pass one of: {}",
+                    "form: {} names {} forms; pass one of: {}",
+                    Quoted(loc),
                     many.len(),
                     list_refs(forms)
                 ))
@@ -165,11 +167,13 @@ fn pick_form(forms: &[HtmlFormElement], loc: &str) -> Result<HtmlFormElement, St
     }
     if forms.is_empty() {
         return Err(format!(
-            "form: no form in scope is called {loc:?}; there is no form in scope"
+            "form: no form in scope is called {}; there is no form in scope",
+            Quoted(loc)
         ));
     }
     Err(format!(
-        "form: no form in scope is called {loc:?}; pass one of: {}",
+        "form: no form in scope is called {}; pass one of: {}",
+        Quoted(loc),
         list_refs(forms)
     ))
 }
@@ -203,11 +207,17 @@ pub(crate) fn container(
             }
             match forms.as_slice() {
                 [one] => one.clone(),
-                [] => return Err(format!("no form matching {sel:?} is on the page now")),
+                [] => {
+                    return Err(format!(
+                        "no form matching {} is on the page now",
+                        Quoted(sel)
+                    ))
+                }
                 many => {
                     return Err(format!(
-                        "{} forms match {sel:?}; the tool needs one",
-                        many.len()
+                        "{} forms match {}; the tool needs one",
+                        many.len(),
+                        Quoted(sel)
                     ))
                 }
             }

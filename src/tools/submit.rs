@@ -4,6 +4,7 @@
 use super::js::{
     bool_prop, error_result, get, lower, ok_result, proto_call, proto_get, CallContext,
 };
+use client_tools_core::quote::Quoted;
 use std::cell::Cell;
 use std::rc::Rc;
 
@@ -63,16 +64,18 @@ fn pick_submitter(
                 labels.push(button_label(b, root));
             }
             Err(format!(
-                "no submit button of this form is called {loc:?}; its buttons: {}",
+                "no submit button of this form is called {}; its buttons: {}",
+                Quoted(loc),
                 labels.join(", ")
             ))
         }
         [one] if one.matches(":disabled").unwrap_or(false) => {
-            Err(format!("the button {loc:?} is disabled"))
+            Err(format!("the button {} is disabled", Quoted(loc)))
         }
         [one] => Ok(Some((*one).clone())),
         many => Err(format!(
-            "{loc:?} names {} buttons; use an id or name",
+            "{} names {} buttons; use an id or name",
+            Quoted(loc),
             many.len()
         )),
     }

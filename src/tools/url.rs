@@ -3,6 +3,7 @@
 //! every spelling of `javascript:` or of another host is judged by what it really is.
 
 use super::js::string_prop;
+use client_tools_core::quote::Quoted;
 
 /// Longest URL an agent may pass.
 pub(crate) const URL_MAX: usize = 2048;
@@ -50,7 +51,7 @@ pub(crate) fn check_target(input: &str, allow: &[String]) -> Target {
         return Target::Refused("cannot be judged: the page has no location".into());
     };
     let Ok(url) = web_sys::Url::new_with_base(input, &here) else {
-        return Target::Refused(format!("{input:?} is not a valid URL"));
+        return Target::Refused(format!("{} is not a valid URL", Quoted(input)));
     };
     let scheme = string_prop(&url, "protocol");
     if scheme != "http:" && scheme != "https:" {

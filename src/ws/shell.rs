@@ -10,6 +10,7 @@ use crate::browser::guards::{self, Listener, Pump, Pumped};
 use crate::browser::{handlers, now};
 use client_tools_core::adapters::ws::{WsBridge, WsCallEvent, WsOutput};
 use client_tools_core::calls::Returned;
+use client_tools_core::quote::Quoted;
 use client_tools_core::time::Instant;
 use js_sys::Function;
 use std::cell::RefCell;
@@ -162,7 +163,10 @@ impl Shared {
             // unless `setTools` raced this call; answered, never lost.
             return self.finish(
                 &call_id,
-                Returned::Threw(format!("no handler for tool {tool:?} on this page")),
+                Returned::Threw(format!(
+                    "no handler for tool {} on this page",
+                    Quoted(&tool)
+                )),
             );
         };
         let shared = self.clone();

@@ -9,6 +9,7 @@
 use crate::calls::{Answer, Content, ToolDef};
 use crate::protocol::validate::{self, ErrorKind as RuleKind, ValidationError};
 use crate::protocol::write::quoted;
+use crate::quote::{Quoted, QuotedChar};
 
 /// A registry tool name is at most 64 characters.
 pub const REGISTRY_NAME_MAX: usize = 64;
@@ -38,7 +39,11 @@ pub fn check_name(field: &str, name: &str) -> Result<(), ValidationError> {
         if !ok {
             return rule(
                 RuleKind::BadCharacter,
-                format!("{name:?}: character {c:?} at position {i} breaks the tool name rule {NAME_RULE}"),
+                format!(
+                    "{}: character {} at position {i} breaks the tool name rule {NAME_RULE}",
+                    Quoted(name),
+                    QuotedChar(c)
+                ),
             );
         }
     }
@@ -90,7 +95,10 @@ impl<H: Clone> Registry<H> {
             return Err(ValidationError::new(
                 format!("{field}.name"),
                 RuleKind::Duplicate,
-                format!("{name:?} is already registered; tool names are unique in a registry"),
+                format!(
+                    "{} is already registered; tool names are unique in a registry",
+                    Quoted(name)
+                ),
             ));
         }
         self.defs.push(def);
@@ -153,10 +161,11 @@ impl<H: Clone> Registry<H> {
     pub fn unknown(&self, name: &str) -> String {
         let names = self.names();
         if names.is_empty() {
-            format!("Unknown tool {name:?}: the registry has no tools.")
+            format!("Unknown tool {}: the registry has no tools.", Quoted(name))
         } else {
             format!(
-                "Unknown tool {name:?}: the registry has {}.",
+                "Unknown tool {}: the registry has {}.",
+                Quoted(name),
                 names.join(", ")
             )
         }

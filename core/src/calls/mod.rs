@@ -39,6 +39,7 @@ pub use runs::RUNS_MAX;
 pub use seen::SEEN_MAX;
 pub use tool::{ToolDef, DEFAULT_TOOL_TIMEOUT_MS};
 
+use crate::quote::Quoted;
 use crate::str_map::StrMap;
 use crate::time::{Duration, Instant};
 use runs::RunCounts;
@@ -141,7 +142,7 @@ impl CallRuntime {
         let invalid = |e: &dyn std::fmt::Display| {
             Answer::error(
                 ErrorKind::InvalidArguments,
-                format!("Invalid arguments for {tool:?}: {e}"),
+                format!("Invalid arguments for {}: {e}", Quoted(tool)),
             )
         };
         let arguments = match arguments {
@@ -160,7 +161,10 @@ impl CallRuntime {
             if n > max {
                 return Err(Answer::error(
                     ErrorKind::TooManyCalls,
-                    format!("Tool {tool:?} allows at most {max} calls per run; this was call {n}."),
+                    format!(
+                        "Tool {} allows at most {max} calls per run; this was call {n}.",
+                        Quoted(tool)
+                    ),
                 ));
             }
         }
@@ -242,10 +246,14 @@ pub fn unknown_tool(tool: &str, tools: &[ToolDef]) -> Answer {
     Answer::error(
         ErrorKind::UnknownTool,
         if names.is_empty() {
-            format!("Unknown tool {tool:?}: this client offers no tools now.")
+            format!(
+                "Unknown tool {}: this client offers no tools now.",
+                Quoted(tool)
+            )
         } else {
             format!(
-                "Unknown tool {tool:?}: this client offers {}.",
+                "Unknown tool {}: this client offers {}.",
+                Quoted(tool),
                 names.join(", ")
             )
         },

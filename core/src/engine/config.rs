@@ -4,6 +4,7 @@
 pub use crate::calls::{ToolDef, DEFAULT_TOOL_TIMEOUT_MS};
 use crate::protocol::validate::{self, ErrorKind, ValidationError};
 use crate::protocol::{Lifetime, ToolSpec};
+use crate::quote::Quoted;
 use crate::time::Duration;
 
 /// How long the first registration may take by default: 30 s.
@@ -31,7 +32,10 @@ impl WhenHidden {
             other => Err(ValidationError::new(
                 "whenHidden",
                 ErrorKind::OutOfRange,
-                format!("{other:?} is not one of \"keep\", \"pause\", \"leave\""),
+                format!(
+                    "{} is not one of \"keep\", \"pause\", \"leave\"",
+                    Quoted(other)
+                ),
             )),
         }
     }
@@ -158,7 +162,10 @@ impl Config {
             return Err(ValidationError::new(
                 "baseUrl",
                 ErrorKind::BadCharacter,
-                format!("{:?} must start with http://, https:// or /", self.base_url),
+                format!(
+                    "{} must start with http://, https:// or /",
+                    Quoted(&self.base_url)
+                ),
             ));
         }
         validate::client_name(&self.name)?;
@@ -179,7 +186,7 @@ impl Config {
                 return Err(ValidationError::new(
                     field,
                     ErrorKind::BadCharacter,
-                    format!("{value:?} must start with /"),
+                    format!("{} must start with /", Quoted(value)),
                 ));
             }
         }

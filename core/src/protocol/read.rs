@@ -10,6 +10,7 @@ use super::{
     AckAnswer, ApiError, ClientInfo, ErrorBody, ErrorType, Lifetime, PingAnswer, ToolDispatched,
     ToolSpec,
 };
+use crate::quote::Quoted;
 use serde_json::{Map, Value};
 
 /// A wire type read from JSON the way its derived `Deserialize` reads it, with the same
@@ -36,7 +37,7 @@ pub(crate) fn invalid_type(value: &Value, expected: &str) -> String {
         Value::Bool(b) => format!("boolean `{b}`"),
         Value::Number(n) if n.is_f64() => format!("floating point `{n}`"),
         Value::Number(n) => format!("integer `{n}`"),
-        Value::String(s) => format!("string {s:?}"),
+        Value::String(s) => format!("string {}", Quoted(s)),
         Value::Array(_) => "sequence".to_owned(),
         Value::Object(_) => "map".to_owned(),
     };

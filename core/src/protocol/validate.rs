@@ -3,6 +3,7 @@
 
 use super::limits::*;
 use super::{Lifetime, RegisterRequest, ToolSpec};
+use crate::quote::{Quoted, QuotedChar};
 use serde_json::{Map, Value};
 use std::fmt;
 
@@ -78,7 +79,10 @@ fn name_rule(
         return Err(ValidationError::new(
             field,
             ErrorKind::BadCharacter,
-            format!("character {c:?} at position {i} is not allowed, only {allowed}"),
+            format!(
+                "character {} at position {i} is not allowed, only {allowed}",
+                QuotedChar(c)
+            ),
         ));
     }
     Ok(())
@@ -160,7 +164,7 @@ pub fn tools(tools: &[ToolSpec]) -> Result<(), ValidationError> {
             return Err(ValidationError::new(
                 format!("tools[{i}].name"),
                 ErrorKind::Duplicate,
-                format!("{:?} is already the name of tools[{first}]", t.name),
+                format!("{} is already the name of tools[{first}]", Quoted(&t.name)),
             ));
         }
     }

@@ -3,6 +3,7 @@
 
 use super::{cartesia, elevenlabs, openai};
 use crate::calls::{ResultLimit, ToolDef};
+use crate::quote::Quoted;
 use crate::time::Instant;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -26,7 +27,8 @@ impl Dialect {
             "elevenlabs" => Ok(Dialect::ElevenLabs),
             "openai-realtime" => Ok(Dialect::OpenAiRealtime),
             other => Err(format!(
-                "dialect: {other:?} is not one of \"cartesia\", \"elevenlabs\", \"openai-realtime\""
+                "dialect: {} is not one of \"cartesia\", \"elevenlabs\", \"openai-realtime\"",
+                Quoted(other)
             )),
         }
     }
