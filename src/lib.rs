@@ -26,3 +26,14 @@ pub use registry::ToolRegistry;
 pub use turns::TurnTools;
 pub use webmcp::expose_to_webmcp;
 pub use ws::WsTools;
+
+/// The core's JSON text parser in the browser (the `host-json` feature, see
+/// `client_tools_core::json`): `JSON.parse`, walked into a value (`js::json_value`, which the
+/// shell's own JSON reading calls too). The core calls it by this name, resolved by the linker.
+#[cfg(target_family = "wasm")]
+#[no_mangle]
+extern "Rust" fn client_tools_core_host_json_parse(
+    text: &str,
+) -> Result<serde_json::Value, String> {
+    js::json_value(text)
+}

@@ -1,7 +1,8 @@
 //! Browser tests of `ToolRegistry`: `execute` through the call runtime (results as the
 //! agent-tools `ToolResult`, argument checks, `timeoutMs`, `maxCallsPerRun` per `runId`, an
-//! abort, an unknown name), the registry's rules and exports as JS sees them, and a registry
-//! served by `Client.register` and `setTools` answering calls from the devserver.
+//! abort, an unknown name), the registry's rules and exports as JS sees them, a registry
+//! served by `Client.register` and `setTools` answering calls from the devserver, and JSON text
+//! read by the browser's `JSON.parse` (the SDK's parser in the wasm) as serde_json reads it.
 //! Run with `wasm-pack test --headless --chrome -- --test web_registry`
 //! (`CLIENT_TOOLS_DEVSERVER` names the devserver; `scripts/test` sets it).
 #![cfg(target_arch = "wasm32")]
@@ -10,7 +11,7 @@
 mod support;
 
 use js_sys::Promise;
-use serde_json::json;
+use serde_json::{json, Value};
 use support::run;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
@@ -97,6 +98,27 @@ export async function rulesAndExports(t) {
   return seen;
 }
 
+// Arguments given as JSON text: the call runtime parses them (with the SDK's parser, the
+// browser's JSON.parse) and the handler echoes what it got.
+const JSON_TEXTS = [
+  '{"ints":[0,1,-1,42,9007199254740992,-9223372036854775808,10000000000000000000],"big":12345678901234567890}',
+  '{"floats":[2.5,-0.125,1e300,-1.5e-7,5e-324,1.7976931348623157e308],"zero":-0,"wide":1.0}',
+  '{"s":"é☃😀 \\u00e9 \\ud83d\\ude00 \\u0000\\n\\t\\"\\\\ \\/","keys":{"ключ":1,"":2,"__proto__":3}}',
+  '{"a":{"b":[1,[2,[3,{"c":[]}]]],"n":null,"t":true,"f":false},"dup":1,"dup":2}',
+  ' \t\n{ "spaced" : [ ] }\r\n ',
+];
+const MALFORMED = '{"a": [1,';
+
+export async function jsonText(t) {
+  const registry = t.sdk.ToolRegistry([{ name: "echo", handler: (args) => JSON.stringify(args) }]);
+  const echoed = [];
+  for (const text of JSON_TEXTS) echoed.push((await registry.execute("echo", text)).data);
+  const malformed = await registry.execute("echo", MALFORMED);
+  let browserSays;
+  try { JSON.parse(MALFORMED); } catch (e) { browserSays = e.message; }
+  return { texts: JSON_TEXTS, echoed, malformed, browserSays };
+}
+
 export async function servedByClient(t) {
   const { a } = t;
   const registry = t.sdk.ToolRegistry([
@@ -129,6 +151,8 @@ extern "C" {
     fn rules_and_exports(t: &JsValue) -> Promise;
     #[wasm_bindgen(js_name = servedByClient)]
     fn served_by_client(t: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = jsonText)]
+    fn json_text(t: &JsValue) -> Promise;
 }
 
 #[wasm_bindgen_test]
@@ -279,4 +303,130 @@ async fn a_registry_served_by_client_register_and_set_tools_answers_the_devserve
         seen["describe"],
         json!({"state": "succeeded", "is_error": false, "text": "3 orders"})
     );
+}
+
+/// serde_json's reading of `text`, as a handler saw it before: written out, `JSON.parse`d into
+/// the handler's argument, and `JSON.stringify`d back by the echo tool.
+fn as_handler_saw_it(text: &str) -> String {
+    let value: Value = serde_json::from_str(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    let js = js_sys::JSON::parse(&value.to_string()).unwrap();
+    js_sys::JSON::stringify(&js).unwrap().as_string().unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn json_text_reaches_a_handler_as_serde_json_read_it_and_malformed_text_is_refused() {
+    let seen = run(json_text).await;
+    let texts = seen["texts"].as_array().unwrap();
+    assert_eq!(
+        texts.len(),
+        seen["echoed"].as_array().unwrap().len(),
+        "{seen}"
+    );
+    for (text, echoed) in texts.iter().zip(seen["echoed"].as_array().unwrap()) {
+        let text = text.as_str().unwrap();
+        assert_eq!(
+            echoed.as_str(),
+            Some(as_handler_saw_it(text).as_str()),
+            "{text}"
+        );
+    }
+    // The browser's message, where serde_json said "EOF while parsing a value at line 1 column 9".
+    let browser = seen["browserSays"].as_str().unwrap();
+    assert_eq!(
+        seen["malformed"],
+        json!({"success": false, "data": null, "error": format!(
+            "Invalid arguments for \"echo\": arguments: a string that is not JSON ({browser}), needs a JSON object"
+        )})
+    );
+}
+
+/// The texts both parsers read alike: the same value, or both refuse it.
+#[wasm_bindgen_test]
+fn the_sdks_json_parser_reads_as_serde_json_reads() {
+    // The core's parser: in the wasm, the SDK's (src/lib.rs), the browser's `JSON.parse`.
+    use client_tools_core::json;
+    let deep = |n: usize| "[".repeat(n) + &"]".repeat(n);
+    let alike = [
+        "0",
+        "-1",
+        "42",
+        "9007199254740992",
+        "-9223372036854775808",
+        "10000000000000000000",
+        "2.5",
+        "-0.125",
+        "1e300",
+        "-1.5e-7",
+        "5e-324",
+        "-0",
+        "-0.0",
+        r#""é☃😀 \u00e9 \ud83d\ude00 \u0000\n\t\"\\ \/""#,
+        r#"{"a":{"b":[1,[2,[3,{"c":[]}]]],"n":null,"t":true,"f":false},"ключ":"значение"}"#,
+        r#"{"__proto__":{"x":1},"constructor":2,"":3}"#,
+        r#"{"k":1,"k":[2]}"#,
+        " \t\n[ ]\r\n",
+        &deep(127),
+    ];
+    for text in alike {
+        // `Value`'s equality tells an integer from a float: 1 is not 1.0.
+        let expected = serde_json::from_str::<Value>(text).map_err(|e| e.to_string());
+        assert_eq!(json::parse(text), expected, "{text}");
+    }
+    let refused = [
+        r#"{"a": [1,"#,
+        "",
+        "nul",
+        "[1,]",
+        r#"{"a":1}x"#,
+        "'x'",
+        "NaN",
+        "01",
+        "+1",
+        ".5",
+        r#""\x""#,
+        "\"\u{1}\"",
+        r#"{a:1}"#,
+        "1e400",
+        "-1e400",
+    ];
+    for text in refused {
+        let serde = serde_json::from_str::<Value>(text).unwrap_err().to_string();
+        let host = json::parse(text).unwrap_err();
+        assert!(
+            !host.contains(" at line "),
+            "{text}: the browser's message, not serde's: {host}"
+        );
+        if text.contains("e400") {
+            assert_eq!(host, "number out of range", "{text} ({serde})");
+        }
+    }
+    // Nested deeper than serde_json's limit: its message, so `read_json` still names the limit.
+    let too_deep = json::parse(&deep(128)).unwrap_err();
+    assert!(serde_json::from_str::<Value>(&deep(128)).is_err());
+    assert_eq!(too_deep, "recursion limit exceeded");
+    // Where JS numbers and strings differ from serde_json's reading (src/js.rs `json_value`).
+    let differ = [
+        ("1.0", json!(1), json!(1.0)),
+        ("1e3", json!(1000), json!(1000.0)),
+        (
+            "9007199254740993",
+            json!(9007199254740992u64),
+            json!(9007199254740993u64),
+        ),
+        (
+            "18446744073709551615",
+            json!(18446744073709551615.0),
+            json!(u64::MAX),
+        ),
+    ];
+    for (text, host, serde) in differ {
+        assert_eq!(
+            serde_json::from_str::<Value>(text).unwrap(),
+            serde,
+            "{text}"
+        );
+        assert_eq!(json::parse(text), Ok(host), "{text}");
+    }
+    assert_eq!(json::parse(r#""\ud800""#), Ok(json!("\u{fffd}")));
+    assert!(serde_json::from_str::<Value>(r#""\ud800""#).is_err());
 }

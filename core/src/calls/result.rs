@@ -102,7 +102,7 @@ impl Content {
         match self {
             Content::Text(text) => Value::String(text.clone()),
             // Written by this module from a value or checked as JSON when it came in.
-            Content::Json(json) => serde_json::from_str(json).unwrap_or(Value::Null),
+            Content::Json(json) => crate::json::parse(json).unwrap_or(Value::Null),
         }
     }
 }
@@ -195,14 +195,14 @@ fn is_result_like(map: &Map<String, Value>) -> bool {
 
 /// JSON text: parsed to check it and read the convention; plain JSON is kept as written.
 fn from_json_text(text: String) -> Answer {
-    let not_json = |e: serde_json::Error| {
+    let not_json = |e: String| {
         Answer::error(
             ErrorKind::HandlerError,
             format!("the handler's result is not JSON: {e}"),
         )
     };
     // Checked by the one `Value` parser the wasm has; an `IgnoredAny` pass would be a second.
-    match serde_json::from_str::<Value>(&text) {
+    match crate::json::parse(&text) {
         Ok(Value::String(s)) => Answer::Ok(Content::Text(s)),
         Ok(Value::Object(map)) if is_result_like(&map) => from_object(map),
         Ok(_) => Answer::Ok(Content::Json(text)),

@@ -14,7 +14,8 @@ use crate::quote::Quoted;
 use serde_json::{Map, Value};
 
 /// A wire type read from JSON the way its derived `Deserialize` reads it, with the same
-/// messages (a field error carries no line and column; a text that is not JSON does).
+/// messages (a field error carries no line and column; a text that is not JSON says what the
+/// JSON parser says: serde_json's line and column, or in the browser `JSON.parse`'s message).
 pub trait FromJson: Sized {
     /// Reads it from a parsed value.
     fn from_value(value: &Value) -> Result<Self, String>;
@@ -25,9 +26,9 @@ pub trait FromJson: Sized {
     }
 }
 
-/// JSON text as a value; the error says what is wrong and where.
+/// JSON text as a value; the error says what is wrong (and where, from serde_json).
 pub(crate) fn parse(text: &str) -> Result<Value, String> {
-    serde_json::from_str(text).map_err(|e| e.to_string())
+    crate::json::parse(text)
 }
 
 /// serde's "invalid type: integer `5`, expected a string".

@@ -200,7 +200,7 @@ pub fn arguments(value: &Value) -> Result<Map<String, Value>, ValidationError> {
     match value {
         Value::Object(map) => Ok(map.clone()),
         Value::Null => Ok(Map::new()),
-        Value::String(s) => match serde_json::from_str::<Value>(s) {
+        Value::String(s) => match crate::json::parse(s) {
             Ok(Value::Object(map)) => Ok(map),
             Ok(other) => Err(ValidationError::new(
                 "arguments",

@@ -168,7 +168,7 @@ impl WsBridge {
             text.push_str(close);
         }
         text.push(']');
-        serde_json::from_str(&text).unwrap_or_default()
+        crate::json::parse(&text).unwrap_or_default()
     }
 
     /// One text frame from the socket. True when it was a tool call (read or malformed);
@@ -190,7 +190,7 @@ impl WsBridge {
         if !markers.iter().any(|m| has(m)) {
             return false;
         }
-        let Ok(Value::Object(frame)) = serde_json::from_str::<Value>(text) else {
+        let Ok(Value::Object(frame)) = crate::json::parse(text) else {
             return false;
         };
         let incoming = match self.dialect {

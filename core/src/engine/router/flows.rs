@@ -58,7 +58,7 @@ impl Router {
     /// A stream event whose data does not fit its type. A dispatched call is still answered
     /// (with an error) when its ids can be read: every dispatched call gets an answer.
     pub(super) fn on_unreadable_event(&mut self, data: &str, error: &str, now: Instant) {
-        let value = serde_json::from_str::<Value>(data).unwrap_or(Value::Null);
+        let value = crate::json::parse(data).unwrap_or(Value::Null);
         if value.get("type").and_then(Value::as_str) == Some("client_tool_dispatched")
             && self.answer_unreadable_call(&value, error, now)
         {

@@ -419,7 +419,7 @@ impl Router {
             return;
         }
         match answer {
-            Answer::Ok(body) => match serde_json::from_str::<Value>(&body) {
+            Answer::Ok(body) => match crate::json::parse(&body) {
                 // Taken, not removed: `BTreeMap::remove` would add ~3 KB of wasm.
                 Ok(Value::Object(mut map)) => match map.get_mut("calls").map(Value::take) {
                     Some(Value::Array(calls)) => {
