@@ -37,8 +37,8 @@ export interface WebMCPExposure {
 }
 "#;
 
-/// A registered tool's `execute(input)`.
-type ExecuteFn = Closure<dyn Fn(JsValue) -> Promise>;
+/// A registered tool's `execute(input)`, in the SDK's one closure shape (see `js::Callback`).
+type ExecuteFn = Closure<crate::js::Callback>;
 
 /// The listener on the app's signal that stops the exposure when it aborts (removed when dropped).
 type AbortListener = crate::browser::guards::Listener;
@@ -199,12 +199,11 @@ impl Exposure {
             }
             let weak = Rc::downgrade(self);
             let (tool_name, run) = (def.spec.name.clone(), format!("webmcp-{generation}"));
-            let execute = Closure::<dyn Fn(JsValue) -> Promise>::new(move |input: JsValue| {
-                match weak.upgrade() {
-                    Some(exposure) => exposure.execute(&tool_name, &run, &input),
-                    None => Promise::resolve(&JsValue::from_str(
-                        "Error: this tool is no longer offered.",
-                    )),
+            let execute = ExecuteFn::new(move |input: JsValue, _| match weak.upgrade() {
+                Some(exposure) => exposure.execute(&tool_name, &run, &input).into(),
+                None => {
+                    Promise::resolve(&JsValue::from_str("Error: this tool is no longer offered."))
+                        .into()
                 }
             });
             set(&tool, "execute", execute.as_ref());

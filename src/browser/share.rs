@@ -22,9 +22,8 @@ use js_sys::{Array, Function};
 use std::cell::RefCell;
 use std::fmt::Write;
 use std::rc::Rc;
-use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{BroadcastChannel, MessageEvent};
+use web_sys::BroadcastChannel;
 
 /// The engine's current request for a stream.
 struct Want {
@@ -52,7 +51,7 @@ enum Role {
 pub(super) struct Share {
     me: String,
     channel: BroadcastChannel,
-    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_message: Option<Listener>,
     _on_freeze: Option<Listener>,
     lead: Leadership,
     want: RefCell<Option<Want>>,
@@ -81,14 +80,14 @@ impl Share {
         web_sys::window()?;
         let channel = BroadcastChannel::new(&name).ok()?;
         let weak = Rc::downgrade(shared);
-        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+        // A listener like the page's others: one closure shape for every event the SDK hears.
+        let on_message = Listener::new(channel.as_ref(), "message", move |e| {
             if let Some(shared) = weak.upgrade() {
                 if let Some(share) = shared.share() {
                     share.on_message(&shared, &crate::js::get(&e, "data"));
                 }
             }
         });
-        channel.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         let weak = Rc::downgrade(shared);
         let on_freeze = web_sys::window().and_then(|w| w.document()).and_then(|d| {
             Listener::new(d.as_ref(), "freeze", move |_| {
@@ -419,7 +418,6 @@ impl Drop for Share {
             self.post("closed", None);
         }
         self.lead.let_go();
-        self.channel.set_onmessage(None);
         self.channel.close();
     }
 }
