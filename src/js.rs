@@ -58,6 +58,29 @@ pub(crate) fn number_prop(obj: &JsValue, key: &str) -> f64 {
     get(obj, key).as_f64().unwrap_or(0.0)
 }
 
+/// Calls `obj[name](...args)` with `obj` as `this`: a method of a value the SDK got from the
+/// browser (a `Response`, a stream reader), without a binding per method. `Err` holds what was
+/// thrown, or a `TypeError` when there is no such method.
+pub(crate) fn call_method(
+    obj: &JsValue,
+    name: &str,
+    args: &[&JsValue],
+) -> Result<JsValue, JsValue> {
+    let list = Array::new();
+    for a in args {
+        list.push(a);
+    }
+    reflect_apply(&get(obj, name), obj, &list)
+}
+
+/// Awaits `v` as `await` does (a value that is no promise is its own answer); a rejection as
+/// its text.
+pub(crate) async fn settle(v: &JsValue) -> Result<JsValue, String> {
+    js_sys::futures::JsFuture::from(promise_resolve(v))
+        .await
+        .map_err(|e| error_text(&e))
+}
+
 /// Writes `obj[key] = value` on a plain object we built.
 pub(crate) fn set(obj: &JsValue, key: &str, value: &JsValue) {
     // Only called on objects this module created, which never refuse a property.
