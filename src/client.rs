@@ -230,13 +230,15 @@ pub struct Client {
 }
 
 fn key_prefix() -> String {
-    use wasm_bindgen::JsCast;
     // `globalThis.crypto`: a window's, a worker's, or Node's. `randomUUID` exists only in
     // secure contexts, so it is looked up before it is called.
     let crypto = Some(js::get(&js_sys::global(), "crypto"))
         .filter(|c| js::get(c, "randomUUID").is_function());
     match crypto {
-        Some(c) => c.unchecked_into::<web_sys::Crypto>().random_uuid(),
+        Some(c) => js::call_method(&c, "randomUUID", &[])
+            .ok()
+            .and_then(|u| u.as_string())
+            .unwrap_or_default(),
         // Not a secure context: still unique enough per page for idempotency.
         None => format!(
             "{:x}-{:x}",

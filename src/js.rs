@@ -66,11 +66,33 @@ pub(crate) fn call_method(
     name: &str,
     args: &[&JsValue],
 ) -> Result<JsValue, JsValue> {
+    apply(&get(obj, name), obj, args)
+}
+
+/// Calls the function `f` (an app's callback, a promise's `resolve`) with `args` and `this`
+/// undefined: `Err` holds what it threw. The one call path, so that no `Function::call0`,
+/// `call1`, `call2` binding is needed.
+pub(crate) fn call(f: &JsValue, args: &[&JsValue]) -> Result<JsValue, JsValue> {
+    apply(f, &JsValue::UNDEFINED, args)
+}
+
+/// `Reflect.apply(f, this, args)`.
+fn apply(f: &JsValue, this: &JsValue, args: &[&JsValue]) -> Result<JsValue, JsValue> {
+    reflect_apply(f, this, &array(args))
+}
+
+/// A JS array of `items` (one `Array` path instead of `Array::of1`, `of2`, `of3`).
+pub(crate) fn array(items: &[&JsValue]) -> Array {
     let list = Array::new();
-    for a in args {
+    for a in items {
         list.push(a);
     }
-    reflect_apply(&get(obj, name), obj, &list)
+    list
+}
+
+/// The page's `document`, where there is one: a window's, not a worker's or Node's.
+pub(crate) fn page_document() -> Option<JsValue> {
+    Some(get(&js_sys::global(), "document")).filter(JsValue::is_object)
 }
 
 /// Awaits `v` as `await` does (a value that is no promise is its own answer); a rejection as
@@ -139,20 +161,16 @@ pub(crate) fn proto_call(
     if !f.is_function() {
         return Err(format!("this browser has no {class}.{method}"));
     }
-    let list = Array::new();
-    for a in args {
-        list.push(a);
-    }
-    reflect_apply(&f, this, &list).map_err(|e| error_text(&e))
+    apply(&f, this, args).map_err(|e| error_text(&e))
 }
 
 /// The human text of a thrown JS value: an `Error`'s message (its name if the message is
 /// empty), a `message` property, a string as it is, else its JSON.
 pub(crate) fn error_text(e: &JsValue) -> String {
-    if let Some(err) = e.dyn_ref::<js_sys::Error>() {
-        let message = String::from(err.message());
+    if e.is_instance_of::<js_sys::Error>() {
+        let message = string_prop(e, "message");
         return if message.is_empty() {
-            String::from(err.name())
+            string_prop(e, "name")
         } else {
             message
         };
@@ -172,11 +190,7 @@ pub(crate) fn error_text(e: &JsValue) -> String {
 /// Calls an app function with `args` and awaits its answer, so sync, async and throwing
 /// functions all work the same way: `Err` holds what was thrown or rejected.
 pub(crate) async fn call_async(f: &Function, args: &[&JsValue]) -> Result<JsValue, JsValue> {
-    let list = Array::new();
-    for a in args {
-        list.push(a);
-    }
-    let ret = reflect_apply(f, &JsValue::UNDEFINED, &list)?;
+    let ret = call(f, args)?;
     js_sys::futures::JsFuture::from(promise_resolve(&ret)).await
 }
 
@@ -192,7 +206,7 @@ pub(crate) fn tell(callback: Option<&Function>, event: &impl serde::Serialize) {
     let Ok(text) = serde_json::to_string(event) else {
         return;
     };
-    let _ = reflect_apply(f, &JsValue::UNDEFINED, &Array::of1(&json_parse(&text)));
+    let _ = call(f, &[&json_parse(&text)]);
 }
 
 /// Runs `task` to its end on the page's microtask queue. Every task of the SDK is spawned
@@ -234,12 +248,12 @@ impl Waiter {
     }
 
     pub(crate) fn resolve(self, v: &JsValue) {
-        let _ = self.resolve.call1(&JsValue::UNDEFINED, v);
+        let _ = call(&self.resolve, &[v]);
     }
 
     /// Rejects with `error` (an `Error` the SDK built, see [`error`]).
     pub(crate) fn reject(self, error: &JsValue) {
-        let _ = self.reject.call1(&JsValue::UNDEFINED, error);
+        let _ = call(&self.reject, &[error]);
     }
 }
 
@@ -289,7 +303,7 @@ impl CallContext {
             return false;
         };
         let cb = Closure::once_into_js(f);
-        reflect_apply(hook, &self.ctx, &Array::of1(&cb)).is_ok()
+        apply(hook, &self.ctx, &[&cb]).is_ok()
     }
 }
 

@@ -69,7 +69,7 @@ impl ToolRegistry {
 
     /// Adds the definition `v`, named `field` in errors.
     fn add(&mut self, v: &JsValue, field: &str) -> Result<(), JsValue> {
-        let one = Array::of1(v);
+        let one = crate::js::array(&[v]);
         let mut read =
             options::tools(&one, "tools").map_err(|e| match e.strip_prefix("tools[0]") {
                 Some(rest) => crate::js::invalid(&format!("{field}{rest}")),
@@ -330,12 +330,9 @@ pub(crate) fn tool_list(v: &JsValue) -> JsValue {
     if Array::is_array(v) || !v.is_object() {
         return v.clone();
     }
-    match crate::js::get(v, "definitions") {
-        f if f.is_function() => f
-            .unchecked_into::<Function>()
-            .call0(v)
-            .unwrap_or_else(|_| v.clone()),
-        _ => v.clone(),
+    match crate::js::get(v, "definitions").is_function() {
+        true => crate::js::call_method(v, "definitions", &[]).unwrap_or_else(|_| v.clone()),
+        false => v.clone(),
     }
 }
 

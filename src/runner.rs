@@ -189,7 +189,7 @@ impl Runner {
                 0,
                 Box::new(move || {
                     for f in after {
-                        let _ = f.call0(&JsValue::UNDEFINED);
+                        let _ = crate::js::call(&f, &[]);
                     }
                 }),
             )

@@ -226,5 +226,5 @@ fn tell(
         set("isError", answer.is_error().into());
         set("elapsedMs", (elapsed as f64).into());
     }
-    let _ = f.call1(&JsValue::UNDEFINED, &event);
+    let _ = crate::js::call(f, &[&event]);
 }

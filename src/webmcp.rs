@@ -11,7 +11,7 @@ use crate::registry::{tool_list, Entry, ToolRegistry};
 use crate::runner::{from_json_text, to_json, Runner};
 use client_tools_core::adapters::registry::{check_name, input_schema, Registry};
 use client_tools_core::calls::{Admission, Answer, Call, ResultLimit};
-use js_sys::{Array, Function, Object, Promise, Reflect};
+use js_sys::{Array, Object, Promise, Reflect};
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
@@ -115,9 +115,7 @@ pub(crate) fn client_tools_set(key: usize, tools: &JsValue) {
 
 fn warn(message: &str) {
     let console = prop(&js_sys::global(), "console");
-    if let Ok(f) = prop(&console, "warn").dyn_into::<Function>() {
-        let _ = f.call1(&console, &message.into());
-    }
+    let _ = crate::js::call_method(&console, "warn", &[&message.into()]);
 }
 
 /// `document.modelContext`, else `navigator.modelContext`, if it can register tools.
@@ -162,7 +160,7 @@ impl Exposure {
             .map_err(|e| e.to_string())?;
         }
         if let Some(old) = self.generation.borrow_mut().take() {
-            old.abort();
+            let _ = crate::js::call_method(&old, "abort", &[]);
         }
         self.closures.borrow_mut().clear();
         if self.stopped.get() {
@@ -210,10 +208,9 @@ impl Exposure {
             self.closures.borrow_mut().push(execute);
             let options = Object::new();
             set(&options, "signal", &signal);
-            let register: Function = prop(&self.model_context, "registerTool").unchecked_into();
-            let done = register
-                .call2(&self.model_context, &tool, &options)
-                .map(|r| JsFuture::from(Promise::resolve(&r)));
+            let done =
+                crate::js::call_method(&self.model_context, "registerTool", &[&tool, &options])
+                    .map(|r| JsFuture::from(Promise::resolve(&r)));
             let done = match done {
                 Ok(f) => f.await.map(|_| ()),
                 Err(e) => Err(e),
@@ -276,7 +273,7 @@ impl Exposure {
     fn stop(self: &Rc<Self>) {
         self.stopped.set(true);
         if let Some(c) = self.generation.borrow_mut().take() {
-            c.abort();
+            let _ = crate::js::call_method(&c, "abort", &[]);
         }
         // Dropped (the listener removed) after this call returns: this may run inside the
         // signal's listener, and the signal aborts only once.
@@ -301,13 +298,13 @@ fn text(answer: Answer) -> JsValue {
 }
 
 fn error_text(e: &JsValue) -> String {
-    match e.dyn_ref::<js_sys::Error>() {
-        Some(err) => format!(
+    match e.is_instance_of::<js_sys::Error>() {
+        true => format!(
             "{}: {}",
-            String::from(err.name()),
-            String::from(err.message())
+            crate::js::string_prop(e, "name"),
+            crate::js::string_prop(e, "message")
         ),
-        None => e
+        false => e
             .as_string()
             .unwrap_or_else(|| "an unknown error".to_owned()),
     }

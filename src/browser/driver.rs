@@ -206,7 +206,7 @@ impl Pumped for Shared {
                 match &event {
                     CallEvent::Answered { call_id, .. } => {
                         for f in self.calls.end(call_id) {
-                            let _ = f.call0(&JsValue::UNDEFINED);
+                            let _ = js::call(&f, &[]);
                         }
                     }
                     CallEvent::Failed { call_id, .. } => drop(self.calls.end(call_id)),

@@ -78,7 +78,7 @@ impl Abort {
     /// Aborts now with `reason` as the signal's reason (an `Error`).
     pub(crate) fn abort(mut self, reason: &str) {
         if let Some(c) = self.controller.take() {
-            c.abort_with_reason(&js_sys::Error::new(reason).into());
+            abort(&c, reason);
         }
     }
 
@@ -91,9 +91,15 @@ impl Abort {
 impl Drop for Abort {
     fn drop(&mut self) {
         if let Some(c) = self.controller.take() {
-            c.abort_with_reason(&JsValue::from(js_sys::Error::new(self.reason)));
+            abort(&c, self.reason);
         }
     }
+}
+
+/// `controller.abort(new Error(reason))`.
+fn abort(controller: &AbortController, reason: &str) {
+    let reason = JsValue::from(js_sys::Error::new(reason));
+    let _ = crate::js::call_method(controller, "abort", &[&reason]);
 }
 
 /// `setTimeout`: `f` runs once after `ms` unless the guard is dropped first. Boxed, so every

@@ -33,7 +33,8 @@ pub(crate) fn context(
     if let Some(f) = after_result {
         set(
             "afterResult",
-            &f.bind1(&JsValue::NULL, &JsValue::from_str(call_id)),
+            &crate::js::call_method(f, "bind", &[&JsValue::NULL, &JsValue::from_str(call_id)])
+                .unwrap_or_default(),
         );
     }
     ctx
@@ -74,7 +75,7 @@ pub(crate) async fn call(
         .ok()
         .and_then(|s| js_sys::JSON::parse(&s).ok())
         .unwrap_or_else(|| Object::new().into());
-    let returned = match handler.call2(&JsValue::UNDEFINED, &args, ctx) {
+    let returned = match crate::js::call(handler, &[&args, ctx]) {
         Ok(returned) => returned,
         Err(e) => return Returned::Threw(error_text(&e)),
     };

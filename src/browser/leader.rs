@@ -9,11 +9,11 @@
 use super::driver::{now, Shared};
 use super::guards::Abort;
 use gloo_timers::callback::Interval;
-use js_sys::{Array, Function, Object, Promise, Reflect};
+use js_sys::{Function, Object, Promise};
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
 use wasm_bindgen::closure::Closure;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 
 /// A waiting tab that heard no leader this long probes for one.
 pub(super) const SILENT_MS: u64 = 2_000;
@@ -36,8 +36,8 @@ enum Lock {
 
 /// `navigator.locks`, if this is a window that has it.
 fn lock_manager() -> Option<JsValue> {
-    let window = web_sys::window()?;
-    let locks = crate::js::get(&crate::js::get(&window, "navigator"), "locks");
+    crate::js::page_document()?;
+    let locks = crate::js::get(&crate::js::get(&js_sys::global(), "navigator"), "locks");
     (!locks.is_undefined() && !locks.is_null()).then_some(locks)
 }
 
@@ -117,25 +117,21 @@ impl Leadership {
                 match weak.upgrade() {
                     Some(shared) => match shared.share() {
                         Some(share) => share.granted(&shared, Some(release)),
-                        None => drop(release.call0(&JsValue::UNDEFINED)),
+                        None => drop(crate::js::call(&release, &[])),
                     },
-                    None => drop(release.call0(&JsValue::UNDEFINED)),
+                    None => drop(crate::js::call(&release, &[])),
                 }
             }
             held.into()
         });
-        let request = crate::js::get(locks, "request").dyn_into::<Function>().ok();
-        let Some(request) = request else { return };
-        let args = Array::of3(&self.name.as_str().into(), &options, &granted);
-        let Ok(promise) = Reflect::apply(&request, locks, &args) else {
+        let args = [&self.name.as_str().into(), &options.into(), &granted];
+        let Ok(promise) = crate::js::call_method(locks, "request", &args) else {
             return;
         };
         // Rejects with an AbortError when the request is withdrawn: expected, not reported.
-        if let Ok(promise) = promise.dyn_into::<Promise>() {
-            crate::js::spawn(Box::pin(async move {
-                let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
-            }));
-        }
+        crate::js::spawn(Box::pin(async move {
+            let _ = crate::js::settle(&promise).await;
+        }));
         *self.lock.borrow_mut() = Lock::Asked(abort);
     }
 
@@ -175,7 +171,7 @@ impl Leadership {
         self.ticker.borrow_mut().take();
         self.probed.set(None);
         match std::mem::replace(&mut *self.lock.borrow_mut(), Lock::Idle) {
-            Lock::Held(Some(release)) => drop(release.call0(&JsValue::UNDEFINED)),
+            Lock::Held(Some(release)) => drop(crate::js::call(&release, &[])),
             Lock::Asked(abort) => drop(abort),
             Lock::Held(None) | Lock::Waiting | Lock::Idle => {}
         }

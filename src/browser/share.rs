@@ -77,7 +77,7 @@ impl Share {
     /// Sharing for `shared` under `name`, or `None` where the browser cannot share (a worker,
     /// Node, no `BroadcastChannel`).
     pub(super) fn new(shared: &Rc<Shared>, name: String) -> Option<Share> {
-        web_sys::window()?;
+        crate::js::page_document()?;
         let channel = BroadcastChannel::new(&name).ok()?;
         let weak = Rc::downgrade(shared);
         // A listener like the page's others: one closure shape for every event the SDK hears.
@@ -89,8 +89,8 @@ impl Share {
             }
         });
         let weak = Rc::downgrade(shared);
-        let on_freeze = web_sys::window().and_then(|w| w.document()).and_then(|d| {
-            Listener::new(d.as_ref(), "freeze", move |_| {
+        let on_freeze = crate::js::page_document().and_then(|d| {
+            Listener::new(d.unchecked_ref(), "freeze", move |_| {
                 if let Some(shared) = weak.upgrade() {
                     if let Some(share) = shared.share() {
                         share.on_freeze(&shared);
@@ -116,12 +116,12 @@ impl Share {
     }
 
     fn post(&self, kind: &str, text: Option<&str>) {
-        let msg = Array::of2(&kind.into(), &self.me.as_str().into());
+        let msg = crate::js::array(&[&kind.into(), &self.me.as_str().into()]);
         if let Some(t) = text {
             msg.push(&t.into());
         }
         // Fails only if the channel is closed: the client is going away.
-        let _ = self.channel.post_message(&msg);
+        let _ = crate::js::call_method(&self.channel, "postMessage", &[&msg]);
     }
 
     /// The engine asks for a stream: read it if this tab leads, else follow the leader and
@@ -188,7 +188,7 @@ impl Share {
         );
         if !live {
             if let Some(release) = release {
-                let _ = release.call0(&JsValue::UNDEFINED);
+                let _ = crate::js::call(&release, &[]);
             }
             return self.lead.let_go();
         }
@@ -418,7 +418,7 @@ impl Drop for Share {
             self.post("closed", None);
         }
         self.lead.let_go();
-        self.channel.close();
+        let _ = crate::js::call_method(&self.channel, "close", &[]);
     }
 }
 
