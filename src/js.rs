@@ -26,8 +26,11 @@ extern "C" {
     ) -> Result<bool, JsValue>;
     #[wasm_bindgen(js_namespace = Reflect, js_name = apply, catch)]
     fn reflect_apply(f: &JsValue, this: &JsValue, args: &Array) -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(js_namespace = Promise, js_name = resolve)]
-    fn promise_resolve(value: &JsValue) -> Promise;
+}
+
+/// `Promise.resolve(value)`, through js-sys' binding (one import for every use).
+fn promise_resolve(value: &JsValue) -> Promise {
+    Promise::resolve(value)
 }
 
 /// The one shape of the Rust functions the SDK hands to JS as `Closure`s that stay (a tool
@@ -459,7 +462,7 @@ pub(crate) async fn next_task() {
             }
         }
         // Without a channel, resolving at once still lets microtasks (Vue's flush) run first.
-        let _ = reflect_apply(&resolve, &JsValue::UNDEFINED, &Array::new());
+        let _ = call(&resolve, &[]);
     });
     let _ = js_sys::futures::JsFuture::from(promise).await;
 }

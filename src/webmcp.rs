@@ -146,11 +146,9 @@ impl Exposure {
         let array = list.clone().dyn_into::<Array>().map_err(|_| {
             "tools: must be a ToolRegistry, an array of tools or a Client".to_owned()
         })?;
-        let registry = ToolRegistry::new(Some(array.into())).map_err(|e| {
-            e.dyn_into::<js_sys::Error>()
-                .map(|e| String::from(e.message()))
-                .unwrap_or_default()
-        })?;
+        // Its errors are the SDK's own `Error`s: their message names the definition.
+        let registry = ToolRegistry::new(Some(array.into()))
+            .map_err(|e| crate::js::string_prop(&e, "message"))?;
         let tools = Rc::new(registry.tools().clone());
         for (i, name) in tools.names().iter().enumerate() {
             check_name(

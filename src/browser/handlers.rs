@@ -5,10 +5,9 @@
 use super::calls::Calls;
 use crate::js::error_text;
 use client_tools_core::calls::Returned;
-use js_sys::{Date, Function, Object, Promise};
+use js_sys::{Date, Function, Object};
 use serde_json::{Map, Value};
 use wasm_bindgen::JsValue;
-use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortSignal;
 
 /// Each tool's handler, by name (a tool list's names are unique).
@@ -79,9 +78,9 @@ pub(crate) async fn call(
         Ok(returned) => returned,
         Err(e) => return Returned::Threw(error_text(&e)),
     };
-    match JsFuture::from(Promise::resolve(&returned)).await {
+    match crate::js::settle(&returned).await {
         Ok(value) => returned_value(&value),
-        Err(e) => Returned::Threw(error_text(&e)),
+        Err(text) => Returned::Threw(text),
     }
 }
 
