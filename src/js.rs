@@ -106,6 +106,31 @@ pub(crate) async fn settle(v: &JsValue) -> Result<JsValue, String> {
         .map_err(|e| error_text(&e))
 }
 
+/// `obj[key]`, or `None` when it is absent (`undefined` or `null`): an optional option.
+pub(crate) fn present(obj: &JsValue, key: &str) -> Option<JsValue> {
+    Some(get(obj, key)).filter(|v| !v.is_undefined() && !v.is_null())
+}
+
+/// The optional string `options.{key}` of an entry point's options (absent options included);
+/// anything else is refused with an `invalid_option` `Error` that names it.
+pub(crate) fn string_option(options: &JsValue, key: &str) -> Result<Option<String>, JsValue> {
+    match present(options, key) {
+        None => Ok(None),
+        Some(v) => (v.as_string().map(Some))
+            .ok_or_else(|| invalid(&format!("options.{key}: must be a string"))),
+    }
+}
+
+/// The optional `options.signal` of an entry point's options, refused unless an `AbortSignal`.
+pub(crate) fn signal_option(options: &JsValue) -> Result<Option<web_sys::AbortSignal>, JsValue> {
+    match present(options, "signal") {
+        None => Ok(None),
+        Some(s) => {
+            (s.dyn_into().map(Some)).map_err(|_| invalid("options.signal: must be an AbortSignal"))
+        }
+    }
+}
+
 /// Writes `obj[key] = value` on a plain object we built.
 pub(crate) fn set(obj: &JsValue, key: &str, value: &JsValue) {
     // Only called on objects this module created, which never refuse a property.

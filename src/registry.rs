@@ -237,30 +237,18 @@ impl ToolRegistry {
             return rejected("unknown_tool", &self.tools.unknown(name));
         };
         let handler = entry.handler.clone();
-        let get = |k: &str| {
-            options
-                .as_ref()
-                .map(|o| crate::js::get(o, k))
-                .filter(|v| !v.is_undefined() && !v.is_null())
-        };
+        let options = JsValue::from(options);
         let n = self.calls.get() + 1;
         self.calls.set(n);
         let call_id = format!("execute-{n}");
-        let (run_id, own_run) = match get("runId") {
-            None => (call_id.clone(), true),
-            Some(r) => match r.as_string() {
-                Some(r) => (r, false),
-                None => return rejected("invalid_option", "options.runId: must be a string"),
-            },
+        let (run_id, own_run) = match crate::js::string_option(&options, "runId") {
+            Ok(None) => (call_id.clone(), true),
+            Ok(Some(r)) => (r, false),
+            Err(e) => return Promise::reject(&e),
         };
-        let signal = match get("signal") {
-            None => None,
-            Some(s) => match s.dyn_into::<web_sys::AbortSignal>() {
-                Ok(s) => Some(s),
-                Err(_) => {
-                    return rejected("invalid_option", "options.signal: must be an AbortSignal")
-                }
-            },
+        let signal = match crate::js::signal_option(&options) {
+            Ok(s) => s,
+            Err(e) => return Promise::reject(&e),
         };
         if signal
             .as_ref()

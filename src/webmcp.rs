@@ -331,25 +331,14 @@ pub fn expose_to_webmcp(
     #[wasm_bindgen(unchecked_optional_param_type = "WebMCPOptions")] options: Option<Object>,
 ) -> Promise {
     let reject = |m: &str| Promise::reject(&crate::js::invalid(m));
-    let get = |k: &str| {
-        options
-            .as_ref()
-            .map(|o| prop(o, k))
-            .filter(|v| !v.is_undefined() && !v.is_null())
+    let options = JsValue::from(options);
+    let prefix = match crate::js::string_option(&options, "prefix") {
+        Ok(p) => p.unwrap_or_default(),
+        Err(e) => return Promise::reject(&e),
     };
-    let prefix = match get("prefix") {
-        None => String::new(),
-        Some(p) => match p.as_string() {
-            Some(p) => p,
-            None => return reject("options.prefix: must be a string"),
-        },
-    };
-    let signal = match get("signal") {
-        None => None,
-        Some(s) => match s.dyn_into::<AbortSignal>() {
-            Ok(s) => Some(s),
-            Err(_) => return reject("options.signal: must be an AbortSignal"),
-        },
+    let signal = match crate::js::signal_option(&options) {
+        Ok(s) => s,
+        Err(e) => return Promise::reject(&e),
     };
     let Some(model_context) = model_context() else {
         return Promise::resolve(&resolved(false, &[]));

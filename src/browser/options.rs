@@ -60,7 +60,7 @@ const TOOL_KEYS: &[&str] = &[
     "handler",
 ];
 
-use crate::js::get as prop;
+use crate::js::{get as prop, present};
 
 fn describe(v: &JsValue) -> &'static str {
     if v.is_undefined() {
@@ -80,11 +80,6 @@ fn describe(v: &JsValue) -> &'static str {
     } else {
         "an object"
     }
-}
-
-/// `obj[key]`, or `None` when it is absent (`undefined` or `null`).
-fn present(obj: &JsValue, key: &str) -> Option<JsValue> {
-    Some(prop(obj, key)).filter(|v| !v.is_undefined() && !v.is_null())
 }
 
 /// `{at}{key}: must be what, got …`: an option of the wrong kind, named by its path (`at` is
