@@ -352,16 +352,10 @@ impl Client {
     #[wasm_bindgen(js_name = setTools)]
     pub fn set_tools(&self, tools: JsValue) -> Promise {
         let list = crate::registry::tool_list(&tools);
-        let tools = match options::tools(&list, "tools") {
+        let (defs, handlers) = match options::tools(&list, "tools") {
             Ok(t) => t,
             Err(message) => return rejected("invalid_option", &message),
         };
-        let mut handlers = Vec::with_capacity(tools.len());
-        let mut defs = Vec::with_capacity(tools.len());
-        for t in tools {
-            handlers.push((t.def.spec.name.clone(), t.handler));
-            defs.push(t.def);
-        }
         let op = match self.shared.engine.borrow_mut().set_tools(defs, now()) {
             Ok(op) => op,
             Err(e) => return rejected("invalid_option", &e.to_string()),

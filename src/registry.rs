@@ -70,20 +70,20 @@ impl ToolRegistry {
     /// Adds the definition `v`, named `field` in errors.
     fn add(&mut self, v: &JsValue, field: &str) -> Result<(), JsValue> {
         let one = crate::js::array(&[v]);
-        let mut read =
+        let (mut defs, mut handlers) =
             options::tools(&one, "tools").map_err(|e| match e.strip_prefix("tools[0]") {
                 Some(rest) => crate::js::invalid(&format!("{field}{rest}")),
                 None => crate::js::invalid(&e),
             })?;
-        let Some(t) = read.pop() else {
+        let (Some(def), Some((_, handler))) = (defs.pop(), handlers.pop()) else {
             return Err(crate::js::invalid(&format!("{field}: not read")));
         };
         let entry = Entry {
-            handler: t.handler,
+            handler,
             source: v.clone(),
         };
         self.tools
-            .register(field, t.def, entry)
+            .register(field, def, entry)
             .map_err(|e| crate::js::invalid(&e.to_string()))
     }
 

@@ -2,22 +2,17 @@
 //! config. Every mistake is an error that names the option: `tools[2].handler: must be a
 //! function`.
 
+use super::handlers::Handlers;
 use crate::engine::{Config, ToolDef, WhenHidden};
 use crate::protocol::{FromJson, Lifetime, ToolSpec};
 use client_tools_core::time::Duration;
 use js_sys::{Array, Function};
 use wasm_bindgen::{JsCast, JsValue};
 
-/// A tool as the app gave it: what the engine declares, and the JS function that answers.
-pub(crate) struct JsTool {
-    pub def: ToolDef,
-    pub handler: Function,
-}
-
 /// Everything `Client.register` was given.
 pub(crate) struct Options {
     pub config: Config,
-    pub handlers: Vec<(String, Function)>,
+    pub handlers: Handlers,
     pub on_status: Option<Function>,
     pub on_call: Option<Function>,
     /// Aborts the registration (or leaves, once registered).
@@ -148,7 +143,7 @@ fn to_json(v: &JsValue, field: &str) -> Result<serde_json::Value, String> {
 }
 
 /// Reads one tool definition at `tools[i]`.
-fn tool(v: &JsValue, i: usize) -> Result<JsTool, String> {
+fn tool(v: &JsValue, i: usize) -> Result<(ToolDef, Function), String> {
     let at = format!("tools[{i}].");
     if !v.is_object() || v.is_function() {
         return Err(wrong(&at[..at.len() - 1], "", "an object", v));
@@ -168,33 +163,36 @@ fn tool(v: &JsValue, i: usize) -> Result<JsTool, String> {
     let timeout_ms = optional_count(v, &at, "timeoutMs")?;
     let max_calls_per_run =
         optional_count(v, &at, "maxCallsPerRun")?.map(|n| n.min(u32::MAX as u64) as u32);
-    Ok(JsTool {
-        def: ToolDef {
-            spec: ToolSpec {
-                name,
-                description,
-                parameters,
-            },
-            timeout_ms,
-            max_calls_per_run,
-        },
-        handler,
-    })
+    let spec = ToolSpec {
+        name,
+        description,
+        parameters,
+    };
+    let def = ToolDef {
+        spec,
+        timeout_ms,
+        max_calls_per_run,
+    };
+    Ok((def, handler))
 }
 
-/// Reads a tool list (`tools` of `Client.register`, or the argument of `setTools`).
-pub(crate) fn tools(v: &JsValue, field: &str) -> Result<Vec<JsTool>, String> {
+/// Reads a tool list (`tools` of `Client.register`, or the argument of `setTools`): what the
+/// engine declares, and each tool's handler by name, in the list's order.
+pub(crate) fn tools(v: &JsValue, field: &str) -> Result<(Vec<ToolDef>, Handlers), String> {
+    let mut defs = Vec::new();
+    let mut handlers = Vec::new();
     if v.is_undefined() || v.is_null() {
-        return Ok(Vec::new());
+        return Ok((defs, handlers));
     }
     let arr = v
         .dyn_ref::<Array>()
         .ok_or_else(|| wrong("", field, "an array of tools", v))?;
-    let mut out = Vec::new();
     for (i, t) in arr.iter().enumerate() {
-        out.push(tool(&t, i)?);
+        let (def, handler) = tool(&t, i)?;
+        handlers.push((def.spec.name.clone(), handler));
+        defs.push(def);
     }
-    Ok(out)
+    Ok((defs, handlers))
 }
 
 /// Reads `Client.register`'s options. `key_prefix` and `seed` come from the caller (the
@@ -235,11 +233,8 @@ pub(crate) fn register(v: &JsValue, key_prefix: String, seed: u64) -> Result<Opt
             config.when_hidden = WhenHidden::parse(&s).map_err(|e| e.to_string())?;
         }
     }
-    let mut handlers = Vec::new();
-    for t in tools(&prop(v, "tools"), "tools")? {
-        handlers.push((t.def.spec.name.clone(), t.handler));
-        config.tools.push(t.def);
-    }
+    let (defs, handlers) = tools(&prop(v, "tools"), "tools")?;
+    config.tools = defs;
     config.validate().map_err(|e| e.to_string())?;
     // The engine's register deadline; capped where `setTimeout` stops counting.
     if let Some(ms) = optional_count(v, "", "registerTimeoutMs")? {
