@@ -227,14 +227,11 @@ pub(crate) async fn call_hook(f: &Function, arg: &JsValue) -> Result<JsValue, St
     call_async(f, &[arg]).await.map_err(|e| error_text(&e))
 }
 
-/// Calls an app callback (`onStatus`, `onCall`) with `event` as a plain object. A throwing
-/// callback is the app's bug; it must not stop the SDK.
-pub(crate) fn tell(callback: Option<&Function>, event: &impl serde::Serialize) {
+/// Calls an app callback (`onStatus`, `onCall`) with `event` (a plain object, see
+/// `browser::events`). A throwing callback is the app's bug; it must not stop the SDK.
+pub(crate) fn tell(callback: Option<&Function>, event: &JsValue) {
     let Some(f) = callback else { return };
-    let Ok(text) = serde_json::to_string(event) else {
-        return;
-    };
-    let _ = call(f, &[&json_parse(&text)]);
+    let _ = call(f, &[event]);
 }
 
 /// Runs `task` to its end on the page's microtask queue. Every task of the SDK is spawned
