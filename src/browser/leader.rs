@@ -110,7 +110,8 @@ impl Leadership {
         };
         let options = Object::new();
         crate::js::set(&options, "signal", &abort.signal().into());
-        let granted = Closure::once_into_js(move |_lock: JsValue| -> JsValue {
+        // The SDK's one closure shape (`js::Callback`); JS owns it, and frees it once collected.
+        let granted = Closure::<crate::js::Callback>::new(move |_lock, _| -> JsValue {
             let mut release = None;
             let held = Promise::new(&mut |resolve, _| release = Some(resolve));
             if let Some(release) = release {
@@ -123,7 +124,8 @@ impl Leadership {
                 }
             }
             held.into()
-        });
+        })
+        .into_js_value();
         let args = [&self.name.as_str().into(), &options.into(), &granted];
         let Ok(promise) = crate::js::call_method(locks, "request", &args) else {
             return;
