@@ -327,8 +327,15 @@ impl CallContext {
         let Some(hook) = hook.dyn_ref::<Function>() else {
             return false;
         };
-        let cb = Closure::once_into_js(f);
-        apply(hook, &self.ctx, &[&cb]).is_ok()
+        // The SDK's one closure shape; JS owns it, and frees it once collected.
+        let f = std::cell::Cell::new(Some(f));
+        let cb = Closure::<Callback>::new(move |_, _| {
+            if let Some(f) = f.take() {
+                f();
+            }
+            JsValue::UNDEFINED
+        });
+        apply(hook, &self.ctx, &[&cb.into_js_value()]).is_ok()
     }
 }
 

@@ -8,7 +8,6 @@
 
 use super::driver::{now, Shared};
 use super::guards::Abort;
-use gloo_timers::callback::Interval;
 use js_sys::{Function, Object, Promise};
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
@@ -46,7 +45,7 @@ pub(super) struct Leadership {
     name: String,
     lock: RefCell<Lock>,
     /// Without Web Locks: the waiting tab's check, or the leader's beat.
-    ticker: RefCell<Option<Interval>>,
+    ticker: RefCell<Option<super::guards::Timer>>,
     /// When a leader was last heard (ms).
     heard: Cell<u64>,
     /// When this waiting tab probed for a leader, if it did since it last heard one.
