@@ -159,10 +159,12 @@ impl ToolRegistry {
     }
 
     /// The tools' names, in registration order.
-    pub fn names(&self) -> Vec<String> {
-        let mut names = Vec::new();
+    #[wasm_bindgen(unchecked_return_type = "string[]")]
+    pub fn names(&self) -> Array {
+        // Built as a JS array: no glue for handing a Rust `Vec<String>` over.
+        let names = Array::new();
         for n in self.tools.names() {
-            names.push(n.to_owned());
+            names.push(&JsValue::from_str(n));
         }
         names
     }
