@@ -87,9 +87,9 @@ impl ToolRegistry {
             .map_err(|e| crate::js::invalid(&e.to_string()))
     }
 
-    /// The registry's tools, for the other transports.
-    pub(crate) fn tools(&self) -> &Registry<Entry> {
-        &self.tools
+    /// The registry's tools, for the other transports (moved out, not copied).
+    pub(crate) fn into_tools(self) -> Registry<Entry> {
+        self.tools
     }
 }
 

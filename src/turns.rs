@@ -102,7 +102,7 @@ impl TurnTools {
         };
         let run_id = crate::js::string_option(&options, "runId")?.unwrap_or_else(|| "turns".into());
         Ok(TurnTools {
-            tools: Rc::new(registry.tools().clone()),
+            tools: Rc::new(registry.into_tools()),
             runner: Runner::new(),
             run_id,
             on_call,

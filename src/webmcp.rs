@@ -149,7 +149,7 @@ impl Exposure {
         // Its errors are the SDK's own `Error`s: their message names the definition.
         let registry = ToolRegistry::new(Some(array.into()))
             .map_err(|e| crate::js::string_prop(&e, "message"))?;
-        let tools = Rc::new(registry.tools().clone());
+        let tools = Rc::new(registry.into_tools());
         for (i, name) in tools.names().iter().enumerate() {
             check_name(
                 &format!("tools[{i}].name with the prefix"),
