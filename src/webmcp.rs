@@ -122,16 +122,9 @@ fn warn(message: &str) {
 fn model_context() -> Option<JsValue> {
     let global = js_sys::global();
     for owner in ["document", "navigator"] {
-        let Ok(o) = Reflect::get(&global, &owner.into()) else {
-            continue;
-        };
-        if o.is_undefined() {
-            continue;
-        }
-        if let Ok(mc) = Reflect::get(&o, &"modelContext".into()) {
-            if mc.is_object() && prop(&mc, "registerTool").is_function() {
-                return Some(mc);
-            }
+        let mc = prop(&prop(&global, owner), "modelContext");
+        if mc.is_object() && prop(&mc, "registerTool").is_function() {
+            return Some(mc);
         }
     }
     None

@@ -20,7 +20,6 @@ use crate::engine::{ClientState, Input, StreamId};
 use client_tools_core::sse::{EventRef, Item, Parser};
 use js_sys::{Array, Function};
 use std::cell::RefCell;
-use std::fmt::Write;
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::BroadcastChannel;
@@ -426,19 +425,27 @@ impl Drop for Share {
 /// event, type, data and last event ID; an event too big to read becomes a `stream_reset`,
 /// so the follower reads its pending calls as the leader does.
 fn write_item(out: &mut String, item: Item<EventRef<'_>>) {
+    // Plain pushes, not `writeln!`: no formatting machinery for what is copied as it is.
+    let mut field = |name: &str, value: &str| {
+        out.push_str(name);
+        out.push_str(": ");
+        out.push_str(value);
+        out.push('\n');
+    };
     match item {
         Item::Event(e) => {
-            let _ = writeln!(out, "id: {}", e.id);
+            field("id", e.id);
             if e.event_type != "message" {
-                let _ = writeln!(out, "event: {}", e.event_type);
+                field("event", e.event_type);
             }
             for line in e.data.split('\n') {
-                let _ = writeln!(out, "data: {line}");
+                field("data", line);
             }
             out.push('\n');
         }
         Item::Retry(ms) => {
-            let _ = write!(out, "retry: {ms}\n\n");
+            field("retry", &ms.to_string());
+            out.push('\n');
         }
         Item::Oversized { .. } => {
             out.push_str("event: stream_reset\ndata: {\"type\":\"stream_reset\"}\n\n")
