@@ -273,8 +273,9 @@ impl Client {
     /// without a registration (the server unreachable, or answering 5xx).
     pub fn register(options: JsValue) -> Promise {
         let seed = (js_sys::Math::random() * 9.0e15) as u64;
-        let (options, tools) = crate::registry::with_tool_list(&options);
-        let opts = match options::register(&options, key_prefix(), seed) {
+        // `tools` may be a registry: its definitions are the list.
+        let tools = crate::registry::tool_list(&js::get(&options, "tools"));
+        let opts = match options::register(&options, &tools, key_prefix(), seed) {
             Ok(o) => o,
             Err(message) => return rejected("invalid_option", &message),
         };

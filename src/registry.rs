@@ -325,16 +325,3 @@ pub(crate) fn tool_list(v: &JsValue) -> JsValue {
         false => v.clone(),
     }
 }
-
-/// `Client.register`'s options with a registry in `tools` replaced by its definitions, and
-/// that tool list.
-pub(crate) fn with_tool_list(options: &JsValue) -> (JsValue, JsValue) {
-    let tools = crate::js::get(options, "tools");
-    let list = tool_list(&tools);
-    if list == tools {
-        return (options.clone(), list);
-    }
-    let copy = js_sys::Object::assign(&js_sys::Object::new(), options.unchecked_ref());
-    crate::js::set(&copy, "tools", &list);
-    (copy.into(), list)
-}

@@ -197,7 +197,13 @@ pub(crate) fn tools(v: &JsValue, field: &str) -> Result<(Vec<ToolDef>, Handlers)
 
 /// Reads `Client.register`'s options. `key_prefix` and `seed` come from the caller (the
 /// browser's `crypto.randomUUID()` and `Math.random()`).
-pub(crate) fn register(v: &JsValue, key_prefix: String, seed: u64) -> Result<Options, String> {
+/// `tools_list` is `v.tools` as a list (a registry's definitions, or the array as it is).
+pub(crate) fn register(
+    v: &JsValue,
+    tools_list: &JsValue,
+    key_prefix: String,
+    seed: u64,
+) -> Result<Options, String> {
     if !v.is_object() {
         return Err(wrong("", "options", "an object", v));
     }
@@ -233,7 +239,7 @@ pub(crate) fn register(v: &JsValue, key_prefix: String, seed: u64) -> Result<Opt
             config.when_hidden = WhenHidden::parse(&s).map_err(|e| e.to_string())?;
         }
     }
-    let (defs, handlers) = tools(&prop(v, "tools"), "tools")?;
+    let (defs, handlers) = tools(tools_list, "tools")?;
     config.tools = defs;
     config.validate().map_err(|e| e.to_string())?;
     // The engine's register deadline; capped where `setTimeout` stops counting.
