@@ -230,13 +230,15 @@ pub struct Client {
 }
 
 fn key_prefix() -> String {
-    use wasm_bindgen::JsCast;
     // `globalThis.crypto`: a window's, a worker's, or Node's. `randomUUID` exists only in
     // secure contexts, so it is looked up before it is called.
     let crypto = Some(js::get(&js_sys::global(), "crypto"))
         .filter(|c| js::get(c, "randomUUID").is_function());
     match crypto {
-        Some(c) => c.unchecked_into::<web_sys::Crypto>().random_uuid(),
+        Some(c) => js::call_method(&c, "randomUUID", &[])
+            .ok()
+            .and_then(|u| u.as_string())
+            .unwrap_or_default(),
         // Not a secure context: still unique enough per page for idempotency.
         None => format!(
             "{:x}-{:x}",
@@ -271,8 +273,9 @@ impl Client {
     /// without a registration (the server unreachable, or answering 5xx).
     pub fn register(options: JsValue) -> Promise {
         let seed = (js_sys::Math::random() * 9.0e15) as u64;
-        let (options, tools) = crate::registry::with_tool_list(&options);
-        let opts = match options::register(&options, key_prefix(), seed) {
+        // `tools` may be a registry: its definitions are the list.
+        let tools = crate::registry::tool_list(&js::get(&options, "tools"));
+        let opts = match options::register(&options, &tools, key_prefix(), seed) {
             Ok(o) => o,
             Err(message) => return rejected("invalid_option", &message),
         };
@@ -350,16 +353,10 @@ impl Client {
     #[wasm_bindgen(js_name = setTools)]
     pub fn set_tools(&self, tools: JsValue) -> Promise {
         let list = crate::registry::tool_list(&tools);
-        let tools = match options::tools(&list, "tools") {
+        let (defs, handlers) = match options::tools(&list, "tools") {
             Ok(t) => t,
             Err(message) => return rejected("invalid_option", &message),
         };
-        let mut handlers = Vec::with_capacity(tools.len());
-        let mut defs = Vec::with_capacity(tools.len());
-        for t in tools {
-            handlers.push((t.def.spec.name.clone(), t.handler));
-            defs.push(t.def);
-        }
         let op = match self.shared.engine.borrow_mut().set_tools(defs, now()) {
             Ok(op) => op,
             Err(e) => return rejected("invalid_option", &e.to_string()),

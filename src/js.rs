@@ -26,8 +26,11 @@ extern "C" {
     ) -> Result<bool, JsValue>;
     #[wasm_bindgen(js_namespace = Reflect, js_name = apply, catch)]
     fn reflect_apply(f: &JsValue, this: &JsValue, args: &Array) -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(js_namespace = Promise, js_name = resolve)]
-    fn promise_resolve(value: &JsValue) -> Promise;
+}
+
+/// `Promise.resolve(value)`, through js-sys' binding (one import for every use).
+fn promise_resolve(value: &JsValue) -> Promise {
+    Promise::resolve(value)
 }
 
 /// The one shape of the Rust functions the SDK hands to JS as `Closure`s that stay (a tool
@@ -56,6 +59,76 @@ pub(crate) fn bool_prop(obj: &JsValue, key: &str) -> bool {
 /// `obj[key]` as a number, 0 when it is not one.
 pub(crate) fn number_prop(obj: &JsValue, key: &str) -> f64 {
     get(obj, key).as_f64().unwrap_or(0.0)
+}
+
+/// Calls `obj[name](...args)` with `obj` as `this`: a method of a value the SDK got from the
+/// browser (a `Response`, a stream reader), without a binding per method. `Err` holds what was
+/// thrown, or a `TypeError` when there is no such method.
+pub(crate) fn call_method(
+    obj: &JsValue,
+    name: &str,
+    args: &[&JsValue],
+) -> Result<JsValue, JsValue> {
+    apply(&get(obj, name), obj, args)
+}
+
+/// Calls the function `f` (an app's callback, a promise's `resolve`) with `args` and `this`
+/// undefined: `Err` holds what it threw. The one call path, so that no `Function::call0`,
+/// `call1`, `call2` binding is needed.
+pub(crate) fn call(f: &JsValue, args: &[&JsValue]) -> Result<JsValue, JsValue> {
+    apply(f, &JsValue::UNDEFINED, args)
+}
+
+/// `Reflect.apply(f, this, args)`.
+fn apply(f: &JsValue, this: &JsValue, args: &[&JsValue]) -> Result<JsValue, JsValue> {
+    reflect_apply(f, this, &array(args))
+}
+
+/// A JS array of `items` (one `Array` path instead of `Array::of1`, `of2`, `of3`).
+pub(crate) fn array(items: &[&JsValue]) -> Array {
+    let list = Array::new();
+    for a in items {
+        list.push(a);
+    }
+    list
+}
+
+/// The page's `document`, where there is one: a window's, not a worker's or Node's.
+pub(crate) fn page_document() -> Option<JsValue> {
+    Some(get(&js_sys::global(), "document")).filter(JsValue::is_object)
+}
+
+/// Awaits `v` as `await` does (a value that is no promise is its own answer); a rejection as
+/// its text.
+pub(crate) async fn settle(v: &JsValue) -> Result<JsValue, String> {
+    js_sys::futures::JsFuture::from(promise_resolve(v))
+        .await
+        .map_err(|e| error_text(&e))
+}
+
+/// `obj[key]`, or `None` when it is absent (`undefined` or `null`): an optional option.
+pub(crate) fn present(obj: &JsValue, key: &str) -> Option<JsValue> {
+    Some(get(obj, key)).filter(|v| !v.is_undefined() && !v.is_null())
+}
+
+/// The optional string `options.{key}` of an entry point's options (absent options included);
+/// anything else is refused with an `invalid_option` `Error` that names it.
+pub(crate) fn string_option(options: &JsValue, key: &str) -> Result<Option<String>, JsValue> {
+    match present(options, key) {
+        None => Ok(None),
+        Some(v) => (v.as_string().map(Some))
+            .ok_or_else(|| invalid(&format!("options.{key}: must be a string"))),
+    }
+}
+
+/// The optional `options.signal` of an entry point's options, refused unless an `AbortSignal`.
+pub(crate) fn signal_option(options: &JsValue) -> Result<Option<web_sys::AbortSignal>, JsValue> {
+    match present(options, "signal") {
+        None => Ok(None),
+        Some(s) => {
+            (s.dyn_into().map(Some)).map_err(|_| invalid("options.signal: must be an AbortSignal"))
+        }
+    }
 }
 
 /// Writes `obj[key] = value` on a plain object we built.
@@ -116,20 +189,16 @@ pub(crate) fn proto_call(
     if !f.is_function() {
         return Err(format!("this browser has no {class}.{method}"));
     }
-    let list = Array::new();
-    for a in args {
-        list.push(a);
-    }
-    reflect_apply(&f, this, &list).map_err(|e| error_text(&e))
+    apply(&f, this, args).map_err(|e| error_text(&e))
 }
 
 /// The human text of a thrown JS value: an `Error`'s message (its name if the message is
 /// empty), a `message` property, a string as it is, else its JSON.
 pub(crate) fn error_text(e: &JsValue) -> String {
-    if let Some(err) = e.dyn_ref::<js_sys::Error>() {
-        let message = String::from(err.message());
+    if e.is_instance_of::<js_sys::Error>() {
+        let message = string_prop(e, "message");
         return if message.is_empty() {
-            String::from(err.name())
+            string_prop(e, "name")
         } else {
             message
         };
@@ -149,11 +218,7 @@ pub(crate) fn error_text(e: &JsValue) -> String {
 /// Calls an app function with `args` and awaits its answer, so sync, async and throwing
 /// functions all work the same way: `Err` holds what was thrown or rejected.
 pub(crate) async fn call_async(f: &Function, args: &[&JsValue]) -> Result<JsValue, JsValue> {
-    let list = Array::new();
-    for a in args {
-        list.push(a);
-    }
-    let ret = reflect_apply(f, &JsValue::UNDEFINED, &list)?;
+    let ret = call(f, args)?;
     js_sys::futures::JsFuture::from(promise_resolve(&ret)).await
 }
 
@@ -162,14 +227,11 @@ pub(crate) async fn call_hook(f: &Function, arg: &JsValue) -> Result<JsValue, St
     call_async(f, &[arg]).await.map_err(|e| error_text(&e))
 }
 
-/// Calls an app callback (`onStatus`, `onCall`) with `event` as a plain object. A throwing
-/// callback is the app's bug; it must not stop the SDK.
-pub(crate) fn tell(callback: Option<&Function>, event: &impl serde::Serialize) {
+/// Calls an app callback (`onStatus`, `onCall`) with `event` (a plain object, see
+/// `browser::events`). A throwing callback is the app's bug; it must not stop the SDK.
+pub(crate) fn tell(callback: Option<&Function>, event: &JsValue) {
     let Some(f) = callback else { return };
-    let Ok(text) = serde_json::to_string(event) else {
-        return;
-    };
-    let _ = reflect_apply(f, &JsValue::UNDEFINED, &Array::of1(&json_parse(&text)));
+    let _ = call(f, &[event]);
 }
 
 /// Runs `task` to its end on the page's microtask queue. Every task of the SDK is spawned
@@ -211,12 +273,12 @@ impl Waiter {
     }
 
     pub(crate) fn resolve(self, v: &JsValue) {
-        let _ = self.resolve.call1(&JsValue::UNDEFINED, v);
+        let _ = call(&self.resolve, &[v]);
     }
 
     /// Rejects with `error` (an `Error` the SDK built, see [`error`]).
     pub(crate) fn reject(self, error: &JsValue) {
-        let _ = self.reject.call1(&JsValue::UNDEFINED, error);
+        let _ = call(&self.reject, &[error]);
     }
 }
 
@@ -265,8 +327,15 @@ impl CallContext {
         let Some(hook) = hook.dyn_ref::<Function>() else {
             return false;
         };
-        let cb = Closure::once_into_js(f);
-        reflect_apply(hook, &self.ctx, &Array::of1(&cb)).is_ok()
+        // The SDK's one closure shape; JS owns it, and frees it once collected.
+        let f = std::cell::Cell::new(Some(f));
+        let cb = Closure::<Callback>::new(move |_, _| {
+            if let Some(f) = f.take() {
+                f();
+            }
+            JsValue::UNDEFINED
+        });
+        apply(hook, &self.ctx, &[&cb.into_js_value()]).is_ok()
     }
 }
 
@@ -482,7 +551,7 @@ pub(crate) async fn next_task() {
             }
         }
         // Without a channel, resolving at once still lets microtasks (Vue's flush) run first.
-        let _ = reflect_apply(&resolve, &JsValue::UNDEFINED, &Array::new());
+        let _ = call(&resolve, &[]);
     });
     let _ = js_sys::futures::JsFuture::from(promise).await;
 }

@@ -70,27 +70,27 @@ impl ToolRegistry {
 
     /// Adds the definition `v`, named `field` in errors.
     fn add(&mut self, v: &JsValue, field: &str) -> Result<(), JsValue> {
-        let one = Array::of1(v);
-        let mut read =
+        let one = crate::js::array(&[v]);
+        let (mut defs, mut handlers) =
             options::tools(&one, "tools").map_err(|e| match e.strip_prefix("tools[0]") {
                 Some(rest) => crate::js::invalid(&format!("{field}{rest}")),
                 None => crate::js::invalid(&e),
             })?;
-        let Some(t) = read.pop() else {
+        let (Some(def), Some((_, handler))) = (defs.pop(), handlers.pop()) else {
             return Err(crate::js::invalid(&format!("{field}: not read")));
         };
         let entry = Entry {
-            handler: t.handler,
+            handler,
             source: v.clone(),
         };
         self.tools
-            .register(field, t.def, entry)
+            .register(field, def, entry)
             .map_err(|e| crate::js::invalid(&e.to_string()))
     }
 
-    /// The registry's tools, for the other transports.
-    pub(crate) fn tools(&self) -> &Registry<Entry> {
-        &self.tools
+    /// The registry's tools, for the other transports (moved out, not copied).
+    pub(crate) fn into_tools(self) -> Registry<Entry> {
+        self.tools
     }
 }
 
@@ -160,10 +160,12 @@ impl ToolRegistry {
     }
 
     /// The tools' names, in registration order.
-    pub fn names(&self) -> Vec<String> {
-        let mut names = Vec::new();
+    #[wasm_bindgen(unchecked_return_type = "string[]")]
+    pub fn names(&self) -> Array {
+        // Built as a JS array: no glue for handing a Rust `Vec<String>` over.
+        let names = Array::new();
         for n in self.tools.names() {
-            names.push(n.to_owned());
+            names.push(&JsValue::from_str(n));
         }
         names
     }
@@ -238,30 +240,18 @@ impl ToolRegistry {
             return rejected("unknown_tool", &self.tools.unknown(name));
         };
         let handler = entry.handler.clone();
-        let get = |k: &str| {
-            options
-                .as_ref()
-                .map(|o| crate::js::get(o, k))
-                .filter(|v| !v.is_undefined() && !v.is_null())
-        };
+        let options = JsValue::from(options);
         let n = self.calls.get() + 1;
         self.calls.set(n);
         let call_id = format!("execute-{n}");
-        let (run_id, own_run) = match get("runId") {
-            None => (call_id.clone(), true),
-            Some(r) => match r.as_string() {
-                Some(r) => (r, false),
-                None => return rejected("invalid_option", "options.runId: must be a string"),
-            },
+        let (run_id, own_run) = match crate::js::string_option(&options, "runId") {
+            Ok(None) => (call_id.clone(), true),
+            Ok(Some(r)) => (r, false),
+            Err(e) => return Promise::reject(&e),
         };
-        let signal = match get("signal") {
-            None => None,
-            Some(s) => match s.dyn_into::<web_sys::AbortSignal>() {
-                Ok(s) => Some(s),
-                Err(_) => {
-                    return rejected("invalid_option", "options.signal: must be an AbortSignal")
-                }
-            },
+        let signal = match crate::js::signal_option(&options) {
+            Ok(s) => s,
+            Err(e) => return Promise::reject(&e),
         };
         if signal
             .as_ref()
@@ -331,24 +321,8 @@ pub(crate) fn tool_list(v: &JsValue) -> JsValue {
     if Array::is_array(v) || !v.is_object() {
         return v.clone();
     }
-    match crate::js::get(v, "definitions") {
-        f if f.is_function() => f
-            .unchecked_into::<Function>()
-            .call0(v)
-            .unwrap_or_else(|_| v.clone()),
-        _ => v.clone(),
+    match crate::js::get(v, "definitions").is_function() {
+        true => crate::js::call_method(v, "definitions", &[]).unwrap_or_else(|_| v.clone()),
+        false => v.clone(),
     }
-}
-
-/// `Client.register`'s options with a registry in `tools` replaced by its definitions, and
-/// that tool list.
-pub(crate) fn with_tool_list(options: &JsValue) -> (JsValue, JsValue) {
-    let tools = crate::js::get(options, "tools");
-    let list = tool_list(&tools);
-    if list == tools {
-        return (options.clone(), list);
-    }
-    let copy = js_sys::Object::assign(&js_sys::Object::new(), options.unchecked_ref());
-    crate::js::set(&copy, "tools", &list);
-    (copy.into(), list)
 }

@@ -10,7 +10,6 @@ use crate::browser::{handlers, now};
 use client_tools_core::calls::{Answer, CallRuntime};
 use client_tools_core::time::Instant;
 use client_tools_core::vec_map::VecMap;
-use gloo_timers::callback::Timeout;
 use js_sys::Function;
 use serde_json::{Map, Value};
 use std::cell::RefCell;
@@ -57,7 +56,7 @@ impl Future for Outcome {
 /// What is kept about a call whose handler runs; dropping it stops its timer and its listener
 /// on the caller's signal. Its `ctx` (signal, deadline, `afterResult`) is in `Runner::calls`.
 struct Pending {
-    _timer: Timeout,
+    _timer: guards::Timer,
     /// Cancels the call when the caller's signal aborts.
     _caller: Option<Listener>,
     slot: Rc<Slot>,
@@ -189,7 +188,7 @@ impl Runner {
                 0,
                 Box::new(move || {
                     for f in after {
-                        let _ = f.call0(&JsValue::UNDEFINED);
+                        let _ = crate::js::call(&f, &[]);
                     }
                 }),
             )

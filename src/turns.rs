@@ -92,27 +92,17 @@ impl TurnTools {
             crate::js::invalid("tools: must be a ToolRegistry or an array of tools")
         })?;
         let registry = ToolRegistry::new(Some(array.into()))?;
-        let get = |k: &str| {
-            options
-                .as_ref()
-                .map(|o| crate::js::get(o, k))
-                .filter(|v| !v.is_undefined() && !v.is_null())
-        };
-        let on_call = match get("onCall") {
+        let options = JsValue::from(options);
+        let on_call = match crate::js::present(&options, "onCall") {
             None => None,
             Some(f) => Some(
                 f.dyn_into::<Function>()
                     .map_err(|_| crate::js::invalid("options.onCall: must be a function"))?,
             ),
         };
-        let run_id = match get("runId") {
-            None => "turns".to_owned(),
-            Some(r) => r
-                .as_string()
-                .ok_or_else(|| crate::js::invalid("options.runId: must be a string"))?,
-        };
+        let run_id = crate::js::string_option(&options, "runId")?.unwrap_or_else(|| "turns".into());
         Ok(TurnTools {
-            tools: Rc::new(registry.tools().clone()),
+            tools: Rc::new(registry.into_tools()),
             runner: Runner::new(),
             run_id,
             on_call,
@@ -226,5 +216,5 @@ fn tell(
         set("isError", answer.is_error().into());
         set("elapsedMs", (elapsed as f64).into());
     }
-    let _ = f.call1(&JsValue::UNDEFINED, &event);
+    let _ = crate::js::call(f, &[&event]);
 }

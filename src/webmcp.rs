@@ -12,7 +12,7 @@ use crate::runner::{from_json_text, to_json, Runner};
 use client_tools_core::adapters::registry::{check_name, input_schema, Registry};
 use client_tools_core::calls::{Admission, Answer, Call, ResultLimit};
 use client_tools_core::quote::Quoted;
-use js_sys::{Array, Function, Object, Promise, Reflect};
+use js_sys::{Array, Object, Promise, Reflect};
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
@@ -38,8 +38,8 @@ export interface WebMCPExposure {
 }
 "#;
 
-/// A registered tool's `execute(input)`.
-type ExecuteFn = Closure<dyn Fn(JsValue) -> Promise>;
+/// A registered tool's `execute(input)`, in the SDK's one closure shape (see `js::Callback`).
+type ExecuteFn = Closure<crate::js::Callback>;
 
 /// The listener on the app's signal that stops the exposure when it aborts (removed when dropped).
 type AbortListener = crate::browser::guards::Listener;
@@ -116,25 +116,16 @@ pub(crate) fn client_tools_set(key: usize, tools: &JsValue) {
 
 fn warn(message: &str) {
     let console = prop(&js_sys::global(), "console");
-    if let Ok(f) = prop(&console, "warn").dyn_into::<Function>() {
-        let _ = f.call1(&console, &message.into());
-    }
+    let _ = crate::js::call_method(&console, "warn", &[&message.into()]);
 }
 
 /// `document.modelContext`, else `navigator.modelContext`, if it can register tools.
 fn model_context() -> Option<JsValue> {
     let global = js_sys::global();
     for owner in ["document", "navigator"] {
-        let Ok(o) = Reflect::get(&global, &owner.into()) else {
-            continue;
-        };
-        if o.is_undefined() {
-            continue;
-        }
-        if let Ok(mc) = Reflect::get(&o, &"modelContext".into()) {
-            if mc.is_object() && prop(&mc, "registerTool").is_function() {
-                return Some(mc);
-            }
+        let mc = prop(&prop(&global, owner), "modelContext");
+        if mc.is_object() && prop(&mc, "registerTool").is_function() {
+            return Some(mc);
         }
     }
     None
@@ -149,12 +140,10 @@ impl Exposure {
         let array = list.clone().dyn_into::<Array>().map_err(|_| {
             "tools: must be a ToolRegistry, an array of tools or a Client".to_owned()
         })?;
-        let registry = ToolRegistry::new(Some(array.into())).map_err(|e| {
-            e.dyn_into::<js_sys::Error>()
-                .map(|e| String::from(e.message()))
-                .unwrap_or_default()
-        })?;
-        let tools = Rc::new(registry.tools().clone());
+        // Its errors are the SDK's own `Error`s: their message names the definition.
+        let registry = ToolRegistry::new(Some(array.into()))
+            .map_err(|e| crate::js::string_prop(&e, "message"))?;
+        let tools = Rc::new(registry.into_tools());
         for (i, name) in tools.names().iter().enumerate() {
             check_name(
                 &format!("tools[{i}].name with the prefix"),
@@ -163,7 +152,7 @@ impl Exposure {
             .map_err(|e| e.to_string())?;
         }
         if let Some(old) = self.generation.borrow_mut().take() {
-            old.abort();
+            let _ = crate::js::call_method(&old, "abort", &[]);
         }
         self.closures.borrow_mut().clear();
         if self.stopped.get() {
@@ -200,22 +189,20 @@ impl Exposure {
             }
             let weak = Rc::downgrade(self);
             let (tool_name, run) = (def.spec.name.clone(), format!("webmcp-{generation}"));
-            let execute = Closure::<dyn Fn(JsValue) -> Promise>::new(move |input: JsValue| {
-                match weak.upgrade() {
-                    Some(exposure) => exposure.execute(&tool_name, &run, &input),
-                    None => Promise::resolve(&JsValue::from_str(
-                        "Error: this tool is no longer offered.",
-                    )),
+            let execute = ExecuteFn::new(move |input: JsValue, _| match weak.upgrade() {
+                Some(exposure) => exposure.execute(&tool_name, &run, &input).into(),
+                None => {
+                    Promise::resolve(&JsValue::from_str("Error: this tool is no longer offered."))
+                        .into()
                 }
             });
             set(&tool, "execute", execute.as_ref());
             self.closures.borrow_mut().push(execute);
             let options = Object::new();
             set(&options, "signal", &signal);
-            let register: Function = prop(&self.model_context, "registerTool").unchecked_into();
-            let done = register
-                .call2(&self.model_context, &tool, &options)
-                .map(|r| JsFuture::from(Promise::resolve(&r)));
+            let done =
+                crate::js::call_method(&self.model_context, "registerTool", &[&tool, &options])
+                    .map(|r| JsFuture::from(Promise::resolve(&r)));
             let done = match done {
                 Ok(f) => f.await.map(|_| ()),
                 Err(e) => Err(e),
@@ -279,7 +266,7 @@ impl Exposure {
     fn stop(self: &Rc<Self>) {
         self.stopped.set(true);
         if let Some(c) = self.generation.borrow_mut().take() {
-            c.abort();
+            let _ = crate::js::call_method(&c, "abort", &[]);
         }
         // Dropped (the listener removed) after this call returns: this may run inside the
         // signal's listener, and the signal aborts only once.
@@ -304,13 +291,13 @@ fn text(answer: Answer) -> JsValue {
 }
 
 fn error_text(e: &JsValue) -> String {
-    match e.dyn_ref::<js_sys::Error>() {
-        Some(err) => format!(
+    match e.is_instance_of::<js_sys::Error>() {
+        true => format!(
             "{}: {}",
-            String::from(err.name()),
-            String::from(err.message())
+            crate::js::string_prop(e, "name"),
+            crate::js::string_prop(e, "message")
         ),
-        None => e
+        false => e
             .as_string()
             .unwrap_or_else(|| "an unknown error".to_owned()),
     }
@@ -339,25 +326,14 @@ pub fn expose_to_webmcp(
     #[wasm_bindgen(unchecked_optional_param_type = "WebMCPOptions")] options: Option<Object>,
 ) -> Promise {
     let reject = |m: &str| Promise::reject(&crate::js::invalid(m));
-    let get = |k: &str| {
-        options
-            .as_ref()
-            .map(|o| prop(o, k))
-            .filter(|v| !v.is_undefined() && !v.is_null())
+    let options = JsValue::from(options);
+    let prefix = match crate::js::string_option(&options, "prefix") {
+        Ok(p) => p.unwrap_or_default(),
+        Err(e) => return Promise::reject(&e),
     };
-    let prefix = match get("prefix") {
-        None => String::new(),
-        Some(p) => match p.as_string() {
-            Some(p) => p,
-            None => return reject("options.prefix: must be a string"),
-        },
-    };
-    let signal = match get("signal") {
-        None => None,
-        Some(s) => match s.dyn_into::<AbortSignal>() {
-            Ok(s) => Some(s),
-            Err(_) => return reject("options.signal: must be an AbortSignal"),
-        },
+    let signal = match crate::js::signal_option(&options) {
+        Ok(s) => s,
+        Err(e) => return Promise::reject(&e),
     };
     let Some(model_context) = model_context() else {
         return Promise::resolve(&resolved(false, &[]));

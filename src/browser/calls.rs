@@ -79,7 +79,8 @@ impl Calls {
     /// The engine brought the deadline forward: `ctx.deadline` follows.
     pub(crate) fn move_deadline(&self, call_id: &str, deadline_ms: u64) {
         if let Some(slot) = self.slots.borrow().get(call_id) {
-            slot.deadline.set_time(deadline_ms as f64);
+            let ms = JsValue::from_f64(deadline_ms as f64);
+            let _ = crate::js::call_method(&slot.deadline, "setTime", &[&ms]);
         }
     }
 

@@ -207,13 +207,13 @@ impl Pumped for Shared {
                 match &event {
                     CallEvent::Answered { call_id, .. } => {
                         for f in self.calls.end(call_id) {
-                            let _ = f.call0(&JsValue::UNDEFINED);
+                            let _ = js::call(&f, &[]);
                         }
                     }
                     CallEvent::Failed { call_id, .. } => drop(self.calls.end(call_id)),
                     _ => {}
                 }
-                js::tell(self.on_call.as_ref(), &event);
+                js::tell(self.on_call.as_ref(), &super::events::call(&event));
             }
             Output::OpDone { op, result } => {
                 let waiter = self.ops.borrow_mut().remove(&op);
@@ -300,7 +300,7 @@ impl Shared {
             Status::Left { by: LeftBy::App } => self.stop(),
             _ => {}
         }
-        js::tell(self.on_status.as_ref(), &status);
+        js::tell(self.on_status.as_ref(), &super::events::status(&status));
     }
 
     /// Drops the page listeners: the client will not register again. (The timer goes by

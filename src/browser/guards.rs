@@ -3,8 +3,8 @@
 //! behind. `forget` is the explicit opt-out. Here too is the one loop both browser shells run
 //! over their state machine, [`drain`], with the page's clock and the machine's one timer.
 
+use crate::js::{self, Callback};
 use client_tools_core::time::Instant;
-use gloo_timers::callback::{Interval, Timeout};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
@@ -78,7 +78,7 @@ impl Abort {
     /// Aborts now with `reason` as the signal's reason (an `Error`).
     pub(crate) fn abort(mut self, reason: &str) {
         if let Some(c) = self.controller.take() {
-            c.abort_with_reason(&js_sys::Error::new(reason).into());
+            abort(&c, reason);
         }
     }
 
@@ -91,20 +91,79 @@ impl Abort {
 impl Drop for Abort {
     fn drop(&mut self) {
         if let Some(c) = self.controller.take() {
-            c.abort_with_reason(&JsValue::from(js_sys::Error::new(self.reason)));
+            abort(&c, self.reason);
+        }
+    }
+}
+
+/// `controller.abort(new Error(reason))`.
+fn abort(controller: &AbortController, reason: &str) {
+    let reason = JsValue::from(js_sys::Error::new(reason));
+    let _ = crate::js::call_method(controller, "abort", &[&reason]);
+}
+
+/// A `setTimeout` or `setInterval` of the global scope, cleared when the guard is dropped. Its
+/// callback is a closure of the SDK's one shape ([`Callback`]), so timers add no glue of their
+/// own.
+#[must_use = "the timer is cleared as soon as the guard is dropped"]
+pub(crate) struct Timer {
+    id: JsValue,
+    /// `"clearTimeout"` or `"clearInterval"`.
+    clear: &'static str,
+    callback: Option<Closure<Callback>>,
+}
+
+impl Timer {
+    fn start(set: &str, clear: &'static str, ms: u32, callback: Closure<Callback>) -> Timer {
+        let args = [callback.as_ref(), &JsValue::from(ms)];
+        let id = js::call_method(&js_sys::global(), set, &args).unwrap_or_default();
+        Timer {
+            id,
+            clear,
+            callback: Some(callback),
+        }
+    }
+
+    /// Lets a timeout fire without a guard: JS owns its callback, freed once collected.
+    pub(crate) fn forget(mut self) {
+        if let Some(c) = self.callback.take() {
+            drop(c.into_js_value());
+        }
+    }
+}
+
+impl Drop for Timer {
+    fn drop(&mut self) {
+        if self.callback.is_some() {
+            let _ = js::call_method(&js_sys::global(), self.clear, &[&self.id]);
         }
     }
 }
 
 /// `setTimeout`: `f` runs once after `ms` unless the guard is dropped first. Boxed, so every
-/// timer of the SDK shares one copy of the timer glue.
-pub(crate) fn timeout(ms: u32, f: Box<dyn FnOnce()>) -> Timeout {
-    Timeout::new(ms, f)
+/// timer of the SDK shares one copy of the timer code.
+pub(crate) fn timeout(ms: u32, f: Box<dyn FnOnce()>) -> Timer {
+    let f = Cell::new(Some(f));
+    let callback = Closure::<Callback>::new(move |_, _| {
+        if let Some(f) = f.take() {
+            f();
+        }
+        JsValue::UNDEFINED
+    });
+    Timer::start("setTimeout", "clearTimeout", ms, callback)
 }
 
 /// `setInterval`: `f` runs every `ms` until the guard is dropped. Boxed, like [`timeout`].
-pub(crate) fn interval(ms: u32, f: Box<dyn FnMut()>) -> Interval {
-    Interval::new(ms, f)
+pub(crate) fn interval(ms: u32, f: Box<dyn FnMut()>) -> Timer {
+    let f = RefCell::new(f);
+    let callback = Closure::<Callback>::new(move |_, _| {
+        // A tick never runs inside another (JS runs one task at a time).
+        if let Ok(mut f) = f.try_borrow_mut() {
+            f();
+        }
+        JsValue::UNDEFINED
+    });
+    Timer::start("setInterval", "clearInterval", ms, callback)
 }
 
 /// The shells' "now": ms since the epoch, by the page's clock.
@@ -161,7 +220,7 @@ pub(crate) struct Alarm {
 }
 
 /// When the alarm fires, whether it has, and the timer (cleared when dropped).
-type Armed = (Instant, Rc<Cell<bool>>, Timeout);
+type Armed = (Instant, Rc<Cell<bool>>, Timer);
 
 impl Alarm {
     /// Calls `fire` at `at` (by the page's clock, `now`); `None` disarms. Set again to the time

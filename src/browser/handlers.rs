@@ -5,10 +5,9 @@
 use super::calls::Calls;
 use crate::js::error_text;
 use client_tools_core::calls::Returned;
-use js_sys::{Date, Function, Object, Promise};
+use js_sys::{Date, Function, Object};
 use serde_json::{Map, Value};
 use wasm_bindgen::JsValue;
-use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortSignal;
 
 /// Each tool's handler, by name (a tool list's names are unique).
@@ -33,7 +32,8 @@ pub(crate) fn context(
     if let Some(f) = after_result {
         set(
             "afterResult",
-            &f.bind1(&JsValue::NULL, &JsValue::from_str(call_id)),
+            &crate::js::call_method(f, "bind", &[&JsValue::NULL, &JsValue::from_str(call_id)])
+                .unwrap_or_default(),
         );
     }
     ctx
@@ -74,13 +74,13 @@ pub(crate) async fn call(
         .ok()
         .and_then(|s| js_sys::JSON::parse(&s).ok())
         .unwrap_or_else(|| Object::new().into());
-    let returned = match handler.call2(&JsValue::UNDEFINED, &args, ctx) {
+    let returned = match crate::js::call(handler, &[&args, ctx]) {
         Ok(returned) => returned,
         Err(e) => return Returned::Threw(error_text(&e)),
     };
-    match JsFuture::from(Promise::resolve(&returned)).await {
+    match crate::js::settle(&returned).await {
         Ok(value) => returned_value(&value),
-        Err(e) => Returned::Threw(error_text(&e)),
+        Err(text) => Returned::Threw(text),
     }
 }
 

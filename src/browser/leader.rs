@@ -8,12 +8,11 @@
 
 use super::driver::{now, Shared};
 use super::guards::Abort;
-use gloo_timers::callback::Interval;
-use js_sys::{Array, Function, Object, Promise, Reflect};
+use js_sys::{Function, Object, Promise};
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
 use wasm_bindgen::closure::Closure;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 
 /// A waiting tab that heard no leader this long probes for one.
 pub(super) const SILENT_MS: u64 = 2_000;
@@ -36,8 +35,8 @@ enum Lock {
 
 /// `navigator.locks`, if this is a window that has it.
 fn lock_manager() -> Option<JsValue> {
-    let window = web_sys::window()?;
-    let locks = crate::js::get(&crate::js::get(&window, "navigator"), "locks");
+    crate::js::page_document()?;
+    let locks = crate::js::get(&crate::js::get(&js_sys::global(), "navigator"), "locks");
     (!locks.is_undefined() && !locks.is_null()).then_some(locks)
 }
 
@@ -46,7 +45,7 @@ pub(super) struct Leadership {
     name: String,
     lock: RefCell<Lock>,
     /// Without Web Locks: the waiting tab's check, or the leader's beat.
-    ticker: RefCell<Option<Interval>>,
+    ticker: RefCell<Option<super::guards::Timer>>,
     /// When a leader was last heard (ms).
     heard: Cell<u64>,
     /// When this waiting tab probed for a leader, if it did since it last heard one.
@@ -110,32 +109,30 @@ impl Leadership {
         };
         let options = Object::new();
         crate::js::set(&options, "signal", &abort.signal().into());
-        let granted = Closure::once_into_js(move |_lock: JsValue| -> JsValue {
+        // The SDK's one closure shape (`js::Callback`); JS owns it, and frees it once collected.
+        let granted = Closure::<crate::js::Callback>::new(move |_lock, _| -> JsValue {
             let mut release = None;
             let held = Promise::new(&mut |resolve, _| release = Some(resolve));
             if let Some(release) = release {
                 match weak.upgrade() {
                     Some(shared) => match shared.share() {
                         Some(share) => share.granted(&shared, Some(release)),
-                        None => drop(release.call0(&JsValue::UNDEFINED)),
+                        None => drop(crate::js::call(&release, &[])),
                     },
-                    None => drop(release.call0(&JsValue::UNDEFINED)),
+                    None => drop(crate::js::call(&release, &[])),
                 }
             }
             held.into()
-        });
-        let request = crate::js::get(locks, "request").dyn_into::<Function>().ok();
-        let Some(request) = request else { return };
-        let args = Array::of3(&self.name.as_str().into(), &options, &granted);
-        let Ok(promise) = Reflect::apply(&request, locks, &args) else {
+        })
+        .into_js_value();
+        let args = [&self.name.as_str().into(), &options.into(), &granted];
+        let Ok(promise) = crate::js::call_method(locks, "request", &args) else {
             return;
         };
         // Rejects with an AbortError when the request is withdrawn: expected, not reported.
-        if let Ok(promise) = promise.dyn_into::<Promise>() {
-            crate::js::spawn(Box::pin(async move {
-                let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
-            }));
-        }
+        crate::js::spawn(Box::pin(async move {
+            let _ = crate::js::settle(&promise).await;
+        }));
         *self.lock.borrow_mut() = Lock::Asked(abort);
     }
 
@@ -175,7 +172,7 @@ impl Leadership {
         self.ticker.borrow_mut().take();
         self.probed.set(None);
         match std::mem::replace(&mut *self.lock.borrow_mut(), Lock::Idle) {
-            Lock::Held(Some(release)) => drop(release.call0(&JsValue::UNDEFINED)),
+            Lock::Held(Some(release)) => drop(crate::js::call(&release, &[])),
             Lock::Asked(abort) => drop(abort),
             Lock::Held(None) | Lock::Waiting | Lock::Idle => {}
         }

@@ -6,16 +6,15 @@ use super::driver::Shared;
 use super::guards::Listener;
 use crate::engine::Input;
 use std::rc::{Rc, Weak};
+use wasm_bindgen::JsCast;
 
 /// Adds the lifecycle listeners; the first input (hidden at start) is returned, not fed, so the
 /// engine learns it before it sends anything.
 pub(super) fn listen(shared: &Rc<Shared>) -> (Vec<Listener>, Option<Input>) {
-    let Some(window) = web_sys::window() else {
+    let Some(document) = crate::js::page_document() else {
         return (Vec::new(), None); // a worker: no page lifecycle to follow
     };
-    let Some(document) = window.document() else {
-        return (Vec::new(), None);
-    };
+    let window = js_sys::global();
     let mut listeners = Vec::new();
     let on =
         |target: &web_sys::EventTarget, kind: &'static str, make: fn(&web_sys::Event) -> Input| {
@@ -26,8 +25,8 @@ pub(super) fn listen(shared: &Rc<Shared>) -> (Vec<Listener>, Option<Input>) {
                 }
             })
         };
-    let doc: &web_sys::EventTarget = document.as_ref();
-    let win: &web_sys::EventTarget = window.as_ref();
+    let doc: &web_sys::EventTarget = document.unchecked_ref();
+    let win: &web_sys::EventTarget = window.unchecked_ref();
     listeners.extend(on(doc, "visibilitychange", |_| Input::VisibilityChanged {
         hidden: page_hidden(),
     }));
@@ -45,9 +44,7 @@ pub(super) fn listen(shared: &Rc<Shared>) -> (Vec<Listener>, Option<Input>) {
 }
 
 fn page_hidden() -> bool {
-    web_sys::window()
-        .and_then(|w| w.document())
-        .is_some_and(|d| crate::js::bool_prop(&d, "hidden"))
+    crate::js::page_document().is_some_and(|d| crate::js::bool_prop(&d, "hidden"))
 }
 
 /// A page hide or show event's `persisted` (false for any other event).

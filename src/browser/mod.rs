@@ -13,6 +13,7 @@
 
 pub(crate) mod calls;
 mod driver;
+pub(crate) mod events;
 pub(crate) mod guards;
 pub(crate) mod handlers;
 pub(crate) mod keys;

@@ -1,22 +1,23 @@
 //! `fetch` for the engine's requests and for the event stream. Works in a window and in a
-//! worker: `fetch` is taken from the global scope, not from `window`.
+//! worker: `fetch` is taken from the global scope, not from `window`. The request's options and
+//! the response are read as plain JS objects (`js::set`, `js::get`, `js::call_method`), not
+//! through a binding per property.
 
 use super::guards::{self, Abort};
 use crate::engine::HttpRequest;
-use crate::js::error_text;
+use crate::js::{self, error_text};
 use client_tools_core::time::Duration;
-use js_sys::{Object, Promise, Reflect, Uint8Array};
+use js_sys::{Promise, Uint8Array};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
-use web_sys::{AbortSignal, Headers, ReadableStreamDefaultReader, RequestInit, Response};
+use web_sys::AbortSignal;
 
 #[wasm_bindgen]
 extern "C" {
     #[wasm_bindgen(js_name = fetch)]
-    fn global_fetch(input: &str, init: &RequestInit) -> Promise;
+    fn global_fetch(input: &str, init: &JsValue) -> Promise;
 }
 
 /// What a request came back with.
@@ -26,29 +27,35 @@ pub(crate) struct Answer {
     pub retry_after: Option<Duration>,
 }
 
-fn init(
+/// `fetch(url, init)` with `init` built as a plain object: method, headers (a record: every
+/// name is distinct), body, keep-alive and signal. Resolves the `Response`; a refusal (a
+/// network error, an abort, a header value the browser will not send) as its text.
+async fn fetch(
+    url: &str,
     method: &str,
     headers: &[(&'static str, String)],
     body: Option<&str>,
     keepalive: bool,
     signal: Option<&AbortSignal>,
-) -> Result<RequestInit, JsValue> {
-    let init = RequestInit::new();
-    init.set_method(method);
-    let h = Headers::new()?;
+) -> Result<JsValue, String> {
+    let init = js::object();
+    js::set(&init, "method", &JsValue::from_str(method));
+    let h = js::object();
     for (name, value) in headers {
-        h.append(name, value)?;
+        js::set(&h, name, &JsValue::from_str(value));
     }
-    init.set_headers(&h);
+    js::set(&init, "headers", &h);
     if let Some(body) = body {
-        init.set_body(&JsValue::from_str(body));
+        js::set(&init, "body", &JsValue::from_str(body));
     }
     if keepalive {
-        // Not in web-sys' RequestInit yet; the page may be gone before the answer comes.
-        crate::js::set(&init, "keepalive", &JsValue::TRUE);
+        // The page may be gone before the answer comes.
+        js::set(&init, "keepalive", &JsValue::TRUE);
     }
-    init.set_signal(signal);
-    Ok(init)
+    if let Some(signal) = signal {
+        js::set(&init, "signal", signal);
+    }
+    js::settle(&global_fetch(url, &init)).await
 }
 
 /// How long one request may take, its answer read whole, by default (`requestTimeoutMs`): as
@@ -81,44 +88,42 @@ pub(crate) async fn send(req: &HttpRequest, timeout_ms: u32) -> Result<Answer, S
 }
 
 async fn exchange(req: &HttpRequest, signal: Option<&AbortSignal>) -> Result<Answer, String> {
-    let init = init(
+    let resp = fetch(
+        &req.url,
         req.method.as_str(),
         &req.headers,
         req.body.as_deref(),
         req.keepalive,
         signal,
     )
-    .map_err(|e| error_text(&e))?;
-    let resp: Response = JsFuture::from(global_fetch(&req.url, &init))
-        .await
-        .map_err(|e| error_text(&e))?
-        .unchecked_into();
-    let retry_after = resp
-        .headers()
-        .get("retry-after")
-        .ok()
-        .flatten()
-        .and_then(|s| s.trim().parse::<u64>().ok())
-        .map(Duration::from_secs);
-    let body = match resp.text() {
-        Ok(p) => JsFuture::from(p)
-            .await
-            .map_err(|e| error_text(&e))?
-            .as_string()
-            .unwrap_or_default(),
-        Err(e) => return Err(error_text(&e)),
-    };
+    .await?;
+    let retry_after = retry_after(&resp);
+    let text = js::call_method(&resp, "text", &[]).map_err(|e| error_text(&e))?;
+    let body = js::settle(&text).await?.as_string().unwrap_or_default();
     Ok(Answer {
-        status: resp.status(),
+        status: status(&resp),
         body,
         retry_after,
     })
 }
 
+/// A response's status code.
+fn status(resp: &JsValue) -> u16 {
+    js::number_prop(resp, "status") as u16
+}
+
+/// A response's `Retry-After` in seconds, if it has one the engine can use.
+fn retry_after(resp: &JsValue) -> Option<Duration> {
+    let headers = js::get(resp, "headers");
+    let value = js::call_method(&headers, "get", &[&JsValue::from_str("retry-after")]).ok()?;
+    let secs = value.as_string()?.trim().parse::<u64>().ok()?;
+    Some(Duration::from_secs(secs))
+}
+
 /// An open stream response: its status and, for a 200, a reader of its body.
 pub(crate) struct Stream {
     pub status: u16,
-    reader: Option<ReadableStreamDefaultReader>,
+    reader: Option<JsValue>,
 }
 
 /// Opens the event stream with `GET`; `signal` aborts it.
@@ -127,19 +132,17 @@ pub(crate) async fn open_stream(
     headers: &[(&'static str, String)],
     signal: &AbortSignal,
 ) -> Result<Stream, String> {
-    let init = init("GET", headers, None, false, Some(signal)).map_err(|e| error_text(&e))?;
-    let resp: Response = JsFuture::from(global_fetch(url, &init))
-        .await
-        .map_err(|e| error_text(&e))?
-        .unchecked_into();
-    let status = resp.status();
-    let reader = match (status, resp.body()) {
-        (200, Some(body)) => Some(
-            body.get_reader()
-                .dyn_into::<ReadableStreamDefaultReader>()
-                .map_err(|_| "the stream body has no default reader".to_owned())?,
-        ),
-        _ => None,
+    let resp = fetch(url, "GET", headers, None, false, Some(signal)).await?;
+    let status = status(&resp);
+    let body = js::get(&resp, "body");
+    let reader = if status == 200 && body.is_object() {
+        let reader = js::call_method(&body, "getReader", &[]).ok();
+        match reader.filter(|r| js::get(r, "read").is_function()) {
+            Some(r) => Some(r),
+            None => return Err("the stream body has no default reader".to_owned()),
+        }
+    } else {
+        None
     };
     Ok(Stream { status, reader })
 }
@@ -151,16 +154,12 @@ impl Stream {
         let Some(reader) = &self.reader else {
             return Ok(false);
         };
-        let step: Object = JsFuture::from(reader.read())
-            .await
-            .map_err(|e| error_text(&e))?
-            .unchecked_into();
-        let done = crate::js::get(&step, "done").is_truthy();
-        if done {
+        let read = js::call_method(reader, "read", &[]).map_err(|e| error_text(&e))?;
+        let step = js::settle(&read).await?;
+        if js::bool_prop(&step, "done") {
             return Ok(false);
         }
-        let value: Uint8Array = Reflect::get(&step, &"value".into())
-            .map_err(|e| error_text(&e))?
+        let value: Uint8Array = js::get(&step, "value")
             .dyn_into()
             .map_err(|_| "the stream gave a chunk that is not bytes".to_owned())?;
         buf.resize(value.length() as usize, 0);

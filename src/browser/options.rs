@@ -2,22 +2,17 @@
 //! config. Every mistake is an error that names the option: `tools[2].handler: must be a
 //! function`.
 
+use super::handlers::Handlers;
 use crate::engine::{Config, ToolDef, WhenHidden};
 use crate::protocol::{FromJson, Lifetime, ToolSpec};
 use client_tools_core::time::Duration;
 use js_sys::{Array, Function};
 use wasm_bindgen::{JsCast, JsValue};
 
-/// A tool as the app gave it: what the engine declares, and the JS function that answers.
-pub(crate) struct JsTool {
-    pub def: ToolDef,
-    pub handler: Function,
-}
-
 /// Everything `Client.register` was given.
 pub(crate) struct Options {
     pub config: Config,
-    pub handlers: Vec<(String, Function)>,
+    pub handlers: Handlers,
     pub on_status: Option<Function>,
     pub on_call: Option<Function>,
     /// Aborts the registration (or leaves, once registered).
@@ -60,7 +55,7 @@ const TOOL_KEYS: &[&str] = &[
     "handler",
 ];
 
-use crate::js::get as prop;
+use crate::js::{get as prop, present};
 
 fn describe(v: &JsValue) -> &'static str {
     if v.is_undefined() {
@@ -82,52 +77,51 @@ fn describe(v: &JsValue) -> &'static str {
     }
 }
 
-/// `field.key`, the path of a member in a message (`tools[2].handler`).
-fn member(field: &str, key: &str) -> String {
-    format!("{field}.{key}")
+/// `{at}{key}: must be what, got …`: an option of the wrong kind, named by its path (`at` is
+/// `""` at the top level, `"tools[2]."` in a tool) and with what it was. The path is written
+/// only here, when a message needs it.
+fn wrong(at: &str, key: &str, what: &str, v: &JsValue) -> String {
+    format!("{at}{key}: must be {what}, got {}", describe(v))
 }
 
-/// `field: must be what, got …`: an option of the wrong kind, named with what it was.
-fn wrong(field: &str, what: &str, v: &JsValue) -> String {
-    format!("{field}: must be {what}, got {}", describe(v))
+/// `v` as a string, or the message that it is not one.
+fn string(v: JsValue, at: &str, key: &str) -> Result<String, String> {
+    v.as_string().ok_or_else(|| wrong(at, key, "a string", &v))
 }
 
-fn required_string(obj: &JsValue, key: &str, field: &str) -> Result<String, String> {
-    let v = prop(obj, key);
-    match v.as_string() {
-        Some(s) if !s.is_empty() => Ok(s),
-        Some(_) => Err(format!("{field}: must not be empty")),
-        None => Err(wrong(field, "a string", &v)),
+fn required_string(obj: &JsValue, key: &str) -> Result<String, String> {
+    let s = string(prop(obj, key), "", key)?;
+    if s.is_empty() {
+        return Err(format!("{key}: must not be empty"));
     }
+    Ok(s)
 }
 
-fn optional_function(obj: &JsValue, key: &str, field: &str) -> Result<Option<Function>, String> {
-    let v = prop(obj, key);
-    if v.is_undefined() || v.is_null() {
+fn optional_function(obj: &JsValue, at: &str, key: &str) -> Result<Option<Function>, String> {
+    let Some(v) = present(obj, key) else {
         return Ok(None);
-    }
+    };
     v.dyn_into::<Function>()
         .map(Some)
-        .map_err(|v| wrong(field, "a function", &v))
+        .map_err(|v| wrong(at, key, "a function", &v))
 }
 
 /// A whole number ≥ 1, or absent.
-fn optional_count(obj: &JsValue, key: &str, field: &str) -> Result<Option<u64>, String> {
-    let v = prop(obj, key);
-    if v.is_undefined() || v.is_null() {
+fn optional_count(obj: &JsValue, at: &str, key: &str) -> Result<Option<u64>, String> {
+    let Some(v) = present(obj, key) else {
         return Ok(None);
-    }
+    };
     match v.as_f64() {
         Some(n) if n.fract() == 0.0 && (1.0..=9.0e15).contains(&n) => Ok(Some(n as u64)),
         // The browser writes the number: Rust's float formatting would cost ~14 KB of wasm.
         Some(_) => Err(format!(
-            "{field}: must be a whole number of at least 1, got {}",
+            "{at}{key}: must be a whole number of at least 1, got {}",
             js_sys::Number::from(v.clone())
                 .to_string_with_radix(10)
                 .map(String::from)
                 .unwrap_or_default()
         )),
-        None => Err(wrong(field, "a number", &v)),
+        None => Err(wrong(at, key, "a number", &v)),
     }
 }
 
@@ -149,112 +143,111 @@ fn to_json(v: &JsValue, field: &str) -> Result<serde_json::Value, String> {
 }
 
 /// Reads one tool definition at `tools[i]`.
-fn tool(v: &JsValue, i: usize) -> Result<JsTool, String> {
-    let field = format!("tools[{i}]");
+fn tool(v: &JsValue, i: usize) -> Result<(ToolDef, Function), String> {
+    let at = format!("tools[{i}].");
     if !v.is_object() || v.is_function() {
-        return Err(wrong(&field, "an object", v));
+        return Err(wrong(&at[..at.len() - 1], "", "an object", v));
     }
-    super::keys::check(v, TOOL_KEYS, &member(&field, ""))?;
-    let name = prop(v, "name");
-    let name = name
-        .as_string()
-        .ok_or_else(|| wrong(&member(&field, "name"), "a string", &name))?;
-    let description = match prop(v, "description") {
-        d if d.is_undefined() || d.is_null() => String::new(),
-        d => d
-            .as_string()
-            .ok_or_else(|| wrong(&member(&field, "description"), "a string", &d))?,
+    super::keys::check(v, TOOL_KEYS, &at)?;
+    let name = string(prop(v, "name"), &at, "name")?;
+    let description = match present(v, "description") {
+        None => String::new(),
+        Some(d) => string(d, &at, "description")?,
     };
-    let parameters = match prop(v, "parameters") {
-        p if p.is_undefined() || p.is_null() => None,
-        p => Some(to_json(&p, &member(&field, "parameters"))?),
+    let parameters = match present(v, "parameters") {
+        None => None,
+        Some(p) => Some(to_json(&p, &format!("{at}parameters"))?),
     };
-    let handler = optional_function(v, "handler", &member(&field, "handler"))?
-        .ok_or_else(|| format!("{field}.handler: must be a function, got undefined"))?;
-    let timeout_ms = optional_count(v, "timeoutMs", &member(&field, "timeoutMs"))?;
-    let max_calls_per_run = optional_count(v, "maxCallsPerRun", &member(&field, "maxCallsPerRun"))?
-        .map(|n| n.min(u32::MAX as u64) as u32);
-    Ok(JsTool {
-        def: ToolDef {
-            spec: ToolSpec {
-                name,
-                description,
-                parameters,
-            },
-            timeout_ms,
-            max_calls_per_run,
-        },
-        handler,
-    })
+    let handler = optional_function(v, &at, "handler")?
+        .ok_or_else(|| wrong(&at, "handler", "a function", &JsValue::UNDEFINED))?;
+    let timeout_ms = optional_count(v, &at, "timeoutMs")?;
+    let max_calls_per_run =
+        optional_count(v, &at, "maxCallsPerRun")?.map(|n| n.min(u32::MAX as u64) as u32);
+    let spec = ToolSpec {
+        name,
+        description,
+        parameters,
+    };
+    let def = ToolDef {
+        spec,
+        timeout_ms,
+        max_calls_per_run,
+    };
+    Ok((def, handler))
 }
 
-/// Reads a tool list (`tools` of `Client.register`, or the argument of `setTools`).
-pub(crate) fn tools(v: &JsValue, field: &str) -> Result<Vec<JsTool>, String> {
+/// Reads a tool list (`tools` of `Client.register`, or the argument of `setTools`): what the
+/// engine declares, and each tool's handler by name, in the list's order.
+pub(crate) fn tools(v: &JsValue, field: &str) -> Result<(Vec<ToolDef>, Handlers), String> {
+    let mut defs = Vec::new();
+    let mut handlers = Vec::new();
     if v.is_undefined() || v.is_null() {
-        return Ok(Vec::new());
+        return Ok((defs, handlers));
     }
     let arr = v
         .dyn_ref::<Array>()
-        .ok_or_else(|| wrong(field, "an array of tools", v))?;
-    let mut out = Vec::new();
+        .ok_or_else(|| wrong("", field, "an array of tools", v))?;
     for (i, t) in arr.iter().enumerate() {
-        out.push(tool(&t, i)?);
+        let (def, handler) = tool(&t, i)?;
+        handlers.push((def.spec.name.clone(), handler));
+        defs.push(def);
     }
-    Ok(out)
+    Ok((defs, handlers))
 }
 
 /// Reads `Client.register`'s options. `key_prefix` and `seed` come from the caller (the
 /// browser's `crypto.randomUUID()` and `Math.random()`).
-pub(crate) fn register(v: &JsValue, key_prefix: String, seed: u64) -> Result<Options, String> {
+/// `tools_list` is `v.tools` as a list (a registry's definitions, or the array as it is).
+pub(crate) fn register(
+    v: &JsValue,
+    tools_list: &JsValue,
+    key_prefix: String,
+    seed: u64,
+) -> Result<Options, String> {
     if !v.is_object() {
-        return Err(wrong("options", "an object", v));
+        return Err(wrong("", "options", "an object", v));
     }
     super::keys::check(v, REGISTER_KEYS, "")?;
-    let base_url = required_string(v, "baseUrl", "baseUrl")?;
-    let session_id = required_string(v, "sessionId", "sessionId")?;
-    let token = required_string(v, "token", "token")?;
+    let base_url = required_string(v, "baseUrl")?;
+    let session_id = required_string(v, "sessionId")?;
+    let token = required_string(v, "token")?;
     let name = match prop(v, "name") {
         n if n.is_undefined() => "web".to_owned(),
-        n => n.as_string().ok_or_else(|| wrong("name", "a string", &n))?,
+        n => string(n, "", "name")?,
     };
-    let share_stream = match prop(v, "shareStream") {
-        s if s.is_undefined() || s.is_null() => true,
-        s => s
+    let share_stream = match present(v, "shareStream") {
+        None => true,
+        Some(s) => s
             .as_bool()
-            .ok_or_else(|| wrong("shareStream", "a boolean", &s))?,
+            .ok_or_else(|| wrong("", "shareStream", "a boolean", &s))?,
     }
     .then(|| super::share::channel_name(&base_url, &session_id, &token));
     let mut config = Config::new(base_url, session_id, token, name, key_prefix, seed);
-    match prop(v, "lifetime") {
-        l if l.is_undefined() || l.is_null() => {}
-        l => {
+    match present(v, "lifetime") {
+        None => {}
+        Some(l) => {
             config.lifetime = Lifetime::from_value(&to_json(&l, "lifetime")?).map_err(|_| {
                 "lifetime: must be { type: \"never\" } or { type: \"ttl\", data: { seconds: N } }"
                     .to_owned()
             })?
         }
     }
-    match prop(v, "whenHidden") {
-        w if w.is_undefined() || w.is_null() => {}
-        w => {
-            let s = w
-                .as_string()
-                .ok_or_else(|| wrong("whenHidden", "a string", &w))?;
+    match present(v, "whenHidden") {
+        None => {}
+        Some(w) => {
+            let s = string(w, "", "whenHidden")?;
             config.when_hidden = WhenHidden::parse(&s).map_err(|e| e.to_string())?;
         }
     }
-    let mut handlers = Vec::new();
-    for t in tools(&prop(v, "tools"), "tools")? {
-        handlers.push((t.def.spec.name.clone(), t.handler));
-        config.tools.push(t.def);
-    }
+    let (defs, handlers) = tools(tools_list, "tools")?;
+    config.tools = defs;
     config.validate().map_err(|e| e.to_string())?;
     // The engine's register deadline; capped where `setTimeout` stops counting.
-    if let Some(ms) = optional_count(v, "registerTimeoutMs", "registerTimeoutMs")? {
+    if let Some(ms) = optional_count(v, "", "registerTimeoutMs")? {
         config.register_timeout = Duration::from_ms(ms.min(i32::MAX as u64));
     }
     // Capped where `setTimeout` stops counting.
-    let request_timeout_ms = optional_count(v, "requestTimeoutMs", "requestTimeoutMs")?
+    let request_timeout_ms = optional_count(v, "", "requestTimeoutMs")?
         .map_or(super::net::DEFAULT_REQUEST_TIMEOUT_MS, |ms| {
             ms.min(i32::MAX as u64) as u32
         });
@@ -263,13 +256,13 @@ pub(crate) fn register(v: &JsValue, key_prefix: String, seed: u64) -> Result<Opt
         share_stream,
         config,
         handlers,
-        on_status: optional_function(v, "onStatus", "onStatus")?,
-        on_call: optional_function(v, "onCall", "onCall")?,
-        signal: match prop(v, "signal") {
-            s if s.is_undefined() || s.is_null() => None,
-            s => Some(
+        on_status: optional_function(v, "", "onStatus")?,
+        on_call: optional_function(v, "", "onCall")?,
+        signal: match present(v, "signal") {
+            None => None,
+            Some(s) => Some(
                 s.dyn_into::<web_sys::AbortSignal>()
-                    .map_err(|s| wrong("signal", "an AbortSignal", &s))?,
+                    .map_err(|s| wrong("", "signal", "an AbortSignal", &s))?,
             ),
         },
     })

@@ -20,11 +20,9 @@ use crate::engine::{ClientState, Input, StreamId};
 use client_tools_core::sse::{EventRef, Item, Parser};
 use js_sys::{Array, Function};
 use std::cell::RefCell;
-use std::fmt::Write;
 use std::rc::Rc;
-use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{BroadcastChannel, MessageEvent};
+use web_sys::BroadcastChannel;
 
 /// The engine's current request for a stream.
 struct Want {
@@ -52,7 +50,7 @@ enum Role {
 pub(super) struct Share {
     me: String,
     channel: BroadcastChannel,
-    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_message: Option<Listener>,
     _on_freeze: Option<Listener>,
     lead: Leadership,
     want: RefCell<Option<Want>>,
@@ -78,20 +76,20 @@ impl Share {
     /// Sharing for `shared` under `name`, or `None` where the browser cannot share (a worker,
     /// Node, no `BroadcastChannel`).
     pub(super) fn new(shared: &Rc<Shared>, name: String) -> Option<Share> {
-        web_sys::window()?;
+        crate::js::page_document()?;
         let channel = BroadcastChannel::new(&name).ok()?;
         let weak = Rc::downgrade(shared);
-        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+        // A listener like the page's others: one closure shape for every event the SDK hears.
+        let on_message = Listener::new(channel.as_ref(), "message", move |e| {
             if let Some(shared) = weak.upgrade() {
                 if let Some(share) = shared.share() {
                     share.on_message(&shared, &crate::js::get(&e, "data"));
                 }
             }
         });
-        channel.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         let weak = Rc::downgrade(shared);
-        let on_freeze = web_sys::window().and_then(|w| w.document()).and_then(|d| {
-            Listener::new(d.as_ref(), "freeze", move |_| {
+        let on_freeze = crate::js::page_document().and_then(|d| {
+            Listener::new(d.unchecked_ref(), "freeze", move |_| {
                 if let Some(shared) = weak.upgrade() {
                     if let Some(share) = shared.share() {
                         share.on_freeze(&shared);
@@ -117,12 +115,12 @@ impl Share {
     }
 
     fn post(&self, kind: &str, text: Option<&str>) {
-        let msg = Array::of2(&kind.into(), &self.me.as_str().into());
+        let msg = crate::js::array(&[&kind.into(), &self.me.as_str().into()]);
         if let Some(t) = text {
             msg.push(&t.into());
         }
         // Fails only if the channel is closed: the client is going away.
-        let _ = self.channel.post_message(&msg);
+        let _ = crate::js::call_method(&self.channel, "postMessage", &[&msg]);
     }
 
     /// The engine asks for a stream: read it if this tab leads, else follow the leader and
@@ -189,7 +187,7 @@ impl Share {
         );
         if !live {
             if let Some(release) = release {
-                let _ = release.call0(&JsValue::UNDEFINED);
+                let _ = crate::js::call(&release, &[]);
             }
             return self.lead.let_go();
         }
@@ -419,8 +417,7 @@ impl Drop for Share {
             self.post("closed", None);
         }
         self.lead.let_go();
-        self.channel.set_onmessage(None);
-        self.channel.close();
+        let _ = crate::js::call_method(&self.channel, "close", &[]);
     }
 }
 
@@ -428,19 +425,27 @@ impl Drop for Share {
 /// event, type, data and last event ID; an event too big to read becomes a `stream_reset`,
 /// so the follower reads its pending calls as the leader does.
 fn write_item(out: &mut String, item: Item<EventRef<'_>>) {
+    // Plain pushes, not `writeln!`: no formatting machinery for what is copied as it is.
+    let mut field = |name: &str, value: &str| {
+        out.push_str(name);
+        out.push_str(": ");
+        out.push_str(value);
+        out.push('\n');
+    };
     match item {
         Item::Event(e) => {
-            let _ = writeln!(out, "id: {}", e.id);
+            field("id", e.id);
             if e.event_type != "message" {
-                let _ = writeln!(out, "event: {}", e.event_type);
+                field("event", e.event_type);
             }
             for line in e.data.split('\n') {
-                let _ = writeln!(out, "data: {line}");
+                field("data", line);
             }
             out.push('\n');
         }
         Item::Retry(ms) => {
-            let _ = write!(out, "retry: {ms}\n\n");
+            field("retry", &ms.to_string());
+            out.push('\n');
         }
         Item::Oversized { .. } => {
             out.push_str("event: stream_reset\ndata: {\"type\":\"stream_reset\"}\n\n")

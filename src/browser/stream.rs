@@ -39,51 +39,63 @@ impl Streams {
         self.open.borrow_mut().insert(stream, abort);
         let weak: Weak<Shared> = Rc::downgrade(shared);
         crate::js::spawn(Box::pin(async move {
-            let opened = net::open_stream(&url, &headers, &signal).await;
-            let Some(shared) = weak.upgrade() else { return };
-            let mut conn = match opened {
-                Ok(c) => c,
-                Err(message) => {
-                    shared.streams.close(stream);
-                    if let Some(share) = shared.share() {
-                        share.on_closed(stream);
-                    }
-                    let error = Some(message);
-                    return shared.feed(Input::StreamClosed { stream, error });
-                }
-            };
-            let status = conn.status;
-            if let Some(share) = shared.share() {
-                share.on_opened(stream, status);
+            if let Some(error) = read(&weak, stream, &url, &headers, &signal).await {
+                closed(&weak, stream, error);
             }
-            shared.feed(Input::StreamOpened { stream, status });
-            drop(shared);
-            let mut buf = Vec::new();
-            let error = loop {
-                let read = conn.read(&mut buf).await;
-                // Between chunks the client may have gone: then stop reading.
-                let Some(shared) = weak.upgrade() else { return };
-                match read {
-                    Ok(true) => {
-                        if let Some(share) = shared.share() {
-                            share.on_bytes(stream, &buf);
-                        }
-                        shared
-                            .engine
-                            .borrow_mut()
-                            .handle_stream_bytes(stream, &buf, now());
-                        shared.drain();
-                    }
-                    Ok(false) => break None,
-                    Err(message) => break Some(message),
-                }
-            };
-            let Some(shared) = weak.upgrade() else { return };
-            shared.streams.close(stream);
-            if let Some(share) = shared.share() {
-                share.on_closed(stream);
-            }
-            shared.feed(Input::StreamClosed { stream, error });
         }));
     }
+}
+
+/// Reads connection `stream` into the engine until it ends: `Some(error)` (`None` for a clean
+/// end), or `None` once the client has gone. No strong reference is held across an `await`.
+async fn read(
+    weak: &Weak<Shared>,
+    stream: StreamId,
+    url: &str,
+    headers: &[(&'static str, String)],
+    signal: &web_sys::AbortSignal,
+) -> Option<Option<String>> {
+    let mut conn = match net::open_stream(url, headers, signal).await {
+        Ok(c) => c,
+        Err(message) => return Some(Some(message)),
+    };
+    {
+        let shared = weak.upgrade()?;
+        let status = conn.status;
+        if let Some(share) = shared.share() {
+            share.on_opened(stream, status);
+        }
+        shared.feed(Input::StreamOpened { stream, status });
+    }
+    let mut buf = Vec::new();
+    loop {
+        let read = conn.read(&mut buf).await;
+        // Between chunks the client may have gone: then stop reading.
+        let shared = weak.upgrade()?;
+        match read {
+            Ok(true) => {
+                if let Some(share) = shared.share() {
+                    share.on_bytes(stream, &buf);
+                }
+                shared
+                    .engine
+                    .borrow_mut()
+                    .handle_stream_bytes(stream, &buf, now());
+                shared.drain();
+            }
+            Ok(false) => return Some(None),
+            Err(message) => return Some(Some(message)),
+        }
+    }
+}
+
+/// Connection `stream` ended (or never opened): the engine and a shared stream's followers
+/// learn it, if the client is still there.
+fn closed(weak: &Weak<Shared>, stream: StreamId, error: Option<String>) {
+    let Some(shared) = weak.upgrade() else { return };
+    shared.streams.close(stream);
+    if let Some(share) = shared.share() {
+        share.on_closed(stream);
+    }
+    shared.feed(Input::StreamClosed { stream, error });
 }

@@ -75,8 +75,8 @@ use crate::js::get as prop;
 fn read_tools(v: &JsValue) -> Result<(Vec<WsTool>, Handlers), String> {
     let v = &crate::registry::tool_list(v);
     let mut tools = Vec::new();
-    let mut handlers = Vec::new();
-    for (i, t) in options::tools(v, "tools")?.into_iter().enumerate() {
+    let (defs, handlers) = options::tools(v, "tools")?;
+    for (i, def) in defs.into_iter().enumerate() {
         let item = v
             .dyn_ref::<Array>()
             .map(|a| a.get(i as u32))
@@ -87,9 +87,8 @@ fn read_tools(v: &JsValue) -> Result<(Vec<WsTool>, Handlers), String> {
                 .as_bool()
                 .ok_or_else(|| format!("tools[{i}].expectsResponse: must be a boolean"))?,
         };
-        handlers.push((t.def.spec.name.clone(), t.handler));
         tools.push(WsTool {
-            def: t.def,
+            def,
             expects_response,
         });
     }

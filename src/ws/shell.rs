@@ -106,15 +106,15 @@ impl Pumped for Shared {
         match out {
             WsOutput::Send { text, call_id } => {
                 let sent = match &self.sender {
-                    Sender::Js(f) => f
-                        .call1(&JsValue::UNDEFINED, &JsValue::from_str(&text))
-                        .map(drop),
+                    Sender::Js(f) => crate::js::call(f, &[&JsValue::from_str(&text)]).map(drop),
                     // A closing socket drops a frame without an error: say so.
                     // `readyState` 1 is `WebSocket.OPEN`.
                     Sender::Socket(ws) if crate::js::number_prop(ws, "readyState") != 1.0 => {
                         Err(JsValue::from_str("the socket is not open"))
                     }
-                    Sender::Socket(ws) => ws.send_with_str(&text),
+                    Sender::Socket(ws) => {
+                        crate::js::call_method(ws, "send", &[&JsValue::from_str(&text)]).map(drop)
+                    }
                 };
                 if let Err(e) = sent {
                     let reason = format!("send failed: {}", crate::js::error_text(&e));
@@ -134,7 +134,7 @@ impl Pumped for Shared {
                     WsCallEvent::Answered { call_id, .. } => {
                         // After the result frame left (or, with none wanted, once answered).
                         for f in self.calls.end(call_id) {
-                            let _ = f.call0(&JsValue::UNDEFINED);
+                            let _ = crate::js::call(&f, &[]);
                         }
                     }
                     WsCallEvent::Failed { call_id, .. } => drop(self.calls.end(call_id)),
@@ -186,5 +186,5 @@ impl Shared {
 
 /// Calls `onCall` with `event` as a plain object (a throwing callback must not stop the bridge).
 fn tell(callback: &Option<Function>, event: &WsCallEvent) {
-    crate::js::tell(callback.as_ref(), event);
+    crate::js::tell(callback.as_ref(), &crate::browser::events::ws_call(event));
 }
