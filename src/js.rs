@@ -162,14 +162,11 @@ pub(crate) async fn call_hook(f: &Function, arg: &JsValue) -> Result<JsValue, St
     call_async(f, &[arg]).await.map_err(|e| error_text(&e))
 }
 
-/// Calls an app callback (`onStatus`, `onCall`) with `event` as a plain object. A throwing
-/// callback is the app's bug; it must not stop the SDK.
-pub(crate) fn tell(callback: Option<&Function>, event: &impl serde::Serialize) {
+/// Calls an app callback (`onStatus`, `onCall`) with `event` (its JSON text, from the core's
+/// `to_json`) as a plain object. A throwing callback is the app's bug; it must not stop the SDK.
+pub(crate) fn tell(callback: Option<&Function>, event: &str) {
     let Some(f) = callback else { return };
-    let Ok(text) = serde_json::to_string(event) else {
-        return;
-    };
-    let _ = reflect_apply(f, &JsValue::UNDEFINED, &Array::of1(&json_parse(&text)));
+    let _ = reflect_apply(f, &JsValue::UNDEFINED, &Array::of1(&json_parse(event)));
 }
 
 /// Runs `task` to its end on the page's microtask queue. Every task of the SDK is spawned

@@ -212,7 +212,7 @@ impl Pumped for Shared {
                     CallEvent::Failed { call_id, .. } => drop(self.calls.end(call_id)),
                     _ => {}
                 }
-                js::tell(self.on_call.as_ref(), &event);
+                js::tell(self.on_call.as_ref(), &event.to_json());
             }
             Output::OpDone { op, result } => {
                 let waiter = self.ops.borrow_mut().remove(&op);
@@ -298,7 +298,7 @@ impl Shared {
             Status::Left { by: LeftBy::App } => self.stop(),
             _ => {}
         }
-        js::tell(self.on_status.as_ref(), &status);
+        js::tell(self.on_status.as_ref(), &status.to_json());
     }
 
     /// Drops the page listeners: the client will not register again. (The timer goes by

@@ -182,5 +182,5 @@ impl Shared {
 
 /// Calls `onCall` with `event` as a plain object (a throwing callback must not stop the bridge).
 fn tell(callback: &Option<Function>, event: &WsCallEvent) {
-    crate::js::tell(callback.as_ref(), event);
+    crate::js::tell(callback.as_ref(), &event.to_json());
 }
