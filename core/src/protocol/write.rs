@@ -3,11 +3,27 @@
 //! wasm; these few fixed pieces are less. The derives stay for the reference server and tests.
 
 use super::{CallResult, Lifetime, RegisterRequest, ReplaceToolsRequest, ToolSpec};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// `s` as a JSON string, quoted and escaped.
 pub(crate) fn quoted(s: &str) -> String {
     Value::from(s).to_string()
+}
+
+/// A JSON object as compact text, the bytes `serde_json::to_string` writes, through `Value`'s
+/// `Display` (which the SDK has anyway) rather than a second serializer for a byte buffer.
+pub fn object_text(map: &Map<String, Value>) -> String {
+    let mut out = String::from("{");
+    for (i, (key, value)) in map.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&quoted(key));
+        out.push(':');
+        out.push_str(&value.to_string());
+    }
+    out.push('}');
+    out
 }
 
 /// An app event (`onStatus`, `onCall`) written as JSON text field by field, as the derived
@@ -174,6 +190,10 @@ mod tests {
         assert_eq!(put.to_json(), serde_json::to_string(&put).unwrap());
         let empty = ReplaceToolsRequest { tools: vec![] };
         assert_eq!(empty.to_json(), serde_json::to_string(&empty).unwrap());
+        let args = json!({"a\"": [1, 2.5, -3, null, true], "b": {"c": "d\n\u{1}é"}, "": {}});
+        let args = args.as_object().unwrap();
+        assert_eq!(object_text(args), serde_json::to_string(args).unwrap());
+        assert_eq!(object_text(&Map::new()), "{}");
         for is_error in [false, true] {
             let r = CallResult {
                 text: "Row \"42\"\t✓".into(),
