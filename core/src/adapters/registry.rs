@@ -203,7 +203,7 @@ impl<H: Clone> Registry<H> {
             out.push_str(&quoted(&d.spec.description));
             out.push_str(schema);
             match &d.spec.parameters {
-                Some(p) => out.push_str(&p.to_string()),
+                Some(p) => out.push_str(&crate::protocol::json_text(p)),
                 None => out.push_str(EMPTY_SCHEMA),
             }
             out.push_str(close);
@@ -219,7 +219,7 @@ pub const EMPTY_SCHEMA: &str = r#"{"type":"object","properties":{}}"#;
 /// A tool's parameters as every target needs them: a tool with none takes an empty object.
 pub fn input_schema(def: &ToolDef) -> String {
     match &def.spec.parameters {
-        Some(p) => p.to_string(),
+        Some(p) => crate::protocol::json_text(p),
         None => EMPTY_SCHEMA.to_owned(),
     }
 }

@@ -7,20 +7,98 @@ use serde_json::{Map, Value};
 
 /// `s` as a JSON string, quoted and escaped.
 pub(crate) fn quoted(s: &str) -> String {
-    Value::from(s).to_string()
+    let mut out = String::with_capacity(s.len() + 2);
+    write_str(s, &mut out);
+    out
 }
 
-/// A JSON object as compact text, the bytes `serde_json::to_string` writes, through `Value`'s
-/// `Display` (which the SDK has anyway) rather than a second serializer for a byte buffer.
-pub fn object_text(map: &Map<String, Value>) -> String {
-    let mut out = String::from("{");
-    for (i, (key, value)) in map.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
+/// `value` as compact JSON text: the bytes of `value.to_string()` and `serde_json::to_string`.
+/// Written here, not through `Value`'s `Display`, which links serde_json's serializer for a
+/// formatter twice (compact, and pretty for `{:#}`, which nothing uses).
+pub fn json_text(value: &Value) -> String {
+    let mut out = String::new();
+    write_json(value, &mut out);
+    out
+}
+
+/// [`json_text`], appended to `out`.
+pub(crate) fn write_json(value: &Value, out: &mut String) {
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        // `Number`'s `Display` writes the digits the serializer writes.
+        Value::Number(n) => out.push_str(&n.to_string()),
+        Value::String(s) => write_str(s, out),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_json(item, out);
+            }
+            out.push(']');
         }
-        out.push_str(&quoted(key));
+        Value::Object(map) => {
+            out.push('{');
+            for (i, (key, item)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_str(key, out);
+                out.push(':');
+                write_json(item, out);
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// `s` quoted, escaped as serde_json escapes: `\"`, `\\`, the short escapes of
+/// backspace, tab, line feed, form feed and carriage return, `\u00XX` (lowercase) for the
+/// other control characters; everything else as it is.
+fn write_str(s: &str, out: &mut String) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.push('"');
+    let mut run = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let short = match b {
+            b'"' => '"',
+            b'\\' => '\\',
+            0x08 => 'b',
+            b'\t' => 't',
+            b'\n' => 'n',
+            0x0c => 'f',
+            b'\r' => 'r',
+            0..=0x1f => 'u',
+            _ => continue,
+        };
+        out.push_str(&s[run..i]);
+        run = i + 1;
+        out.push('\\');
+        out.push(short);
+        if short == 'u' {
+            out.push_str("00");
+            out.push(HEX[usize::from(b >> 4)] as char);
+            out.push(HEX[usize::from(b & 15)] as char);
+        }
+    }
+    out.push_str(&s[run..]);
+    out.push('"');
+}
+
+/// A JSON object as compact text, the bytes `serde_json::to_string` writes ([`json_text`] of
+/// the object), without a serializer for a byte buffer in the wasm.
+pub fn object_text(map: &Map<String, Value>) -> String {
+    let mut out = String::new();
+    for (i, (key, value)) in map.iter().enumerate() {
+        out.push(if i > 0 { ',' } else { '{' });
+        write_str(key, &mut out);
         out.push(':');
-        out.push_str(&value.to_string());
+        write_json(value, &mut out);
+    }
+    if map.is_empty() {
+        out.push('{');
     }
     out.push('}');
     out
@@ -112,7 +190,7 @@ fn write_tools(tools: &[ToolSpec], out: &mut String) {
         out.push_str(&quoted(&t.description));
         if let Some(p) = &t.parameters {
             out.push_str(r#","parameters":"#);
-            out.push_str(&p.to_string());
+            write_json(p, out);
         }
         out.push('}');
     }
@@ -194,6 +272,31 @@ mod tests {
         let args = args.as_object().unwrap();
         assert_eq!(object_text(args), serde_json::to_string(args).unwrap());
         assert_eq!(object_text(&Map::new()), "{}");
+        let controls: String = (0u8..0x20).map(char::from).collect();
+        let values = [
+            json!(null),
+            json!([]),
+            json!({}),
+            json!([
+                true,
+                false,
+                0,
+                -1,
+                u64::MAX,
+                i64::MIN,
+                0.1,
+                -0.0,
+                1e300,
+                2.5e-8,
+                1.0
+            ]),
+            json!({"s": controls, "q": "\"\\/\u{7f}\u{80}é✓😀", "n": {"a": [{"b": null}]}}),
+            json!("plain"),
+        ];
+        for v in values {
+            assert_eq!(json_text(&v), v.to_string());
+            assert_eq!(json_text(&v), serde_json::to_string(&v).unwrap());
+        }
         for is_error in [false, true] {
             let r = CallResult {
                 text: "Row \"42\"\t✓".into(),

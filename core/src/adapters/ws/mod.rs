@@ -40,7 +40,7 @@ pub use types::{Dialect, RespondAfterResult, WsCallEvent, WsOutput, WsTool};
 use crate::adapters::registry::EMPTY_SCHEMA;
 use crate::calls::{Admission, Answer, Call, CallRuntime, ErrorKind, Returned, ToolDef};
 use crate::protocol::validate::{self, ValidationError};
-use crate::protocol::ToolSpec;
+use crate::protocol::{json_text, ToolSpec};
 use crate::str_map::StrMap;
 use crate::time::Instant;
 use frame::{quoted, Incoming, IncomingCall, Malformed};
@@ -162,7 +162,7 @@ impl WsBridge {
             text.push_str(&quoted(&s.description));
             text.push_str(r#","parameters":"#);
             match &s.parameters {
-                Some(p) => text.push_str(&p.to_string()),
+                Some(p) => text.push_str(&json_text(p)),
                 None => text.push_str(EMPTY_SCHEMA),
             }
             text.push_str(close);
