@@ -356,7 +356,11 @@ fn json_eq(a: &Value, b: &Value) -> bool {
                 && x.iter()
                     .all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)))
         }
-        _ => a == b,
+        // Not `a == b`: `Value`'s own equality (maps, sequences) would join the wasm for these.
+        (Value::String(x), Value::String(y)) => x == y,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::Null, Value::Null) => true,
+        _ => false,
     }
 }
 
