@@ -14,5 +14,6 @@ pub mod protocol;
 pub mod schema;
 pub mod sse;
 mod str_map;
+pub mod text;
 pub mod time;
 pub mod vec_map;

@@ -249,7 +249,7 @@ impl Shared {
                 call_id,
                 returned: Returned::Threw(format!(
                     "no handler for tool {tool:?} on this page (it has: {})",
-                    names.join(", ")
+                    client_tools_core::text::join(&names, ", ")
                 )),
             });
         };

@@ -392,7 +392,7 @@ pub(crate) fn find<'a>(fields: &'a [Field], loc: &str) -> Result<&'a Field, Stri
                 return Err(format!(
                     "{loc:?} names {} fields; use one of their ids or names: {}",
                     many.len(),
-                    refs.join(", ")
+                    client_tools_core::text::join(&refs, ", ")
                 ));
             }
         }

@@ -64,7 +64,7 @@ fn pick_submitter(
             }
             Err(format!(
                 "no submit button of this form is called {loc:?}; its buttons: {}",
-                labels.join(", ")
+                client_tools_core::text::join(&labels, ", ")
             ))
         }
         [one] if one.matches(":disabled").unwrap_or(false) => {

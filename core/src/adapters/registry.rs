@@ -157,7 +157,7 @@ impl<H: Clone> Registry<H> {
         } else {
             format!(
                 "Unknown tool {name:?}: the registry has {}.",
-                names.join(", ")
+                crate::text::join(&names, ", ")
             )
         }
     }

@@ -251,6 +251,6 @@ pub fn tool_response(call: &TurnCall, answer: Answer) -> String {
 pub fn tool_responses(responses: &[String]) -> String {
     format!(
         r#"{{"toolResponses":{{"toolResponses":[{}]}}}}"#,
-        responses.join(",")
+        crate::text::join(responses, ",")
     )
 }

@@ -246,7 +246,7 @@ pub fn unknown_tool(tool: &str, tools: &[ToolDef]) -> Answer {
         } else {
             format!(
                 "Unknown tool {tool:?}: this client offers {}.",
-                names.join(", ")
+                crate::text::join(&names, ", ")
             )
         },
     )
