@@ -235,14 +235,12 @@ impl Status {
                 fatal,
                 kind,
             } => {
-                let event = EventJson::new("error")
-                    .str("message", message)
-                    .bool("fatal", *fatal);
-                return match kind {
-                    Some(kind) => event.raw("kind", kind.quoted()),
-                    None => event,
+                let mut event = EventJson::new("error");
+                event.str("message", message).bool("fatal", *fatal);
+                if let Some(kind) = kind {
+                    event.raw("kind", kind.quoted());
                 }
-                .end();
+                return event.end();
             }
         };
         EventJson::new(kind)
@@ -328,18 +326,23 @@ impl CallEvent {
             CallEvent::Answered { call_id, tool, .. } => ("answered", call_id, tool),
             CallEvent::Failed { call_id, tool, .. } => ("failed", call_id, tool),
         };
-        let event = EventJson::new(kind)
-            .str("callId", call_id)
-            .str("tool", tool);
-        let (event, elapsed) = match self {
+        let mut event = EventJson::new(kind);
+        event.str("callId", call_id).str("tool", tool);
+        let elapsed = match self {
             CallEvent::Dispatched { run_id, .. } => return event.str("runId", run_id).end(),
-            CallEvent::Acked { elapsed, .. } => (event, elapsed),
+            CallEvent::Acked { elapsed, .. } => elapsed,
             CallEvent::Answered {
                 is_error, elapsed, ..
-            } => (event.bool("isError", *is_error), elapsed),
+            } => {
+                event.bool("isError", *is_error);
+                elapsed
+            }
             CallEvent::Failed {
                 reason, elapsed, ..
-            } => (event.str("reason", reason), elapsed),
+            } => {
+                event.str("reason", reason);
+                elapsed
+            }
         };
         event.num("elapsedMs", elapsed.as_ms()).end()
     }

@@ -126,14 +126,13 @@ impl EventJson {
     }
 
     /// `,"key":"value"`, escaped.
-    pub(crate) fn str(mut self, key: &str, value: &str) -> EventJson {
-        let v = quoted(value);
-        self.key(key).push_str(&v);
+    pub(crate) fn str(&mut self, key: &str, value: &str) -> &mut EventJson {
+        write_str(value, self.key(key));
         self
     }
 
     /// `,"key":"value"` or `,"key":null`.
-    pub(crate) fn opt_str(self, key: &str, value: Option<&str>) -> EventJson {
+    pub(crate) fn opt_str(&mut self, key: &str, value: Option<&str>) -> &mut EventJson {
         match value {
             Some(v) => self.str(key, v),
             None => self.raw(key, "null"),
@@ -141,25 +140,26 @@ impl EventJson {
     }
 
     /// `,"key":N`.
-    pub(crate) fn num(self, key: &str, value: u64) -> EventJson {
+    pub(crate) fn num(&mut self, key: &str, value: u64) -> &mut EventJson {
         self.raw(key, &value.to_string())
     }
 
     /// `,"key":true` or `,"key":false`.
-    pub(crate) fn bool(self, key: &str, value: bool) -> EventJson {
+    pub(crate) fn bool(&mut self, key: &str, value: bool) -> &mut EventJson {
         self.raw(key, if value { "true" } else { "false" })
     }
 
     /// `,"key":<JSON text as given>`, e.g. a name known to need no escaping, already quoted.
-    pub(crate) fn raw(mut self, key: &str, json: &str) -> EventJson {
+    pub(crate) fn raw(&mut self, key: &str, json: &str) -> &mut EventJson {
         self.key(key).push_str(json);
         self
     }
 
     /// The closing `}` and the text.
-    pub(crate) fn end(mut self) -> String {
-        self.0.push('}');
-        self.0
+    pub(crate) fn end(&mut self) -> String {
+        let mut out = std::mem::take(&mut self.0);
+        out.push('}');
+        out
     }
 }
 

@@ -135,9 +135,8 @@ impl WsCallEvent {
                     .end()
             }
         };
-        let event = EventJson::new(kind)
-            .str("callId", call_id)
-            .str("tool", tool);
+        let mut event = EventJson::new(kind);
+        event.str("callId", call_id).str("tool", tool);
         match self {
             WsCallEvent::Dispatched { run_id, .. } => event.str("runId", run_id),
             WsCallEvent::Answered {
@@ -151,7 +150,7 @@ impl WsCallEvent {
             WsCallEvent::Failed {
                 reason, elapsed_ms, ..
             } => event.str("reason", reason).num("elapsedMs", *elapsed_ms),
-            _ => event,
+            _ => &mut event,
         }
         .end()
     }
