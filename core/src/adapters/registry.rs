@@ -8,7 +8,7 @@
 
 use crate::calls::{Answer, Content, ToolDef};
 use crate::protocol::validate::{self, ErrorKind as RuleKind, ValidationError};
-use crate::protocol::write::quoted;
+use crate::protocol::write::{push_quoted, quoted};
 
 /// A registry tool name is at most 64 characters.
 pub const REGISTRY_NAME_MAX: usize = 64;
@@ -198,9 +198,9 @@ impl<H: Clone> Registry<H> {
                 out.push(',');
             }
             out.push_str(open);
-            out.push_str(&quoted(&d.spec.name));
+            push_quoted(&mut out, &d.spec.name);
             out.push_str(r#","description":"#);
-            out.push_str(&quoted(&d.spec.description));
+            push_quoted(&mut out, &d.spec.description);
             out.push_str(schema);
             match &d.spec.parameters {
                 Some(p) => out.push_str(&crate::protocol::json_text(p)),

@@ -12,6 +12,11 @@ pub(crate) fn quoted(s: &str) -> String {
     out
 }
 
+/// `s` as a JSON string, quoted and escaped, appended to `out` (no copy of its own).
+pub(crate) fn push_quoted(out: &mut String, s: &str) {
+    write_str(s, out);
+}
+
 /// `value` as compact JSON text: the bytes of `value.to_string()` and `serde_json::to_string`.
 /// Written here, not through `Value`'s `Display`, which links serde_json's serializer for a
 /// formatter twice (compact, and pretty for `{:#}`, which nothing uses).
@@ -185,9 +190,9 @@ fn write_tools(tools: &[ToolSpec], out: &mut String) {
             out.push(',');
         }
         out.push_str(r#"{"name":"#);
-        out.push_str(&quoted(&t.name));
+        push_quoted(out, &t.name);
         out.push_str(r#","description":"#);
-        out.push_str(&quoted(&t.description));
+        push_quoted(out, &t.description);
         if let Some(p) = &t.parameters {
             out.push_str(r#","parameters":"#);
             write_json(p, out);
@@ -201,7 +206,7 @@ impl RegisterRequest {
     /// The body as JSON text: `{"name":…,"lifetime":…,"tools":[…]}`.
     pub fn to_json(&self) -> String {
         let mut out = String::from(r#"{"name":"#);
-        out.push_str(&quoted(&self.name));
+        push_quoted(&mut out, &self.name);
         out.push_str(r#","lifetime":"#);
         self.lifetime.write(&mut out);
         out.push_str(r#","tools":"#);
@@ -225,7 +230,7 @@ impl CallResult {
     /// The body as JSON text: `{"text":…,"is_error":…}`.
     pub fn to_json(&self) -> String {
         let mut out = String::from(r#"{"text":"#);
-        out.push_str(&quoted(&self.text));
+        push_quoted(&mut out, &self.text);
         out.push_str(if self.is_error {
             r#","is_error":true}"#
         } else {

@@ -43,7 +43,7 @@ use crate::protocol::validate::{self, ValidationError};
 use crate::protocol::{json_text, ToolSpec};
 use crate::str_map::StrMap;
 use crate::time::Instant;
-use frame::{quoted, Incoming, IncomingCall, Malformed};
+use frame::{push_quoted, Incoming, IncomingCall, Malformed};
 use serde_json::Value;
 
 /// A call whose handler runs.
@@ -157,9 +157,9 @@ impl WsBridge {
             };
             let s = &t.spec;
             text.push_str(open);
-            text.push_str(&quoted(&s.name));
+            push_quoted(&mut text, &s.name);
             text.push_str(r#","description":"#);
-            text.push_str(&quoted(&s.description));
+            push_quoted(&mut text, &s.description);
             text.push_str(r#","parameters":"#);
             match &s.parameters {
                 Some(p) => text.push_str(&json_text(p)),
