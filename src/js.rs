@@ -297,7 +297,7 @@ pub(crate) fn error_result(text: &str) -> JsValue {
 
 /// The result text of a success: the JSON the model reads.
 pub(crate) fn ok_result(value: &serde_json::Value) -> JsValue {
-    JsValue::from_str(&value.to_string())
+    JsValue::from_str(&client_tools_core::protocol::json_text(value))
 }
 
 /// What a handler gets as its second argument (`ctx`); absent parts read as absent.

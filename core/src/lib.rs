@@ -18,5 +18,6 @@ pub mod quote;
 pub mod schema;
 pub mod sse;
 mod str_map;
+pub mod text;
 pub mod time;
 pub mod vec_map;

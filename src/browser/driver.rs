@@ -251,7 +251,7 @@ impl Shared {
                 returned: Returned::Threw(format!(
                     "no handler for tool {} on this page (it has: {})",
                     Quoted(&tool),
-                    names.join(", ")
+                    client_tools_core::text::join(&names, ", ")
                 )),
             });
         };

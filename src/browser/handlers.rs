@@ -70,9 +70,8 @@ pub(crate) async fn call(
     arguments: &Map<String, Value>,
     ctx: &Object,
 ) -> Returned {
-    let args = serde_json::to_string(arguments)
+    let args = js_sys::JSON::parse(&client_tools_core::protocol::object_text(arguments))
         .ok()
-        .and_then(|s| js_sys::JSON::parse(&s).ok())
         .unwrap_or_else(|| Object::new().into());
     let returned = match crate::js::call(handler, &[&args, ctx]) {
         Ok(returned) => returned,

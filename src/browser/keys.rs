@@ -25,7 +25,7 @@ pub(crate) fn unknown(key: &str, known: &[&str], prefix: &str) -> String {
         Some(near) => format!("{prefix}{key}: unknown option; did you mean {near}?"),
         None => format!(
             "{prefix}{key}: unknown option; the options are {}",
-            known.join(", ")
+            client_tools_core::text::join(known, ", ")
         ),
     }
 }

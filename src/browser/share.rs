@@ -17,7 +17,7 @@ use super::driver::{now, Shared};
 use super::guards::Listener;
 use super::leader::Leadership;
 use crate::engine::{ClientState, Input, StreamId};
-use client_tools_core::sse::{EventRef, Item, Parser};
+use client_tools_core::sse::{EventRef, Item, Parser, Sink};
 use js_sys::{Array, Function};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -261,9 +261,9 @@ impl Share {
             return;
         }
         let mut text = String::new();
-        self.splitter
-            .borrow_mut()
-            .feed(bytes, &mut |item| write_item(&mut text, item));
+        // Through `&mut Sink`, as the engine feeds its parser: one copy of the parser.
+        let mut out: &mut Sink = &mut |item| write_item(&mut text, item);
+        self.splitter.borrow_mut().feed(bytes, &mut out);
         if !text.is_empty() {
             self.post("data", Some(&text));
         }

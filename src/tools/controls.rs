@@ -228,7 +228,7 @@ fn some_of(count: usize, label: &dyn Fn(usize) -> String) -> String {
     if count > OPTIONS_NAMED {
         out.push("…".into());
     }
-    out.join(", ")
+    client_tools_core::text::join(&out, ", ")
 }
 
 pub(crate) fn radios(

@@ -1,6 +1,7 @@
 //! The describe-form tool: what a model needs to fill a form, with the page's secrets redacted.
 
 use super::js::{bool_prop, number_prop, proto_get, string_prop};
+use client_tools_core::protocol::json_text;
 use serde_json::{Map, Value};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, HtmlButtonElement, HtmlFormElement, HtmlInputElement, HtmlSelectElement};
@@ -316,7 +317,7 @@ pub(crate) fn run(config: &Config, asked: Option<&str>) -> Result<JsValue, Strin
     }
     let mut answer = json_object(&mut [("forms", Value::Array(list))]);
     // A result holds at most 65,536 characters: leave out trailing fields until it fits.
-    let mut size = answer.to_string().chars().count();
+    let mut size = json_text(&answer).chars().count();
     let mut left_out = 0;
     while size > TEXT_MAX {
         let dropped = answer["forms"].as_array_mut().and_then(|forms| {
@@ -329,7 +330,7 @@ pub(crate) fn run(config: &Config, asked: Option<&str>) -> Result<JsValue, Strin
         let Some(dropped) = dropped else {
             return Err("the form is too large to describe".into());
         };
-        size -= dropped.to_string().chars().count() + 1;
+        size -= json_text(&dropped).chars().count() + 1;
         left_out += 1;
     }
     if left_out > 0 {

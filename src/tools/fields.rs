@@ -394,7 +394,7 @@ pub(crate) fn find<'a>(fields: &'a [Field], loc: &str) -> Result<&'a Field, Stri
                     "{} names {} fields; use one of their ids or names: {}",
                     Quoted(loc),
                     many.len(),
-                    refs.join(", ")
+                    client_tools_core::text::join(&refs, ", ")
                 ));
             }
         }

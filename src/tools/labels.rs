@@ -62,7 +62,7 @@ pub(crate) fn label_of(el: &Element, root: &Element) -> String {
             }
         }
         if !parts.is_empty() {
-            return clean_text(&parts.join(" "));
+            return clean_text(&client_tools_core::text::join(&parts, " "));
         }
     }
     if let Some(l) = attr(el, "aria-label").map(|s| clean_text(&s)) {
@@ -82,7 +82,7 @@ pub(crate) fn label_of(el: &Element, root: &Element) -> String {
             }
         }
         if !parts.is_empty() {
-            return clean_text(&parts.join(" "));
+            return clean_text(&client_tools_core::text::join(&parts, " "));
         }
     }
     for a in ["placeholder", "title"] {

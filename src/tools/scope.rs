@@ -127,7 +127,7 @@ fn list_refs(forms: &[HtmlFormElement]) -> String {
     if forms.len() > REFS_LISTED {
         refs.push("…".into());
     }
-    refs.join(", ")
+    client_tools_core::text::join(&refs, ", ")
 }
 
 /// The form the agent named among `forms` (those inside the root): an exact id, else an exact
@@ -238,7 +238,7 @@ pub(crate) fn container(
                         return Err(format!(
                             "{} forms in scope; pass \"form\" as one of: {}",
                             many.len(),
-                            refs.join(", ")
+                            client_tools_core::text::join(&refs, ", ")
                         ));
                     }
                 },

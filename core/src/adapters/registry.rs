@@ -8,7 +8,7 @@
 
 use crate::calls::{Answer, Content, ToolDef};
 use crate::protocol::validate::{self, ErrorKind as RuleKind, ValidationError};
-use crate::protocol::write::quoted;
+use crate::protocol::write::{push_quoted, quoted};
 use crate::quote::{Quoted, QuotedChar};
 
 /// A registry tool name is at most 64 characters.
@@ -166,7 +166,7 @@ impl<H: Clone> Registry<H> {
             format!(
                 "Unknown tool {}: the registry has {}.",
                 Quoted(name),
-                names.join(", ")
+                crate::text::join(&names, ", ")
             )
         }
     }
@@ -207,12 +207,12 @@ impl<H: Clone> Registry<H> {
                 out.push(',');
             }
             out.push_str(open);
-            out.push_str(&quoted(&d.spec.name));
+            push_quoted(&mut out, &d.spec.name);
             out.push_str(r#","description":"#);
-            out.push_str(&quoted(&d.spec.description));
+            push_quoted(&mut out, &d.spec.description);
             out.push_str(schema);
             match &d.spec.parameters {
-                Some(p) => out.push_str(&p.to_string()),
+                Some(p) => out.push_str(&crate::protocol::json_text(p)),
                 None => out.push_str(EMPTY_SCHEMA),
             }
             out.push_str(close);
@@ -228,7 +228,7 @@ pub const EMPTY_SCHEMA: &str = r#"{"type":"object","properties":{}}"#;
 /// A tool's parameters as every target needs them: a tool with none takes an empty object.
 pub fn input_schema(def: &ToolDef) -> String {
     match &def.spec.parameters {
-        Some(p) => p.to_string(),
+        Some(p) => crate::protocol::json_text(p),
         None => EMPTY_SCHEMA.to_owned(),
     }
 }

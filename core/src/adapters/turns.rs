@@ -8,7 +8,7 @@
 use super::registry::json_text;
 use crate::calls::{self, Admission, Answer, Call, CallRuntime, ToolDef};
 use crate::protocol::validate::json_type_name;
-use crate::protocol::write::quoted;
+use crate::protocol::write::push_quoted;
 use crate::time::Instant;
 use serde_json::{Map, Value};
 
@@ -226,12 +226,12 @@ fn read_list(list: &[Value], path: &str, calls: &mut Vec<TurnCall>) -> Result<()
 pub fn tool_response(call: &TurnCall, answer: Answer) -> String {
     // Fixed pieces and quoted strings pushed in turn: less wasm than `format!` each.
     let mut entry = String::from(r#"{"id":"#);
-    entry.push_str(&quoted(&call.id));
+    push_quoted(&mut entry, &call.id);
     entry.push_str(r#","tool":"#);
-    entry.push_str(&quoted(&call.tool));
+    push_quoted(&mut entry, &call.tool);
     if let Some(d) = &call.display_name {
         entry.push_str(r#","displayName":"#);
-        entry.push_str(&quoted(d));
+        push_quoted(&mut entry, d);
     }
     match answer {
         Answer::Ok(content) => {
@@ -240,7 +240,7 @@ pub fn tool_response(call: &TurnCall, answer: Answer) -> String {
         }
         Answer::Err { message, .. } => {
             entry.push_str(r#","response":{"error":"#);
-            entry.push_str(&quoted(&message));
+            push_quoted(&mut entry, &message);
         }
     }
     entry.push_str("}}");
@@ -251,6 +251,6 @@ pub fn tool_response(call: &TurnCall, answer: Answer) -> String {
 pub fn tool_responses(responses: &[String]) -> String {
     format!(
         r#"{{"toolResponses":{{"toolResponses":[{}]}}}}"#,
-        responses.join(",")
+        crate::text::join(responses, ",")
     )
 }

@@ -254,7 +254,7 @@ pub fn unknown_tool(tool: &str, tools: &[ToolDef]) -> Answer {
             format!(
                 "Unknown tool {}: this client offers {}.",
                 Quoted(tool),
-                names.join(", ")
+                crate::text::join(&names, ", ")
             )
         },
     )

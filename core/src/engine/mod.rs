@@ -110,7 +110,7 @@ pub use io::{
 };
 
 use crate::protocol::ValidationError;
-use crate::sse::Parser;
+use crate::sse::{Parser, Sink};
 use crate::time::Instant;
 use router::Router;
 
@@ -149,8 +149,8 @@ impl Engine {
             self.sse.reset_for_reconnect();
         }
         let router = &mut self.router;
-        self.sse
-            .feed(bytes, &mut |item| router.on_sse_item(item, now));
+        let mut out: &mut Sink = &mut |item| router.on_sse_item(item, now);
+        self.sse.feed(bytes, &mut out);
         let last = self.sse.last_event_id();
         self.router.note_last_event_id(last);
     }

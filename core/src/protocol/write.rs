@@ -3,11 +3,169 @@
 //! wasm; these few fixed pieces are less. The derives stay for the reference server and tests.
 
 use super::{CallResult, Lifetime, RegisterRequest, ReplaceToolsRequest, ToolSpec};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// `s` as a JSON string, quoted and escaped.
 pub(crate) fn quoted(s: &str) -> String {
-    Value::from(s).to_string()
+    let mut out = String::with_capacity(s.len() + 2);
+    write_str(s, &mut out);
+    out
+}
+
+/// `s` as a JSON string, quoted and escaped, appended to `out` (no copy of its own).
+pub(crate) fn push_quoted(out: &mut String, s: &str) {
+    write_str(s, out);
+}
+
+/// `value` as compact JSON text: the bytes of `value.to_string()` and `serde_json::to_string`.
+/// Written here, not through `Value`'s `Display`, which links serde_json's serializer for a
+/// formatter twice (compact, and pretty for `{:#}`, which nothing uses).
+pub fn json_text(value: &Value) -> String {
+    let mut out = String::new();
+    write_json(value, &mut out);
+    out
+}
+
+/// [`json_text`], appended to `out`.
+pub(crate) fn write_json(value: &Value, out: &mut String) {
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        // `Number`'s `Display` writes the digits the serializer writes.
+        Value::Number(n) => out.push_str(&n.to_string()),
+        Value::String(s) => write_str(s, out),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_json(item, out);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            out.push('{');
+            for (i, (key, item)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_str(key, out);
+                out.push(':');
+                write_json(item, out);
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// `s` quoted, escaped as serde_json escapes: `\"`, `\\`, the short escapes of
+/// backspace, tab, line feed, form feed and carriage return, `\u00XX` (lowercase) for the
+/// other control characters; everything else as it is.
+fn write_str(s: &str, out: &mut String) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.push('"');
+    let mut run = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let short = match b {
+            b'"' => '"',
+            b'\\' => '\\',
+            0x08 => 'b',
+            b'\t' => 't',
+            b'\n' => 'n',
+            0x0c => 'f',
+            b'\r' => 'r',
+            0..=0x1f => 'u',
+            _ => continue,
+        };
+        out.push_str(&s[run..i]);
+        run = i + 1;
+        out.push('\\');
+        out.push(short);
+        if short == 'u' {
+            out.push_str("00");
+            out.push(HEX[usize::from(b >> 4)] as char);
+            out.push(HEX[usize::from(b & 15)] as char);
+        }
+    }
+    out.push_str(&s[run..]);
+    out.push('"');
+}
+
+/// A JSON object as compact text, the bytes `serde_json::to_string` writes ([`json_text`] of
+/// the object), without a serializer for a byte buffer in the wasm.
+pub fn object_text(map: &Map<String, Value>) -> String {
+    let mut out = String::new();
+    for (i, (key, value)) in map.iter().enumerate() {
+        out.push(if i > 0 { ',' } else { '{' });
+        write_str(key, &mut out);
+        out.push(':');
+        write_json(value, &mut out);
+    }
+    if map.is_empty() {
+        out.push('{');
+    }
+    out.push('}');
+    out
+}
+
+/// An app event (`onStatus`, `onCall`) written as JSON text field by field, as the derived
+/// `Serialize` of an internally tagged enum writes it: `{"type":…,"key":value,…}`. One
+/// writer for every event type instead of one derived serializer each.
+pub(crate) struct EventJson(String);
+
+impl EventJson {
+    /// `{"type":"<kind>"`.
+    pub(crate) fn new(kind: &str) -> EventJson {
+        let mut out = String::from(r#"{"type":""#);
+        out.push_str(kind);
+        out.push('"');
+        EventJson(out)
+    }
+
+    fn key(&mut self, key: &str) -> &mut String {
+        self.0.push_str(",\"");
+        self.0.push_str(key);
+        self.0.push_str("\":");
+        &mut self.0
+    }
+
+    /// `,"key":"value"`, escaped.
+    pub(crate) fn str(&mut self, key: &str, value: &str) -> &mut EventJson {
+        write_str(value, self.key(key));
+        self
+    }
+
+    /// `,"key":"value"` or `,"key":null`.
+    pub(crate) fn opt_str(&mut self, key: &str, value: Option<&str>) -> &mut EventJson {
+        match value {
+            Some(v) => self.str(key, v),
+            None => self.raw(key, "null"),
+        }
+    }
+
+    /// `,"key":N`.
+    pub(crate) fn num(&mut self, key: &str, value: u64) -> &mut EventJson {
+        self.raw(key, &value.to_string())
+    }
+
+    /// `,"key":true` or `,"key":false`.
+    pub(crate) fn bool(&mut self, key: &str, value: bool) -> &mut EventJson {
+        self.raw(key, if value { "true" } else { "false" })
+    }
+
+    /// `,"key":<JSON text as given>`, e.g. a name known to need no escaping, already quoted.
+    pub(crate) fn raw(&mut self, key: &str, json: &str) -> &mut EventJson {
+        self.key(key).push_str(json);
+        self
+    }
+
+    /// The closing `}` and the text.
+    pub(crate) fn end(&mut self) -> String {
+        let mut out = std::mem::take(&mut self.0);
+        out.push('}');
+        out
+    }
 }
 
 impl Lifetime {
@@ -32,12 +190,12 @@ fn write_tools(tools: &[ToolSpec], out: &mut String) {
             out.push(',');
         }
         out.push_str(r#"{"name":"#);
-        out.push_str(&quoted(&t.name));
+        push_quoted(out, &t.name);
         out.push_str(r#","description":"#);
-        out.push_str(&quoted(&t.description));
+        push_quoted(out, &t.description);
         if let Some(p) = &t.parameters {
             out.push_str(r#","parameters":"#);
-            out.push_str(&p.to_string());
+            write_json(p, out);
         }
         out.push('}');
     }
@@ -48,7 +206,7 @@ impl RegisterRequest {
     /// The body as JSON text: `{"name":…,"lifetime":…,"tools":[…]}`.
     pub fn to_json(&self) -> String {
         let mut out = String::from(r#"{"name":"#);
-        out.push_str(&quoted(&self.name));
+        push_quoted(&mut out, &self.name);
         out.push_str(r#","lifetime":"#);
         self.lifetime.write(&mut out);
         out.push_str(r#","tools":"#);
@@ -72,7 +230,7 @@ impl CallResult {
     /// The body as JSON text: `{"text":…,"is_error":…}`.
     pub fn to_json(&self) -> String {
         let mut out = String::from(r#"{"text":"#);
-        out.push_str(&quoted(&self.text));
+        push_quoted(&mut out, &self.text);
         out.push_str(if self.is_error {
             r#","is_error":true}"#
         } else {
@@ -115,6 +273,35 @@ mod tests {
         assert_eq!(put.to_json(), serde_json::to_string(&put).unwrap());
         let empty = ReplaceToolsRequest { tools: vec![] };
         assert_eq!(empty.to_json(), serde_json::to_string(&empty).unwrap());
+        let args = json!({"a\"": [1, 2.5, -3, null, true], "b": {"c": "d\n\u{1}é"}, "": {}});
+        let args = args.as_object().unwrap();
+        assert_eq!(object_text(args), serde_json::to_string(args).unwrap());
+        assert_eq!(object_text(&Map::new()), "{}");
+        let controls: String = (0u8..0x20).map(char::from).collect();
+        let values = [
+            json!(null),
+            json!([]),
+            json!({}),
+            json!([
+                true,
+                false,
+                0,
+                -1,
+                u64::MAX,
+                i64::MIN,
+                0.1,
+                -0.0,
+                1e300,
+                2.5e-8,
+                1.0
+            ]),
+            json!({"s": controls, "q": "\"\\/\u{7f}\u{80}é✓😀", "n": {"a": [{"b": null}]}}),
+            json!("plain"),
+        ];
+        for v in values {
+            assert_eq!(json_text(&v), v.to_string());
+            assert_eq!(json_text(&v), serde_json::to_string(&v).unwrap());
+        }
         for is_error in [false, true] {
             let r = CallResult {
                 text: "Row \"42\"\t✓".into(),

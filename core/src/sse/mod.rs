@@ -101,6 +101,11 @@ impl Item<EventRef<'_>> {
     }
 }
 
+/// An item sink behind a pointer. [`Parser::feed`] is generic over its sink, so each closure
+/// type gets its own copy of the parser; the SDK's shells all feed a `&mut Sink`, which keeps
+/// one copy in the wasm (the sink is called once per item, not per byte).
+pub type Sink<'o> = dyn FnMut(Item<EventRef<'_>>) + 'o;
+
 /// Where the parser is in the optional BOM at the start of a stream.
 #[derive(Clone, Copy, Debug)]
 enum BomCheck {

@@ -2,7 +2,7 @@
 //! `client_tool_result` out only when the call `expects_response`; results at most 4,096
 //! UTF-8 bytes, `error_type` at most 256.
 
-use super::frame::{quoted, readable_id, string_field, Incoming, IncomingCall, Malformed};
+use super::frame::{push_quoted, readable_id, string_field, Incoming, IncomingCall, Malformed};
 use crate::calls::{ErrorKind, ResultLimit};
 use serde_json::{Map, Value};
 
@@ -63,9 +63,9 @@ pub(crate) fn result(call_id: &str, text: &str, error: Option<ErrorKind>) -> Str
 /// `{ type: "client_tool_result", tool_call_id, result, is_error }`, Cartesia's and ElevenLabs'.
 pub(crate) fn client_tool_result(call_id: &str, text: &str, is_error: bool) -> String {
     let mut frame = String::from(r#"{"type":"client_tool_result","tool_call_id":"#);
-    frame.push_str(&quoted(call_id));
+    push_quoted(&mut frame, call_id);
     frame.push_str(r#","result":"#);
-    frame.push_str(&quoted(text));
+    push_quoted(&mut frame, text);
     frame.push_str(if is_error {
         r#","is_error":true}"#
     } else {

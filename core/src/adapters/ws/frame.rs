@@ -41,7 +41,7 @@ pub(crate) enum Incoming {
 
 /// Frames are written as text: a `json!` tree per frame shape costs the wasm more than its few
 /// fixed pieces.
-pub(crate) use crate::protocol::write::quoted;
+pub(crate) use crate::protocol::write::push_quoted;
 
 /// `obj[key]` as a string, or why not (naming `field`).
 pub(crate) fn string_field(

@@ -40,10 +40,10 @@ pub use types::{Dialect, RespondAfterResult, WsCallEvent, WsOutput, WsTool};
 use crate::adapters::registry::EMPTY_SCHEMA;
 use crate::calls::{Admission, Answer, Call, CallRuntime, ErrorKind, Returned, ToolDef};
 use crate::protocol::validate::{self, ValidationError};
-use crate::protocol::ToolSpec;
+use crate::protocol::{json_text, ToolSpec};
 use crate::str_map::StrMap;
 use crate::time::Instant;
-use frame::{quoted, Incoming, IncomingCall, Malformed};
+use frame::{push_quoted, Incoming, IncomingCall, Malformed};
 use serde_json::Value;
 
 /// A call whose handler runs.
@@ -157,12 +157,12 @@ impl WsBridge {
             };
             let s = &t.spec;
             text.push_str(open);
-            text.push_str(&quoted(&s.name));
+            push_quoted(&mut text, &s.name);
             text.push_str(r#","description":"#);
-            text.push_str(&quoted(&s.description));
+            push_quoted(&mut text, &s.description);
             text.push_str(r#","parameters":"#);
             match &s.parameters {
-                Some(p) => text.push_str(&p.to_string()),
+                Some(p) => text.push_str(&json_text(p)),
                 None => text.push_str(EMPTY_SCHEMA),
             }
             text.push_str(close);

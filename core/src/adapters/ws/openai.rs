@@ -4,7 +4,7 @@
 //! speaks again only after a `response.create`, which the server refuses while a response
 //! is active.
 
-use super::frame::{quoted, readable_id, string_field, Incoming, IncomingCall, Malformed};
+use super::frame::{push_quoted, readable_id, string_field, Incoming, IncomingCall, Malformed};
 use crate::calls::ResultLimit;
 use serde_json::{Map, Value};
 
@@ -82,9 +82,9 @@ pub(crate) fn result(call_id: &str, output: &str) -> String {
     let mut frame = String::from(
         r#"{"type":"conversation.item.create","item":{"type":"function_call_output","call_id":"#,
     );
-    frame.push_str(&quoted(call_id));
+    push_quoted(&mut frame, call_id);
     frame.push_str(r#","output":"#);
-    frame.push_str(&quoted(output));
+    push_quoted(&mut frame, output);
     frame.push_str("}}");
     frame
 }
