@@ -1,7 +1,6 @@
 //! The engine's inputs and outputs: what a shell feeds in and what it must carry out.
 
 use crate::calls::Returned;
-use crate::protocol::write::EventJson;
 use crate::time::{Duration, Instant};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -204,53 +203,6 @@ pub enum Status {
     },
 }
 
-impl Status {
-    /// The status as JSON text for the app, the same bytes as its `Serialize`: one writer
-    /// for every event instead of a derived serializer each in the wasm.
-    pub fn to_json(&self) -> String {
-        let (id, name, expires_at, kind) = match self {
-            Status::Registered {
-                id,
-                name,
-                expires_at,
-            } => (id, name, expires_at, "registered"),
-            Status::Reregistered {
-                id,
-                name,
-                expires_at,
-            } => (id, name, expires_at, "reregistered"),
-            Status::Lapsed => return EventJson::new("lapsed").end(),
-            Status::StreamOpen => return EventJson::new("streamOpen").end(),
-            Status::StreamReconnecting { attempt, delay } => {
-                return EventJson::new("streamReconnecting")
-                    .num("attempt", u64::from(*attempt))
-                    .num("delayMs", delay.as_ms())
-                    .end()
-            }
-            Status::Left { by } => {
-                return EventJson::new("left").raw("by", by.quoted()).end();
-            }
-            Status::Error {
-                message,
-                fatal,
-                kind,
-            } => {
-                let mut event = EventJson::new("error");
-                event.str("message", message).bool("fatal", *fatal);
-                if let Some(kind) = kind {
-                    event.raw("kind", kind.quoted());
-                }
-                return event.end();
-            }
-        };
-        EventJson::new(kind)
-            .str("id", id)
-            .str("name", name)
-            .opt_str("expiresAt", expires_at.as_deref())
-            .end()
-    }
-}
-
 /// Who made the client leave, which decides whether it comes back. Serializes as `"app"`,
 /// `"hidden"`, `"pageHide"`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -306,48 +258,6 @@ pub enum CallEvent {
     },
 }
 
-impl LeftBy {
-    /// As its `Serialize` writes it, quoted.
-    fn quoted(self) -> &'static str {
-        match self {
-            LeftBy::App => r#""app""#,
-            LeftBy::Hidden => r#""hidden""#,
-            LeftBy::PageHide => r#""pageHide""#,
-        }
-    }
-}
-
-impl CallEvent {
-    /// The event as JSON text for the app, the same bytes as its `Serialize`.
-    pub fn to_json(&self) -> String {
-        let (kind, call_id, tool) = match self {
-            CallEvent::Dispatched { call_id, tool, .. } => ("dispatched", call_id, tool),
-            CallEvent::Acked { call_id, tool, .. } => ("acked", call_id, tool),
-            CallEvent::Answered { call_id, tool, .. } => ("answered", call_id, tool),
-            CallEvent::Failed { call_id, tool, .. } => ("failed", call_id, tool),
-        };
-        let mut event = EventJson::new(kind);
-        event.str("callId", call_id).str("tool", tool);
-        let elapsed = match self {
-            CallEvent::Dispatched { run_id, .. } => return event.str("runId", run_id).end(),
-            CallEvent::Acked { elapsed, .. } => elapsed,
-            CallEvent::Answered {
-                is_error, elapsed, ..
-            } => {
-                event.bool("isError", *is_error);
-                elapsed
-            }
-            CallEvent::Failed {
-                reason, elapsed, ..
-            } => {
-                event.str("reason", reason);
-                elapsed
-            }
-        };
-        event.num("elapsedMs", elapsed.as_ms()).end()
-    }
-}
-
 /// What kind of failure an [`EngineError`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -363,18 +273,6 @@ pub enum EngineErrorKind {
     RegisterTimeout,
     /// The client is not registered (it left, or the engine stopped).
     NotRegistered,
-}
-
-impl EngineErrorKind {
-    /// As its `Serialize` writes it, quoted.
-    fn quoted(self) -> &'static str {
-        match self {
-            EngineErrorKind::Unauthorized => r#""unauthorized""#,
-            EngineErrorKind::Rejected => r#""rejected""#,
-            EngineErrorKind::RegisterTimeout => r#""registerTimeout""#,
-            EngineErrorKind::NotRegistered => r#""notRegistered""#,
-        }
-    }
 }
 
 /// A failure with a kind a program can match and a message a person can act on.

@@ -109,65 +109,6 @@ pub fn object_text(map: &Map<String, Value>) -> String {
     out
 }
 
-/// An app event (`onStatus`, `onCall`) written as JSON text field by field, as the derived
-/// `Serialize` of an internally tagged enum writes it: `{"type":…,"key":value,…}`. One
-/// writer for every event type instead of one derived serializer each.
-pub(crate) struct EventJson(String);
-
-impl EventJson {
-    /// `{"type":"<kind>"`.
-    pub(crate) fn new(kind: &str) -> EventJson {
-        let mut out = String::from(r#"{"type":""#);
-        out.push_str(kind);
-        out.push('"');
-        EventJson(out)
-    }
-
-    fn key(&mut self, key: &str) -> &mut String {
-        self.0.push_str(",\"");
-        self.0.push_str(key);
-        self.0.push_str("\":");
-        &mut self.0
-    }
-
-    /// `,"key":"value"`, escaped.
-    pub(crate) fn str(&mut self, key: &str, value: &str) -> &mut EventJson {
-        write_str(value, self.key(key));
-        self
-    }
-
-    /// `,"key":"value"` or `,"key":null`.
-    pub(crate) fn opt_str(&mut self, key: &str, value: Option<&str>) -> &mut EventJson {
-        match value {
-            Some(v) => self.str(key, v),
-            None => self.raw(key, "null"),
-        }
-    }
-
-    /// `,"key":N`.
-    pub(crate) fn num(&mut self, key: &str, value: u64) -> &mut EventJson {
-        self.raw(key, &value.to_string())
-    }
-
-    /// `,"key":true` or `,"key":false`.
-    pub(crate) fn bool(&mut self, key: &str, value: bool) -> &mut EventJson {
-        self.raw(key, if value { "true" } else { "false" })
-    }
-
-    /// `,"key":<JSON text as given>`, e.g. a name known to need no escaping, already quoted.
-    pub(crate) fn raw(&mut self, key: &str, json: &str) -> &mut EventJson {
-        self.key(key).push_str(json);
-        self
-    }
-
-    /// The closing `}` and the text.
-    pub(crate) fn end(&mut self) -> String {
-        let mut out = std::mem::take(&mut self.0);
-        out.push('}');
-        out
-    }
-}
-
 impl Lifetime {
     /// `{"type":"never"}` or `{"type":"ttl","data":{"seconds":N}}`.
     fn write(&self, out: &mut String) {

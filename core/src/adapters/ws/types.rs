@@ -3,7 +3,6 @@
 
 use super::{cartesia, elevenlabs, openai};
 use crate::calls::{ResultLimit, ToolDef};
-use crate::protocol::write::EventJson;
 use crate::quote::Quoted;
 use crate::time::Instant;
 use serde::Serialize;
@@ -114,48 +113,6 @@ pub enum WsCallEvent {
         call_id: Option<String>,
         reason: String,
     },
-}
-
-impl WsCallEvent {
-    /// The event as JSON text for the app, the same bytes as its `Serialize`: one writer
-    /// for every event instead of a derived serializer each in the wasm.
-    pub fn to_json(&self) -> String {
-        let (kind, call_id, tool) = match self {
-            WsCallEvent::Dispatched { call_id, tool, .. } => ("dispatched", call_id, tool),
-            WsCallEvent::Answered { call_id, tool, .. } => ("answered", call_id, tool),
-            WsCallEvent::Failed { call_id, tool, .. } => ("failed", call_id, tool),
-            WsCallEvent::Malformed { call_id, reason } => {
-                return EventJson::new("malformed")
-                    .opt_str("callId", call_id.as_deref())
-                    .str("reason", reason)
-                    .end()
-            }
-            WsCallEvent::SendFailed { call_id, reason } => {
-                return EventJson::new("sendFailed")
-                    .opt_str("callId", call_id.as_deref())
-                    .str("reason", reason)
-                    .end()
-            }
-        };
-        let mut event = EventJson::new(kind);
-        event.str("callId", call_id).str("tool", tool);
-        match self {
-            WsCallEvent::Dispatched { run_id, .. } => event.str("runId", run_id),
-            WsCallEvent::Answered {
-                is_error,
-                elapsed_ms,
-                sent,
-                ..
-            } => (event.bool("isError", *is_error))
-                .num("elapsedMs", *elapsed_ms)
-                .bool("sent", *sent),
-            WsCallEvent::Failed {
-                reason, elapsed_ms, ..
-            } => event.str("reason", reason).num("elapsedMs", *elapsed_ms),
-            _ => &mut event,
-        }
-        .end()
-    }
 }
 
 /// What the bridge asks of its shell.
