@@ -189,9 +189,6 @@ impl Default for Parser {
     }
 }
 
-/// What the parser hands each item to (with whether its block held its own `id`).
-type Out<'o> = dyn FnMut(Item<EventRef<'_>>, bool) + 'o;
-
 impl Parser {
     /// A parser for a new stream, with the default cap of 1 MiB on one event.
     pub fn new() -> Self {
@@ -225,7 +222,7 @@ impl Parser {
     /// Feeds the next bytes of the stream; calls `out` for each item they complete, in order.
     /// Never fails: malformed input is read the way the standard says a browser reads it.
     pub fn feed(&mut self, chunk: &[u8], out: &mut impl FnMut(Item<EventRef<'_>>)) {
-        self.feed_dyn(chunk, &mut |item, _| out(item));
+        self.feed_with_id_flag(chunk, &mut |item, _| out(item));
     }
 
     /// Like [`Parser::feed`], also saying for each item whether it is an [`Item::Event`] whose
@@ -235,13 +232,6 @@ impl Parser {
         chunk: &[u8],
         out: &mut impl FnMut(Item<EventRef<'_>>, bool),
     ) {
-        self.feed_dyn(chunk, out);
-    }
-
-    /// The one body of [`Parser::feed`] and [`Parser::feed_with_id_flag`]: `out` is called
-    /// through a pointer (once per item, not per byte), so that each caller's closure does not
-    /// get its own copy of the parser in the .wasm.
-    fn feed_dyn(&mut self, chunk: &[u8], out: &mut Out<'_>) {
         let mut chunk = chunk;
         if let BomCheck::Matched(held) = self.bom {
             let mut matched = held;
@@ -325,7 +315,7 @@ impl Parser {
     }
 
     /// Splits `chunk` into lines and interprets each complete one.
-    fn lines(&mut self, chunk: &[u8], out: &mut Out<'_>) {
+    fn lines<F: FnMut(Item<EventRef<'_>>, bool)>(&mut self, chunk: &[u8], out: &mut F) {
         self.lines_of(chunk, out);
         // What is still read in place must outlive the chunk.
         self.flush_data_in_chunk(chunk);
@@ -343,7 +333,7 @@ impl Parser {
         }
     }
 
-    fn lines_of(&mut self, chunk: &[u8], out: &mut Out<'_>) {
+    fn lines_of<F: FnMut(Item<EventRef<'_>>, bool)>(&mut self, chunk: &[u8], out: &mut F) {
         let mut pos = 0;
         if self.after_cr && !chunk.is_empty() {
             self.after_cr = false;
@@ -449,7 +439,13 @@ impl Parser {
 
     /// Skips through `chunk[pos..]` in an oversized block; returns how many bytes were used. At
     /// the blank line that ends the block, reports the drop and returns to normal parsing.
-    fn skip(&mut self, skip: Skip, chunk: &[u8], pos: usize, out: &mut Out<'_>) -> usize {
+    fn skip<F: FnMut(Item<EventRef<'_>>, bool)>(
+        &mut self,
+        skip: Skip,
+        chunk: &[u8],
+        pos: usize,
+        out: &mut F,
+    ) -> usize {
         let rest = &chunk[pos..];
         if skip.at_line_start && (rest[0] == b'\n' || rest[0] == b'\r') {
             out(
@@ -484,12 +480,12 @@ impl Parser {
     /// Interprets one complete line (its line end removed): `chunk[at..]` when `in_chunk` is
     /// `Some((at, ascii))` (`ascii`: the line scan found only ASCII in it), else a line put
     /// together from several chunks.
-    fn line_complete(
+    fn line_complete<F: FnMut(Item<EventRef<'_>>, bool)>(
         &mut self,
         chunk: &[u8],
         line: &[u8],
         in_chunk: Option<(usize, bool)>,
-        out: &mut Out<'_>,
+        out: &mut F,
     ) {
         if line.is_empty() {
             self.end_block(chunk, out);
@@ -588,7 +584,7 @@ impl Parser {
     }
 
     /// A blank line in `chunk`: "dispatch the event" of the standard.
-    fn end_block(&mut self, chunk: &[u8], out: &mut Out<'_>) {
+    fn end_block<F: FnMut(Item<EventRef<'_>>, bool)>(&mut self, chunk: &[u8], out: &mut F) {
         let had_id = std::mem::take(&mut self.block_has_id);
         if had_id {
             match self.id_in_chunk.take() {
