@@ -512,6 +512,31 @@ fn value_of(v: &JsValue, depth: u32) -> Result<serde_json::Value, String> {
     Ok(Value::Object(map))
 }
 
+#[wasm_bindgen]
+extern "C" {
+    /// `String(n)`: the shortest digits that read back as `n`, as `JSON.stringify` writes them.
+    #[wasm_bindgen(js_name = String)]
+    fn number_text(n: f64) -> String;
+}
+
+/// A finite float as JSON text that serde_json reads back as the same `f64`, and as a float,
+/// appended to `out`: JS's `String(n)`, with `.0` after digits that would read as an integer
+/// (`1.0`, as serde_json writes it) and the sign of negative zero (`-0.0`; JS writes `0`). The
+/// core's float writer in the browser (through the hook in `lib.rs`), so serde_json's (zmij,
+/// with its tables) is not in the .wasm. Where the text differs from serde_json's:
+/// `client_tools_core::json`.
+#[cfg(target_family = "wasm")]
+pub(crate) fn write_f64(n: f64, out: &mut String) {
+    if n == 0.0 && n.is_sign_negative() {
+        out.push('-');
+    }
+    out.push_str(&number_text(n));
+    // JS writes an integral number below 1e21 as its digits alone, larger ones as `1e+21`.
+    if n.fract() == 0.0 && n.abs() < 1e21 {
+        out.push_str(".0");
+    }
+}
+
 /// JSON text as a JS value (the tools' parameter schemas, written as constants).
 pub(crate) fn parse_json(text: &str) -> JsValue {
     json_parse(text)

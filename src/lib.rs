@@ -37,3 +37,12 @@ extern "Rust" fn client_tools_core_host_json_parse(
 ) -> Result<serde_json::Value, String> {
     js::json_value(text)
 }
+
+/// The core's float writer in the browser (the `host-json` feature, see
+/// `client_tools_core::json`): JS's number to string (`js::write_f64`), so serde_json's float
+/// formatter is not in the .wasm. The core calls it by this name, resolved by the linker.
+#[cfg(target_family = "wasm")]
+#[no_mangle]
+extern "Rust" fn client_tools_core_host_write_f64(value: f64, out: &mut String) {
+    js::write_f64(value, out)
+}

@@ -1,8 +1,10 @@
 //! Browser tests of `ToolRegistry`: `execute` through the call runtime (results as the
 //! agent-tools `ToolResult`, argument checks, `timeoutMs`, `maxCallsPerRun` per `runId`, an
 //! abort, an unknown name), the registry's rules and exports as JS sees them, a registry
-//! served by `Client.register` and `setTools` answering calls from the devserver, and JSON text
-//! read by the browser's `JSON.parse` (the SDK's parser in the wasm) as serde_json reads it.
+//! served by `Client.register` and `setTools` answering calls from the devserver, JSON text
+//! read by the browser's `JSON.parse` (the SDK's parser in the wasm) as serde_json reads it, and
+//! floats written by the browser's `String(n)` (the SDK's float writer in the wasm) as JSON text
+//! serde_json reads back as the same `f64`.
 //! Run with `wasm-pack test --headless --chrome -- --test web_registry`
 //! (`CLIENT_TOOLS_DEVSERVER` names the devserver; `scripts/test` sets it).
 #![cfg(target_arch = "wasm32")]
@@ -144,6 +146,23 @@ export async function servedByClient(t) {
   await client.leave();
   return seen;
 }
+
+// Floats through the SDK both ways: the agent's arguments, written out for the handler by the
+// SDK (its writer: the browser's), and the handler's result, written as JSON text by the SDK.
+const FLOATS = [0.1, 1.5, 1e21, 1e-7, 123456789.123, 5e-324, 1.7976931348623157e308, -2.5e-8, 1e20, 1.5e-6];
+
+export async function floatsServed(t) {
+  const { a } = t;
+  const registry = t.sdk.ToolRegistry([
+    { name: "floats", handler: (args) => ({ success: true, data: {
+        floats: args.floats, same: args.floats.length === FLOATS.length && args.floats.every((x, i) => Object.is(x, FLOATS[i])) } }) },
+  ]);
+  const client = await t.register(t.options({ name: "reg", tools: registry }));
+  const run = await a.startRun(t.base, t.s);
+  const o = await a.waitCall(t.base, t.s, run, await a.callTool(t.base, t.s, run, "client__reg__floats", { floats: FLOATS }), 8);
+  await client.leave();
+  return { sent: FLOATS, state: o.state, is_error: o.is_error, text: o.text };
+}
 "#)]
 extern "C" {
     fn execute(t: &JsValue) -> Promise;
@@ -153,6 +172,8 @@ extern "C" {
     fn served_by_client(t: &JsValue) -> Promise;
     #[wasm_bindgen(js_name = jsonText)]
     fn json_text(t: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = floatsServed)]
+    fn floats_served(t: &JsValue) -> Promise;
 }
 
 #[wasm_bindgen_test]
@@ -429,4 +450,90 @@ fn the_sdks_json_parser_reads_as_serde_json_reads() {
     }
     assert_eq!(json::parse(r#""\ud800""#), Ok(json!("\u{fffd}")));
     assert!(serde_json::from_str::<Value>(r#""\ud800""#).is_err());
+}
+
+/// The SDK's float writer (in the wasm, the browser's `String(n)`, see
+/// `client_tools_core::json`): JSON text that serde_json reads back as exactly the same `f64`,
+/// and as a float. Where its text differs from serde_json's, both are valid JSON.
+#[wasm_bindgen_test]
+fn the_sdks_float_writer_writes_what_serde_json_reads_back_as_the_same_f64() {
+    use client_tools_core::protocol::json_text;
+    // (value, the SDK's text, serde_json's text)
+    let floats = [
+        (0.1, "0.1", "0.1"),
+        (1.5, "1.5", "1.5"),
+        (-0.0, "-0.0", "-0.0"),
+        (0.0, "0.0", "0.0"),
+        (1.0, "1.0", "1.0"),
+        (-3.0, "-3.0", "-3.0"),
+        (1e21, "1e+21", "1e+21"),
+        (1e20, "100000000000000000000.0", "1e+20"),
+        (1.5e17, "150000000000000000.0", "1.5e+17"),
+        (1e15, "1000000000000000.0", "1000000000000000.0"),
+        (1e-5, "0.00001", "0.00001"),
+        (1e-6, "0.000001", "1e-6"),
+        (-1.5e-6, "-0.0000015", "-1.5e-6"),
+        (1e-7, "1e-7", "1e-7"),
+        (-2.5e-8, "-2.5e-8", "-2.5e-8"),
+        (123456789.123, "123456789.123", "123456789.123"),
+        (5e-324, "5e-324", "5e-324"),
+        (
+            f64::MIN_POSITIVE,
+            "2.2250738585072014e-308",
+            "2.2250738585072014e-308",
+        ),
+        (
+            1.7976931348623157e308,
+            "1.7976931348623157e+308",
+            "1.7976931348623157e+308",
+        ),
+        (
+            f64::MIN,
+            "-1.7976931348623157e+308",
+            "-1.7976931348623157e+308",
+        ),
+    ];
+    for (x, sdk, serde) in floats {
+        let value = json!(x);
+        assert_eq!(serde_json::to_string(&value).unwrap(), serde, "{x:e}");
+        let text = json_text(&value);
+        assert_eq!(text, sdk, "{x:e}");
+        let back: Value = serde_json::from_str(&text).unwrap();
+        assert!(back.is_f64(), "{text} reads back as a float");
+        assert_eq!(back.as_f64().map(f64::to_bits), Some(x.to_bits()), "{text}");
+    }
+    // Integers stay as serde_json writes them; floats inside a value too.
+    let mixed = json!({"n": [0, -1, u64::MAX, i64::MIN, 2.5, -0.0, 1e-6], "x": {"y": 1e300}});
+    let text = json_text(&mixed);
+    assert_eq!(
+        text,
+        r#"{"n":[0,-1,18446744073709551615,-9223372036854775808,2.5,-0.0,0.000001],"x":{"y":1e+300}}"#
+    );
+    assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), mixed);
+}
+
+/// Floats in a call's arguments reach the handler as the agent sent them, and floats in its
+/// result reach the agent unchanged in value, in the SDK's text.
+#[wasm_bindgen_test]
+async fn floats_in_a_calls_arguments_and_result_cross_the_sdk_unchanged() {
+    let seen = run(floats_served).await;
+    assert_eq!(
+        (&seen["state"], &seen["is_error"]),
+        (&json!("succeeded"), &json!(false)),
+        "{seen}"
+    );
+    let text = seen["text"].as_str().unwrap();
+    assert_eq!(
+        text,
+        r#"{"floats":[0.1,1.5,1e+21,1e-7,123456789.123,5e-324,1.7976931348623157e+308,-2.5e-8,100000000000000000000.0,0.0000015],"same":true}"#
+    );
+    let back: Value = serde_json::from_str(text).unwrap();
+    let bits = |v: &Value| -> Vec<u64> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap().to_bits())
+            .collect()
+    };
+    assert_eq!(bits(&back["floats"]), bits(&seen["sent"]));
 }

@@ -51,7 +51,8 @@ pub(crate) fn refuse<T>(why: impl Into<String>) -> Result<T, Outcome> {
 fn as_text(v: &Value) -> Result<String, Outcome> {
     match v {
         Value::String(s) => Ok(s.clone()),
-        Value::Number(n) => Ok(n.to_string()),
+        // Not `Number`'s `Display`, which would link serde_json's float formatter.
+        Value::Number(_) => Ok(client_tools_core::protocol::json_text(v)),
         _ => refuse("this field takes text (a string)"),
     }
 }

@@ -7,8 +7,8 @@
 //! server and the tests, which compare the two.
 
 use super::{
-    AckAnswer, ApiError, ClientInfo, ErrorBody, ErrorType, Lifetime, PingAnswer, ToolDispatched,
-    ToolSpec,
+    json_text, AckAnswer, ApiError, ClientInfo, ErrorBody, ErrorType, Lifetime, PingAnswer,
+    ToolDispatched, ToolSpec,
 };
 use crate::quote::Quoted;
 use serde_json::{Map, Value};
@@ -36,8 +36,9 @@ pub(crate) fn invalid_type(value: &Value, expected: &str) -> String {
     let found = match value {
         Value::Null => "null".to_owned(),
         Value::Bool(b) => format!("boolean `{b}`"),
-        Value::Number(n) if n.is_f64() => format!("floating point `{n}`"),
-        Value::Number(n) => format!("integer `{n}`"),
+        // The number as `json_text` writes it (not its `Display`: see `crate::json`).
+        Value::Number(n) if n.is_f64() => format!("floating point `{}`", json_text(value)),
+        Value::Number(_) => format!("integer `{}`", json_text(value)),
         Value::String(s) => format!("string {}", Quoted(s)),
         Value::Array(_) => "sequence".to_owned(),
         Value::Object(_) => "map".to_owned(),
@@ -238,7 +239,10 @@ fn seconds(value: &Value) -> Result<u32, String> {
     match value {
         Value::Number(n) if !n.is_f64() => match n.as_u64().and_then(|s| u32::try_from(s).ok()) {
             Some(s) => Ok(s),
-            None => Err(format!("invalid value: integer `{n}`, expected u32")),
+            None => Err(format!(
+                "invalid value: integer `{}`, expected u32",
+                json_text(value)
+            )),
         },
         other => Err(invalid_type(other, "u32")),
     }

@@ -17,7 +17,8 @@ pub(crate) fn push_quoted(out: &mut String, s: &str) {
     write_str(s, out);
 }
 
-/// `value` as compact JSON text: the bytes of `value.to_string()` and `serde_json::to_string`.
+/// `value` as compact JSON text: the bytes of `value.to_string()` and `serde_json::to_string`
+/// (in the wasm SDK, floats as the browser writes them: the same values, see `crate::json`).
 /// Written here, not through `Value`'s `Display`, which links serde_json's serializer for a
 /// formatter twice (compact, and pretty for `{:#}`, which nothing uses).
 pub fn json_text(value: &Value) -> String {
@@ -31,8 +32,9 @@ pub(crate) fn write_json(value: &Value, out: &mut String) {
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        // `Number`'s `Display` writes the digits the serializer writes.
-        Value::Number(n) => out.push_str(&n.to_string()),
+        // As the serializer writes it (`Number`'s `Display`), but for a float in the wasm SDK,
+        // which the browser writes (`crate::json`).
+        Value::Number(n) => crate::json::write_number(n, out),
         Value::String(s) => write_str(s, out),
         Value::Array(items) => {
             out.push('[');
