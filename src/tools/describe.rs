@@ -1,10 +1,11 @@
 //! The describe-form tool: what a model needs to fill a form, with the page's secrets redacted.
 
-use super::js::{bool_prop, number_prop, proto_get, string_prop};
+use super::dom::is_a;
+use super::js::{bool_prop, get, proto_get, string_prop};
 use client_tools_core::protocol::json_text;
 use serde_json::{Map, Value};
-use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{Element, HtmlButtonElement, HtmlFormElement, HtmlInputElement, HtmlSelectElement};
+use wasm_bindgen::JsValue;
+use web_sys::{Element, HtmlFormElement, HtmlInputElement, HtmlSelectElement};
 
 use super::fields::{fields, Control, Field};
 use super::labels::{clean_text, label_of, option_label};
@@ -33,7 +34,7 @@ fn cut(value: String, out: &mut Map<String, Value>) -> Value {
 
 /// The constraints a field's own attributes set.
 fn constraints(el: &Element, out: &mut Map<String, Value>) {
-    if el.has_attribute("required") {
+    if attr(el, "required").is_some() {
         put(out, "required", Value::Bool(true));
     }
     for a in [
@@ -50,7 +51,7 @@ fn constraints(el: &Element, out: &mut Map<String, Value>) {
             put(out, a, Value::String(v));
         }
     }
-    if el.has_attribute("multiple") {
+    if attr(el, "multiple").is_some() {
         put(out, "multiple", Value::Bool(true));
     }
 }
@@ -83,16 +84,13 @@ fn choices(inputs: &[HtmlInputElement], root: &Element) -> Value {
 }
 
 fn select_options(s: &HtmlSelectElement, out: &mut Map<String, Value>) {
-    let opts = s.options();
-    let n = number_prop(&opts, "length") as u32;
+    let opts = super::dom::items(&get(s, "options"));
+    let n = opts.length();
     let mut list = Vec::new();
-    for i in 0..n.min(OPTIONS_MAX as u32) {
-        let Some(o) = opts
-            .get_with_index(i)
-            .and_then(|o| o.dyn_into::<web_sys::HtmlOptionElement>().ok())
-        else {
+    for o in opts.iter().take(OPTIONS_MAX) {
+        if !super::dom::is_a(&o, "HTMLOptionElement") {
             continue;
-        };
+        }
         let mut m = Map::new();
         put(&mut m, "value", string_prop(&o, "value").into());
         put(
@@ -155,12 +153,8 @@ pub(crate) fn describe_field(f: &Field, sensitive: &[String]) -> Value {
         }
         Control::Input(i) if kind == "file" => {
             let mut names: Vec<Value> = Vec::new();
-            if let Some(fl) = i.files() {
-                for k in 0..number_prop(&fl, "length") as u32 {
-                    if let Some(f) = fl.item(k) {
-                        names.push(string_prop(&f, "name").into());
-                    }
-                }
+            for f in super::dom::items(&get(i, "files")).iter() {
+                names.push(string_prop(&f, "name").into());
             }
             put(&mut o, "files", Value::Array(names));
         }
@@ -219,9 +213,9 @@ pub(crate) fn submit_buttons(form: &HtmlFormElement, root: &Element) -> Vec<Elem
         if !contains(root, &e) {
             continue;
         }
-        let submits = if e.dyn_ref::<HtmlButtonElement>().is_some() {
+        let submits = if is_a(&e, "HTMLButtonElement") {
             string_prop(&e, "type") == "submit"
-        } else if e.dyn_ref::<HtmlInputElement>().is_some() {
+        } else if is_a(&e, "HTMLInputElement") {
             let t = string_prop(&e, "type");
             t == "submit" || t == "image"
         } else {
@@ -277,7 +271,7 @@ fn describe_container(
             let mut m = Map::new();
             put(&mut m, "ref", button_ref(b, root).into());
             put(&mut m, "label", button_label(b, root).into());
-            if b.matches(":disabled").unwrap_or(false) {
+            if super::dom::disabled(b) {
                 put(&mut m, "disabled", true.into());
             }
             buttons.push(Value::Object(m));
@@ -310,7 +304,10 @@ pub(crate) fn run(config: &Config, asked: Option<&str>) -> Result<JsValue, Strin
     for c in &forms {
         // The same "form N" the agent can pass back, counted among all forms in scope.
         let index = match c {
-            Container::Form(f) => all_forms.iter().position(|x| x == f).unwrap_or(0),
+            Container::Form(f) => all_forms
+                .iter()
+                .position(|x| js_sys::Object::is(x, f))
+                .unwrap_or(0),
             Container::Area(_) => 0,
         };
         list.push(describe_container(config, c, &root, index)?);

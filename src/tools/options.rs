@@ -79,7 +79,7 @@ fn opt_count(options: &JsValue, key: &str) -> Result<JsValue, String> {
 
 /// The origin of an allowlist entry, which must be an http(s) URL.
 fn origin_of(entry: &str) -> Option<String> {
-    let url = web_sys::Url::new(entry).ok()?;
+    let url = super::url::parse(entry, None)?;
     let scheme = string_prop(&url, "protocol");
     (scheme == "http:" || scheme == "https:").then(|| string_prop(&url, "origin"))
 }
@@ -94,15 +94,19 @@ fn sensitive_selectors(options: &JsValue) -> Result<Vec<String>, String> {
     if !js_sys::Array::is_array(&list) {
         return Err(SHAPE.into());
     }
-    let probe = super::js::document()?
-        .create_element("div")
-        .map_err(|e| super::js::error_text(&e))?;
+    let div = JsValue::from_str("div");
+    let probe = super::js::proto_call(
+        "Document",
+        "createElement",
+        super::js::document()?.as_ref(),
+        &[&div],
+    )?;
     let mut out = Vec::new();
     for (i, entry) in js_sys::Array::from(&list).iter().enumerate() {
         let sel = entry
             .as_string()
             .ok_or_else(|| format!("{SHAPE}; [{i}] is not a string"))?;
-        if probe.matches(&sel).is_err() {
+        if super::dom::matches(probe.unchecked_ref(), &sel).is_err() {
             return Err(format!(
                 "options.sensitive[{i}]: {} is not a valid CSS selector",
                 Quoted(&sel)
@@ -154,19 +158,15 @@ impl Config {
         crate::protocol::validate::tool_name("options.name", &name).map_err(|e| e.to_string())?;
         let root = match get(options, "root") {
             v if v.is_undefined() || v.is_null() => None,
-            v => Some(
-                v.dyn_into::<Element>()
-                    .map_err(|_| "options.root must be an Element")?,
-            ),
+            v => Some(super::dom::cast(v, "Element").ok_or("options.root must be an Element")?),
         };
         let form = match get(options, "form") {
             v if v.is_undefined() || v.is_null() => None,
             v => match v.as_string() {
                 Some(s) => Some(FormChoice::Selector(s)),
                 None => Some(FormChoice::Element(
-                    v.dyn_into::<HtmlFormElement>().map_err(|_| {
-                        "options.form must be an HTMLFormElement or a selector string"
-                    })?,
+                    super::dom::cast(v, "HTMLFormElement")
+                        .ok_or("options.form must be an HTMLFormElement or a selector string")?,
                 )),
             },
         };
