@@ -421,7 +421,7 @@ pub(crate) fn files(el: &HtmlInputElement, value: &Value) -> Result<Step, Outcom
         };
         if name.is_empty()
             || name.len() > 255
-            || name.contains(['/', '\\'])
+            || name.bytes().any(|b| b == b'/' || b == b'\\')
             || name.chars().any(char::is_control)
         {
             return refuse(format!("{} is not a plain file name", Quoted(name)));

@@ -23,13 +23,11 @@ const TEXT_MAX: usize = 60_000;
 /// Most forms described in one answer.
 const FORMS_MAX: usize = 10;
 
-fn cut(value: String, out: &mut Map<String, Value>) -> Value {
-    if value.chars().count() > VALUE_MAX {
+fn cut(mut value: String, out: &mut Map<String, Value>) -> Value {
+    if super::text::cut_chars(&mut value, VALUE_MAX) {
         put(out, "valueTruncated", Value::Bool(true));
-        Value::String(value.chars().take(VALUE_MAX).collect())
-    } else {
-        Value::String(value)
     }
+    Value::String(value)
 }
 
 /// The constraints a field's own attributes set.
@@ -317,21 +315,27 @@ pub(crate) fn run(config: &Config, asked: Option<&str>) -> Result<JsValue, Strin
     let mut size = json_text(&answer).chars().count();
     let mut left_out = 0;
     while size > TEXT_MAX {
-        let dropped = answer["forms"].as_array_mut().and_then(|forms| {
-            forms
-                .iter_mut()
-                .rev()
-                .find_map(|f| f["fields"].as_array_mut().filter(|a| !a.is_empty()))
-                .and_then(Vec::pop)
-        });
+        let dropped = answer
+            .get_mut("forms")
+            .and_then(Value::as_array_mut)
+            .and_then(|forms| {
+                forms
+                    .iter_mut()
+                    .rev()
+                    .find_map(|f| {
+                        (f.get_mut("fields").and_then(Value::as_array_mut))
+                            .filter(|a| !a.is_empty())
+                    })
+                    .and_then(Vec::pop)
+            });
         let Some(dropped) = dropped else {
             return Err("the form is too large to describe".into());
         };
         size -= json_text(&dropped).chars().count() + 1;
         left_out += 1;
     }
-    if left_out > 0 {
-        answer["fieldsLeftOut"] = Value::from(left_out);
+    if let Some(o) = answer.as_object_mut().filter(|_| left_out > 0) {
+        put(o, "fieldsLeftOut", Value::from(left_out));
     }
     Ok(super::js::ok_result(&answer))
 }

@@ -21,8 +21,8 @@ pub(crate) fn clean_text(s: &str) -> String {
         }
         out.push_str(word);
     }
-    if out.chars().count() > LABEL_MAX {
-        out = out.chars().take(LABEL_MAX).collect::<String>() + "…";
+    if super::text::cut_chars(&mut out, LABEL_MAX) {
+        out.push('…');
     }
     out
 }

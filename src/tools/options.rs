@@ -117,10 +117,12 @@ fn sensitive_selectors(options: &JsValue) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
-/// The options every page tool takes.
-const COMMON_KEYS: &[&str] = &["name", "description", "timeoutMs", "maxCallsPerRun"];
-/// The form tools' own options.
+/// The options of the form tools (the first four: every page tool's).
 const FORM_KEYS: &[&str] = &[
+    "name",
+    "description",
+    "timeoutMs",
+    "maxCallsPerRun",
     "root",
     "form",
     "confirm",
@@ -130,20 +132,27 @@ const FORM_KEYS: &[&str] = &[
     "allowHidden",
     "allowOrigins",
 ];
-/// The navigate tool's own options.
-const NAVIGATE_KEYS: &[&str] = &["allowOrigins", "router", "mode", "confirm"];
+/// The options of the navigate tool (the first four: every page tool's).
+const NAVIGATE_KEYS: &[&str] = &[
+    "name",
+    "description",
+    "timeoutMs",
+    "maxCallsPerRun",
+    "allowOrigins",
+    "router",
+    "mode",
+    "confirm",
+];
 
 /// Refuses a key the tool does not know (a typo would otherwise be ignored in silence). The
 /// default name tells the navigate tool from the form tools.
 fn check_keys(options: &JsValue, default_name: &str) -> Result<(), String> {
-    let own = if default_name == "navigate" {
+    let known = if default_name == "navigate" {
         NAVIGATE_KEYS
     } else {
         FORM_KEYS
     };
-    let mut known: Vec<&str> = COMMON_KEYS.to_vec();
-    known.extend_from_slice(own);
-    crate::browser::keys::check(options, &known, "options.")
+    crate::browser::keys::check(options, known, "options.")
 }
 
 impl Config {

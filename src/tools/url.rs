@@ -44,7 +44,7 @@ pub(crate) fn precheck(input: &str) -> Result<(), String> {
     if input.trim() != input {
         return Err("starts or ends with spaces".into());
     }
-    if input.contains('\\') {
+    if input.bytes().any(|b| b == b'\\') {
         return Err("contains a backslash, which browsers read as a slash".into());
     }
     Ok(())
@@ -106,12 +106,12 @@ pub(crate) fn without_query(url: &str) -> Option<String> {
 /// the fragment only when `input` has them. (`#top` resolves against the page's address, whose
 /// query is the page's, not the model's.)
 pub(crate) fn shown_path(input: &str, url: &web_sys::Url) -> String {
-    let (before_hash, has_hash) = match input.find('#') {
+    let (before_hash, has_hash) = match input.bytes().position(|b| b == b'#') {
         Some(i) => (&input[..i], true),
         None => (input, false),
     };
     let mut out = string_prop(url, "pathname");
-    if before_hash.contains('?') {
+    if before_hash.bytes().any(|b| b == b'?') {
         out.push_str(&string_prop(url, "search"));
     }
     if has_hash {
