@@ -37,33 +37,39 @@ pub(crate) struct Config {
     pub document_mode: bool,
 }
 
+/// `options[key]` unless absent (`undefined` or `null`).
+fn opt(options: &JsValue, key: &str) -> Option<JsValue> {
+    Some(get(options, key)).filter(|v| !v.is_undefined() && !v.is_null())
+}
+
+/// Why `options[key]` is refused: it is not `what`.
+fn not_a(key: &str, what: &str) -> String {
+    format!("options.{key} must be {what}")
+}
+
 fn opt_string(options: &JsValue, key: &str) -> Result<Option<String>, String> {
-    let v = get(options, key);
-    if v.is_undefined() || v.is_null() {
-        return Ok(None);
+    match opt(options, key) {
+        None => Ok(None),
+        Some(v) => v
+            .as_string()
+            .map(Some)
+            .ok_or_else(|| not_a(key, "a string")),
     }
-    v.as_string()
-        .map(Some)
-        .ok_or_else(|| format!("options.{key} must be a string"))
 }
 
 fn opt_bool(options: &JsValue, key: &str) -> Result<bool, String> {
-    let v = get(options, key);
-    if v.is_undefined() || v.is_null() {
-        return Ok(false);
+    match opt(options, key) {
+        None => Ok(false),
+        Some(v) => v.as_bool().ok_or_else(|| not_a(key, "true or false")),
     }
-    v.as_bool()
-        .ok_or_else(|| format!("options.{key} must be true or false"))
 }
 
 fn opt_function(options: &JsValue, key: &str) -> Result<Option<Function>, String> {
-    let v = get(options, key);
-    if v.is_undefined() || v.is_null() {
-        return Ok(None);
+    match opt(options, key) {
+        None => Ok(None),
+        Some(v) if v.is_function() => Ok(Some(v.unchecked_into())),
+        Some(_) => Err(not_a(key, "a function")),
     }
-    v.dyn_into::<Function>()
-        .map(Some)
-        .map_err(|_| format!("options.{key} must be a function"))
 }
 
 fn opt_count(options: &JsValue, key: &str) -> Result<JsValue, String> {
@@ -73,7 +79,7 @@ fn opt_count(options: &JsValue, key: &str) -> Result<JsValue, String> {
     }
     match v.as_f64() {
         Some(n) if n.is_finite() && n > 0.0 && n.fract() == 0.0 => Ok(v),
-        _ => Err(format!("options.{key} must be a positive whole number")),
+        _ => Err(not_a(key, "a positive whole number")),
     }
 }
 
