@@ -130,13 +130,11 @@ pub(crate) fn describe_field(f: &Field, sensitive: &[String]) -> Value {
     match &f.control {
         _ if secret.is_some() || hidden => {
             let filled = match &f.control {
-                Control::Input(i) => !string_prop(i, "value").is_empty(),
-                Control::TextArea(t) => !string_prop(t, "value").is_empty(),
-                Control::Select(s) => !string_prop(s, "value").is_empty(),
-                Control::Editable(e) => !string_prop(e, "innerText").is_empty(),
                 Control::Radios(v) | Control::Checkboxes(v) => {
                     v.iter().any(|i| bool_prop(i, "checked"))
                 }
+                Control::Editable(e) => !string_prop(e, "innerText").is_empty(),
+                _ => !string_prop(&el, "value").is_empty(),
             };
             put(&mut o, "value", Value::Null);
             let why = secret.map(|s| s.describe()).unwrap_or("a hidden field");

@@ -198,11 +198,8 @@ impl Field {
     /// Whether the page marks the field read-only.
     pub(crate) fn read_only(&self) -> bool {
         let el = self.element();
-        let own = match &self.control {
-            Control::Input(i) => bool_prop(i, "readOnly"),
-            Control::TextArea(t) => bool_prop(t, "readOnly"),
-            _ => false,
-        };
+        let own = matches!(self.control, Control::Input(_) | Control::TextArea(_))
+            && bool_prop(&el, "readOnly");
         own || attr(&el, "aria-readonly").as_deref() == Some("true")
     }
 
