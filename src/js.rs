@@ -341,8 +341,7 @@ impl CallContext {
 
 /// The document of the page; the tools only run in a window.
 pub(crate) fn document() -> Result<web_sys::Document, String> {
-    web_sys::window()
-        .and_then(|w| w.document())
+    (page_document().map(JsCast::unchecked_into))
         .ok_or_else(|| "the page tools need a browser window with a document".into())
 }
 
@@ -444,14 +443,6 @@ pub(crate) fn entries(o: &JsValue) -> Vec<(String, JsValue)> {
         .collect()
 }
 
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(js_namespace = JSON, js_name = parse)]
-    fn json_parse(text: &str) -> JsValue;
-    #[wasm_bindgen(js_namespace = Reflect, js_name = deleteProperty, catch)]
-    fn reflect_delete(target: &JsValue, key: &str) -> Result<bool, JsValue>;
-}
-
 /// JSON text as a serde value, parsed by the browser's `JSON.parse` and walked into the value
 /// serde_json would have read: the SDK's one JSON text parser in the browser (the core's too,
 /// through the hook in `lib.rs`), so serde_json's own is not in the .wasm (which is 13 KB
@@ -539,21 +530,25 @@ pub(crate) fn write_f64(n: f64, out: &mut String) {
 
 /// JSON text as a JS value (the tools' parameter schemas, written as constants).
 pub(crate) fn parse_json(text: &str) -> JsValue {
-    json_parse(text)
+    js_sys::JSON::parse(text).unwrap_or_default()
 }
 
 /// Removes `obj[key]` from an object this module built.
 pub(crate) fn delete(obj: &JsValue, key: &str) {
-    let _ = reflect_delete(obj, key);
+    let reflect = get(&js_sys::global(), "Reflect");
+    let _ = call_method(&reflect, "deleteProperty", &[obj, &JsValue::from_str(key)]);
 }
 
 /// The elements of an array-like JS list (a `NodeList`, a form's `elements`, `labels`), in
 /// order; anything else in it is skipped.
 pub(crate) fn elements(list: &JsValue) -> Vec<web_sys::Element> {
     let mut out = Vec::new();
+    let Ok(proto) = prototype("Element") else {
+        return out;
+    };
     for item in Array::from(list).iter() {
-        if let Ok(el) = item.dyn_into::<web_sys::Element>() {
-            out.push(el);
+        if proto_call("Object", "isPrototypeOf", &proto, &[&item]).is_ok_and(|v| v.is_truthy()) {
+            out.push(item.unchecked_into());
         }
     }
     out
@@ -561,7 +556,10 @@ pub(crate) fn elements(list: &JsValue) -> Vec<web_sys::Element> {
 
 /// Lower case as the browser does it (no Unicode tables in the .wasm).
 pub(crate) fn lower(s: &str) -> String {
-    String::from(js_sys::JsString::from(s).to_lower_case())
+    proto_call("String", "toLowerCase", &JsValue::from_str(s), &[])
+        .ok()
+        .and_then(|v| v.as_string())
+        .unwrap_or_default()
 }
 
 /// Resolves in the next task, after the app's microtask and same-task work, like
@@ -569,10 +567,15 @@ pub(crate) fn lower(s: &str) -> String {
 /// (their timers may wait a second or more).
 pub(crate) async fn next_task() {
     let promise = Promise::new(&mut |resolve: Function, _reject: Function| {
-        if let Ok(channel) = web_sys::MessageChannel::new() {
-            channel.port1().set_onmessage(Some(&resolve));
-            if channel.port2().post_message(&JsValue::NULL).is_ok() {
-                return;
+        let ctor = get(&js_sys::global(), "MessageChannel");
+        if ctor.is_function() {
+            if let Ok(channel) =
+                js_sys::Reflect::construct(ctor.unchecked_ref::<Function>(), &Array::new())
+            {
+                set(&get(&channel, "port1"), "onmessage", &resolve);
+                if call_method(&get(&channel, "port2"), "postMessage", &[&JsValue::NULL]).is_ok() {
+                    return;
+                }
             }
         }
         // Without a channel, resolving at once still lets microtasks (Vue's flush) run first.

@@ -2,12 +2,11 @@
 //! prototype setters, toggles by clicks, choices by value or label, then the events an app
 //! listens for, then a read-back of what the page kept.
 
-use super::js::{
-    bool_prop, get, lower, number_prop, object, proto_call, proto_set, set, string_prop,
-};
+use super::dom::{cast, construct, fire, items};
+use super::js::{bool_prop, get, lower, object, proto_call, proto_set, set, string_prop};
 use client_tools_core::quote::Quoted;
 use serde_json::Value;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlInputElement, HtmlOptionElement, HtmlSelectElement};
 
 use super::labels::{clean_text, option_label};
@@ -60,11 +59,8 @@ fn as_text(v: &Value) -> Result<String, Outcome> {
 /// Fires `input` then `change`, bubbling and composed, as typing and leaving a field does.
 fn fire_input_change(el: &Element) {
     for kind in ["input", "change"] {
-        let init: web_sys::EventInit =
-            super::js::parse_json(r#"{"bubbles":true,"composed":true}"#).unchecked_into();
-        if let Ok(ev) = web_sys::Event::new_with_event_init_dict(kind, &init) {
-            let _ = el.dispatch_event(&ev);
-        }
+        let init = super::js::parse_json(r#"{"bubbles":true,"composed":true}"#);
+        let _ = fire(el, "Event", kind, &init);
     }
 }
 
@@ -322,10 +318,9 @@ pub(crate) fn checkboxes(
 }
 
 pub(crate) fn select(s: &HtmlSelectElement, value: &Value) -> Result<Step, Outcome> {
-    let opts = s.options();
     let mut all: Vec<HtmlOptionElement> = Vec::new();
-    for i in 0..number_prop(&opts, "length") as u32 {
-        if let Some(o) = opts.get_with_index(i).and_then(|o| o.dyn_into().ok()) {
+    for o in items(&get(s, "options")).iter() {
+        if let Some(o) = cast(o, "HTMLOptionElement") {
             all.push(o);
         }
     }
@@ -391,10 +386,7 @@ pub(crate) fn editable(el: &web_sys::HtmlElement, value: &Value) -> Result<Step,
         r#"{"bubbles":true,"composed":true,"inputType":"insertReplacementText"}"#,
     );
     set(&init, "data", &JsValue::from_str(&text));
-    let init: web_sys::InputEventInit = init.unchecked_into();
-    if let Ok(ev) = web_sys::InputEvent::new_with_event_init_dict("input", &init) {
-        let _ = el.dispatch_event(&ev);
-    }
+    let _ = fire(el, "InputEvent", "input", &init);
     blur(el);
     let el = el.clone();
     step(Vec::new(), move || {
@@ -416,8 +408,8 @@ pub(crate) fn files(el: &HtmlInputElement, value: &Value) -> Result<Step, Outcom
     if specs.len() > 1 && !bool_prop(el, "multiple") {
         return refuse("this file field takes one file");
     }
-    let dt =
-        web_sys::DataTransfer::new().map_err(|e| Outcome::Refused(super::js::error_text(&e)))?;
+    let dt = construct("DataTransfer", &[]).map_err(Outcome::Refused)?;
+    let dt_items = get(&dt, "items");
     let mut names = Vec::new();
     for spec in &specs {
         let (Some(name), Some(text)) = (
@@ -430,28 +422,23 @@ pub(crate) fn files(el: &HtmlInputElement, value: &Value) -> Result<Step, Outcom
         };
         if name.is_empty()
             || name.len() > 255
-            || name.contains(['/', '\\'])
+            || name.bytes().any(|b| b == b'/' || b == b'\\')
             || name.chars().any(char::is_control)
         {
             return refuse(format!("{} is not a plain file name", Quoted(name)));
         }
         check_typed(text, true).map_err(Outcome::Refused)?;
-        let bag = web_sys::FilePropertyBag::new();
-        bag.set_type(
-            spec.get("type")
-                .and_then(Value::as_str)
-                .unwrap_or("text/plain"),
-        );
-        let parts = js_sys::Array::of1(&JsValue::from_str(text));
-        let file = web_sys::File::new_with_str_sequence_and_options(&parts, name, &bag)
-            .map_err(|e| Outcome::Refused(super::js::error_text(&e)))?;
-        dt.items()
-            .add_with_file(&file)
+        let bag = object();
+        let kind = (spec.get("type").and_then(Value::as_str)).unwrap_or("text/plain");
+        set(&bag, "type", &JsValue::from_str(kind));
+        let parts = super::js::array(&[&JsValue::from_str(text)]);
+        let file = construct("File", &[&parts, &JsValue::from_str(name), &bag])
+            .map_err(Outcome::Refused)?;
+        super::js::call_method(&dt_items, "add", &[&file])
             .map_err(|e| Outcome::Refused(super::js::error_text(&e)))?;
         names.push(Value::String(name.into()));
     }
-    let list: JsValue = dt.files().map(Into::into).unwrap_or(JsValue::NULL);
-    proto_set("HTMLInputElement", "files", el, &list).map_err(Outcome::Refused)?;
+    proto_set("HTMLInputElement", "files", el, &get(&dt, "files")).map_err(Outcome::Refused)?;
     fire_input_change(el);
     step(Vec::new(), move || Set(Value::Array(names)))
 }

@@ -1,10 +1,11 @@
 //! The describe-form tool: what a model needs to fill a form, with the page's secrets redacted.
 
-use super::js::{bool_prop, number_prop, proto_get, string_prop};
+use super::dom::is_a;
+use super::js::{bool_prop, get, proto_get, string_prop};
 use client_tools_core::protocol::json_text;
 use serde_json::{Map, Value};
-use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{Element, HtmlButtonElement, HtmlFormElement, HtmlInputElement, HtmlSelectElement};
+use wasm_bindgen::JsValue;
+use web_sys::{Element, HtmlFormElement, HtmlInputElement, HtmlSelectElement};
 
 use super::fields::{fields, Control, Field};
 use super::labels::{clean_text, label_of, option_label};
@@ -22,18 +23,16 @@ const TEXT_MAX: usize = 60_000;
 /// Most forms described in one answer.
 const FORMS_MAX: usize = 10;
 
-fn cut(value: String, out: &mut Map<String, Value>) -> Value {
-    if value.chars().count() > VALUE_MAX {
+fn cut(mut value: String, out: &mut Map<String, Value>) -> Value {
+    if super::text::cut_chars(&mut value, VALUE_MAX) {
         put(out, "valueTruncated", Value::Bool(true));
-        Value::String(value.chars().take(VALUE_MAX).collect())
-    } else {
-        Value::String(value)
     }
+    Value::String(value)
 }
 
 /// The constraints a field's own attributes set.
 fn constraints(el: &Element, out: &mut Map<String, Value>) {
-    if el.has_attribute("required") {
+    if attr(el, "required").is_some() {
         put(out, "required", Value::Bool(true));
     }
     for a in [
@@ -50,7 +49,7 @@ fn constraints(el: &Element, out: &mut Map<String, Value>) {
             put(out, a, Value::String(v));
         }
     }
-    if el.has_attribute("multiple") {
+    if attr(el, "multiple").is_some() {
         put(out, "multiple", Value::Bool(true));
     }
 }
@@ -83,16 +82,13 @@ fn choices(inputs: &[HtmlInputElement], root: &Element) -> Value {
 }
 
 fn select_options(s: &HtmlSelectElement, out: &mut Map<String, Value>) {
-    let opts = s.options();
-    let n = number_prop(&opts, "length") as u32;
+    let opts = super::dom::items(&get(s, "options"));
+    let n = opts.length();
     let mut list = Vec::new();
-    for i in 0..n.min(OPTIONS_MAX as u32) {
-        let Some(o) = opts
-            .get_with_index(i)
-            .and_then(|o| o.dyn_into::<web_sys::HtmlOptionElement>().ok())
-        else {
+    for o in opts.iter().take(OPTIONS_MAX) {
+        if !super::dom::is_a(&o, "HTMLOptionElement") {
             continue;
-        };
+        }
         let mut m = Map::new();
         put(&mut m, "value", string_prop(&o, "value").into());
         put(
@@ -134,13 +130,11 @@ pub(crate) fn describe_field(f: &Field, sensitive: &[String]) -> Value {
     match &f.control {
         _ if secret.is_some() || hidden => {
             let filled = match &f.control {
-                Control::Input(i) => !string_prop(i, "value").is_empty(),
-                Control::TextArea(t) => !string_prop(t, "value").is_empty(),
-                Control::Select(s) => !string_prop(s, "value").is_empty(),
-                Control::Editable(e) => !string_prop(e, "innerText").is_empty(),
                 Control::Radios(v) | Control::Checkboxes(v) => {
                     v.iter().any(|i| bool_prop(i, "checked"))
                 }
+                Control::Editable(e) => !string_prop(e, "innerText").is_empty(),
+                _ => !string_prop(&el, "value").is_empty(),
             };
             put(&mut o, "value", Value::Null);
             let why = secret.map(|s| s.describe()).unwrap_or("a hidden field");
@@ -155,12 +149,8 @@ pub(crate) fn describe_field(f: &Field, sensitive: &[String]) -> Value {
         }
         Control::Input(i) if kind == "file" => {
             let mut names: Vec<Value> = Vec::new();
-            if let Some(fl) = i.files() {
-                for k in 0..number_prop(&fl, "length") as u32 {
-                    if let Some(f) = fl.item(k) {
-                        names.push(string_prop(&f, "name").into());
-                    }
-                }
+            for f in super::dom::items(&get(i, "files")).iter() {
+                names.push(string_prop(&f, "name").into());
             }
             put(&mut o, "files", Value::Array(names));
         }
@@ -219,9 +209,9 @@ pub(crate) fn submit_buttons(form: &HtmlFormElement, root: &Element) -> Vec<Elem
         if !contains(root, &e) {
             continue;
         }
-        let submits = if e.dyn_ref::<HtmlButtonElement>().is_some() {
+        let submits = if is_a(&e, "HTMLButtonElement") {
             string_prop(&e, "type") == "submit"
-        } else if e.dyn_ref::<HtmlInputElement>().is_some() {
+        } else if is_a(&e, "HTMLInputElement") {
             let t = string_prop(&e, "type");
             t == "submit" || t == "image"
         } else {
@@ -277,7 +267,7 @@ fn describe_container(
             let mut m = Map::new();
             put(&mut m, "ref", button_ref(b, root).into());
             put(&mut m, "label", button_label(b, root).into());
-            if b.matches(":disabled").unwrap_or(false) {
+            if super::dom::disabled(b) {
                 put(&mut m, "disabled", true.into());
             }
             buttons.push(Value::Object(m));
@@ -310,7 +300,10 @@ pub(crate) fn run(config: &Config, asked: Option<&str>) -> Result<JsValue, Strin
     for c in &forms {
         // The same "form N" the agent can pass back, counted among all forms in scope.
         let index = match c {
-            Container::Form(f) => all_forms.iter().position(|x| x == f).unwrap_or(0),
+            Container::Form(f) => all_forms
+                .iter()
+                .position(|x| js_sys::Object::is(x, f))
+                .unwrap_or(0),
             Container::Area(_) => 0,
         };
         list.push(describe_container(config, c, &root, index)?);
@@ -320,21 +313,27 @@ pub(crate) fn run(config: &Config, asked: Option<&str>) -> Result<JsValue, Strin
     let mut size = json_text(&answer).chars().count();
     let mut left_out = 0;
     while size > TEXT_MAX {
-        let dropped = answer["forms"].as_array_mut().and_then(|forms| {
-            forms
-                .iter_mut()
-                .rev()
-                .find_map(|f| f["fields"].as_array_mut().filter(|a| !a.is_empty()))
-                .and_then(Vec::pop)
-        });
+        let dropped = answer
+            .get_mut("forms")
+            .and_then(Value::as_array_mut)
+            .and_then(|forms| {
+                forms
+                    .iter_mut()
+                    .rev()
+                    .find_map(|f| {
+                        (f.get_mut("fields").and_then(Value::as_array_mut))
+                            .filter(|a| !a.is_empty())
+                    })
+                    .and_then(Vec::pop)
+            });
         let Some(dropped) = dropped else {
             return Err("the form is too large to describe".into());
         };
         size -= json_text(&dropped).chars().count() + 1;
         left_out += 1;
     }
-    if left_out > 0 {
-        answer["fieldsLeftOut"] = Value::from(left_out);
+    if let Some(o) = answer.as_object_mut().filter(|_| left_out > 0) {
+        put(o, "fieldsLeftOut", Value::from(left_out));
     }
     Ok(super::js::ok_result(&answer))
 }

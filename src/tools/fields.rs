@@ -9,6 +9,8 @@ use client_tools_core::quote::Quoted;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 
+use super::dom::{cast, closest, disabled, is_a, node_get};
+
 use super::labels::{clean_text, group_label, label_of};
 use super::scope::{attr, contains, query_all, Container};
 
@@ -129,10 +131,8 @@ impl Field {
             return Some(Secret::Marked);
         }
         let el = self.element();
-        if let Some(i) = el.dyn_ref::<HtmlInputElement>() {
-            if string_prop(i, "type") == "password" {
-                return Some(Secret::Password);
-            }
+        if is_a(&el, "HTMLInputElement") && string_prop(&el, "type") == "password" {
+            return Some(Secret::Password);
         }
         let ac = attr(&el, "autocomplete")
             .unwrap_or_default()
@@ -190,20 +190,16 @@ impl Field {
 
     /// Whether every element of the field is disabled (itself, or by a disabled fieldset).
     pub(crate) fn disabled(&self) -> bool {
-        self.elements().iter().all(|e| {
-            e.matches(":disabled").unwrap_or(false)
-                || attr(e, "aria-disabled").as_deref() == Some("true")
-        })
+        self.elements()
+            .iter()
+            .all(|e| disabled(e) || attr(e, "aria-disabled").as_deref() == Some("true"))
     }
 
     /// Whether the page marks the field read-only.
     pub(crate) fn read_only(&self) -> bool {
         let el = self.element();
-        let own = match &self.control {
-            Control::Input(i) => bool_prop(i, "readOnly"),
-            Control::TextArea(t) => bool_prop(t, "readOnly"),
-            _ => false,
-        };
+        let own = matches!(self.control, Control::Input(_) | Control::TextArea(_))
+            && bool_prop(&el, "readOnly");
         own || attr(&el, "aria-readonly").as_deref() == Some("true")
     }
 
@@ -216,8 +212,8 @@ impl Field {
         }
         self.elements().iter().any(|el| {
             let toggle = matches!(self.control, Control::Radios(_) | Control::Checkboxes(_))
-                || el.dyn_ref::<HtmlInputElement>().is_some_and(|i| {
-                    let t = string_prop(i, "type");
+                || (is_a(el, "HTMLInputElement") && {
+                    let t = string_prop(el, "type");
                     t == "checkbox" || t == "radio"
                 });
             if seen(el, !toggle) {
@@ -227,10 +223,7 @@ impl Field {
                 let labels = get(el, "labels");
                 !labels.is_undefined()
                     && !labels.is_null()
-                    && js_sys::Array::from(&labels)
-                        .iter()
-                        .filter_map(|l| l.dyn_into::<Element>().ok())
-                        .any(|l| seen(&l, true))
+                    && super::js::elements(&labels).iter().any(|l| seen(l, true))
             }
         })
     }
@@ -239,7 +232,7 @@ impl Field {
 /// Whether `el` is rendered with some area, visible, not inert and (if `opacity`) not
 /// transparent; `Element.checkVisibility` where the browser has it.
 pub(crate) fn seen(el: &Element, opacity: bool) -> bool {
-    if el.closest("[inert]").ok().flatten().is_some() {
+    if closest(el, "[inert]").is_some() {
         return false;
     }
     let check = object();
@@ -252,7 +245,7 @@ pub(crate) fn seen(el: &Element, opacity: bool) -> bool {
             return false;
         }
     }
-    let rect = el.get_bounding_client_rect();
+    let rect = proto_call("Element", "getBoundingClientRect", el, &[]).unwrap_or_default();
     number_prop(&rect, "width") > 0.0 && number_prop(&rect, "height") > 0.0
 }
 
@@ -270,7 +263,8 @@ pub(crate) fn fields(container: &Container, root: &Element) -> Result<Vec<Field>
         }
         let name = attr(&el, "name").unwrap_or_default();
         let id = attr(&el, "id").unwrap_or_default();
-        let control = if let Some(i) = el.dyn_ref::<HtmlInputElement>() {
+        let control = if is_a(&el, "HTMLInputElement") {
+            let i: &HtmlInputElement = el.unchecked_ref();
             let t = string_prop(i, "type");
             if matches!(t.as_str(), "submit" | "reset" | "button" | "image") {
                 continue;
@@ -314,10 +308,10 @@ pub(crate) fn fields(container: &Container, root: &Element) -> Result<Vec<Field>
                 }
             }
             Control::Input(i.clone())
-        } else if let Some(t) = el.dyn_ref::<HtmlTextAreaElement>() {
-            Control::TextArea(t.clone())
-        } else if let Some(s) = el.dyn_ref::<HtmlSelectElement>() {
-            Control::Select(s.clone())
+        } else if is_a(&el, "HTMLTextAreaElement") {
+            Control::TextArea(el.clone().unchecked_into())
+        } else if is_a(&el, "HTMLSelectElement") {
+            Control::Select(el.clone().unchecked_into())
         } else {
             continue;
         };
@@ -332,13 +326,11 @@ pub(crate) fn fields(container: &Container, root: &Element) -> Result<Vec<Field>
         });
     }
     for el in query_all(container.element(), "[contenteditable]")? {
-        let Ok(h) = el.dyn_into::<HtmlElement>() else {
+        let Some(h) = cast::<HtmlElement>(el.into(), "HTMLElement") else {
             continue;
         };
-        let nested = h
-            .parent_element()
-            .and_then(|p| p.dyn_into::<HtmlElement>().ok())
-            .is_some_and(|p| bool_prop(&p, "isContentEditable"));
+        let nested = node_get("Node", "parentElement", &h)
+            .is_some_and(|p| is_a(&p, "HTMLElement") && bool_prop(&p, "isContentEditable"));
         if !bool_prop(&h, "isContentEditable") || nested {
             continue;
         }

@@ -175,7 +175,8 @@ pub(crate) async fn run(
     let c = container(config, asked.as_deref(), false)?;
     let all = fields(&c, &root(config)?)?;
     // Filling moves focus from field to field; the user's own focus (say, a chat box) returns after.
-    let had_focus = document()?.active_element();
+    let had_focus = super::dom::node_get("Document", "activeElement", document()?.as_ref())
+        .map(wasm_bindgen::JsCast::unchecked_into::<web_sys::Element>);
     let mut lines = Vec::new();
     let (mut set_count, mut refused_count) = (0u32, 0u32);
     for (loc, value) in &wanted {

@@ -2,8 +2,9 @@
 //! `aria-label`, `<label>` (for= or wrapping), placeholder or title; a group's legend. Only
 //! elements inside the tool's root lend a label: an answer never depends on what lies outside.
 
-use super::js::{get, string_prop};
-use wasm_bindgen::JsCast;
+use super::dom::{cast, closest, node_get};
+use super::js::{get, proto_call, string_prop};
+use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlInputElement};
 
 use super::scope::{attr, contains, query_all};
@@ -20,8 +21,8 @@ pub(crate) fn clean_text(s: &str) -> String {
         }
         out.push_str(word);
     }
-    if out.chars().count() > LABEL_MAX {
-        out = out.chars().take(LABEL_MAX).collect::<String>() + "…";
+    if super::text::cut_chars(&mut out, LABEL_MAX) {
+        out.push('…');
     }
     out
 }
@@ -29,15 +30,15 @@ pub(crate) fn clean_text(s: &str) -> String {
 /// The text of a label without the text of the controls it wraps (a `<select>` inside a label
 /// would otherwise lend it every option).
 fn label_text(label: &Element) -> String {
-    let Ok(copy) = label.clone_node_with_deep(true) else {
+    let Ok(copy) = proto_call("Node", "cloneNode", label, &[&JsValue::TRUE]) else {
         return String::new();
     };
-    let Ok(copy) = copy.dyn_into::<Element>() else {
+    let Some(copy) = cast::<Element>(copy, "Element") else {
         return String::new();
     };
     if let Ok(inner) = query_all(&copy, "input,select,textarea,button") {
         for el in inner {
-            el.remove();
+            let _ = proto_call("Element", "remove", &el, &[]);
         }
     }
     clean_text(&string_prop(&copy, "textContent"))
@@ -48,10 +49,13 @@ fn label_text(label: &Element) -> String {
 /// Labelling elements outside `root` are passed over.
 pub(crate) fn label_of(el: &Element, root: &Element) -> String {
     if let Some(ids) = attr(el, "aria-labelledby") {
-        let doc = el.owner_document();
+        let doc = node_get("Node", "ownerDocument", el);
         let mut parts: Vec<String> = Vec::new();
         for id in ids.split_whitespace() {
-            let Some(l) = doc.as_ref().and_then(|d| d.get_element_by_id(id)) else {
+            let Some(l) = doc.as_ref().and_then(|d| {
+                let found = proto_call("Document", "getElementById", d, &[&JsValue::from_str(id)]);
+                cast::<Element>(found.ok()?, "Element")
+            }) else {
                 continue;
             };
             if contains(root, &l) {
@@ -98,24 +102,19 @@ pub(crate) fn label_of(el: &Element, root: &Element) -> String {
 /// The label of a group of radio buttons or checkboxes, given its first one: its fieldset's
 /// legend or `role=radiogroup` label (inside `root`), else the name.
 pub(crate) fn group_label(first: &Element, name: &str, root: &Element) -> String {
-    if let Some(group) = first
-        .closest("[role=radiogroup],[role=group]")
-        .ok()
-        .flatten()
-        .filter(|g| contains(root, g))
+    if let Some(group) =
+        closest(first, "[role=radiogroup],[role=group]").filter(|g| contains(root, g))
     {
         let l = label_of(&group, root);
         if !l.is_empty() {
             return l;
         }
     }
-    if let Some(fs) = first
-        .closest("fieldset")
-        .ok()
-        .flatten()
-        .filter(|f| contains(root, f))
-    {
-        if let Ok(Some(legend)) = fs.query_selector("legend") {
+    if let Some(fs) = closest(first, "fieldset").filter(|f| contains(root, f)) {
+        if let Some(legend) = query_all(&fs, "legend")
+            .ok()
+            .and_then(|v| v.into_iter().next())
+        {
             let l = clean_text(&string_prop(&legend, "textContent"));
             if !l.is_empty() {
                 return l;

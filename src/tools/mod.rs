@@ -6,6 +6,7 @@
 
 mod controls;
 mod describe;
+mod dom;
 mod fields;
 mod fill;
 mod labels;

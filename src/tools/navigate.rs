@@ -2,9 +2,12 @@
 //! another allowed site or `mode: "document"`, a page load that waits until the result is
 //! posted.
 
-use super::js::{call_hook, error_result, object, ok_result, set, string_prop, CallContext};
+use super::js::{
+    call_hook, call_method, error_result, error_text, get, object, ok_result, set, string_prop,
+    CallContext,
+};
 use super::json_object;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 
 use super::options::Config;
 use super::url::{check_target, shown_path, Target};
@@ -12,18 +15,15 @@ use super::url::{check_target, shown_path, Target};
 /// Changes the route in place: `history.pushState`, then a `popstate` event so routers that
 /// listen for it (and the app's own listener) render the new screen.
 fn push_state(href: &str) -> Result<(), String> {
-    let win = web_sys::window().ok_or("no window")?;
-    let history = win.history().map_err(|e| super::js::error_text(&e))?;
-    history
-        .push_state_with_url(&JsValue::NULL, "", Some(href))
-        .map_err(|e| super::js::error_text(&e))?;
-    let init: web_sys::PopStateEventInit =
-        super::js::parse_json(r#"{"state":null}"#).unchecked_into();
-    let ev = web_sys::PopStateEvent::new_with_event_init_dict("popstate", &init)
-        .map_err(|e| super::js::error_text(&e))?;
-    win.dispatch_event(&ev)
-        .map_err(|e| super::js::error_text(&e))?;
-    Ok(())
+    let win = super::dom::window().ok_or("no window")?;
+    let args = [
+        &JsValue::NULL,
+        &JsValue::from_str(""),
+        &JsValue::from_str(href),
+    ];
+    call_method(&get(&win, "history"), "pushState", &args).map_err(|e| error_text(&e))?;
+    let init = super::js::parse_json(r#"{"state":null}"#);
+    super::dom::fire(&win, "PopStateEvent", "popstate", &init)
 }
 
 fn title() -> String {
@@ -95,8 +95,8 @@ pub(crate) async fn run(
     if !in_place {
         let target = href.clone();
         let go = Box::new(move || {
-            if let Some(w) = web_sys::window() {
-                let _ = w.location().assign(&target);
+            if let Some(w) = super::dom::window() {
+                let _ = call_method(&get(&w, "location"), "assign", &[&target.into()]);
             }
         });
         if !ctx.after_result(go) {

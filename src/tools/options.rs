@@ -37,33 +37,39 @@ pub(crate) struct Config {
     pub document_mode: bool,
 }
 
+/// `options[key]` unless absent (`undefined` or `null`).
+fn opt(options: &JsValue, key: &str) -> Option<JsValue> {
+    Some(get(options, key)).filter(|v| !v.is_undefined() && !v.is_null())
+}
+
+/// Why `options[key]` is refused: it is not `what`.
+fn not_a(key: &str, what: &str) -> String {
+    format!("options.{key} must be {what}")
+}
+
 fn opt_string(options: &JsValue, key: &str) -> Result<Option<String>, String> {
-    let v = get(options, key);
-    if v.is_undefined() || v.is_null() {
-        return Ok(None);
+    match opt(options, key) {
+        None => Ok(None),
+        Some(v) => v
+            .as_string()
+            .map(Some)
+            .ok_or_else(|| not_a(key, "a string")),
     }
-    v.as_string()
-        .map(Some)
-        .ok_or_else(|| format!("options.{key} must be a string"))
 }
 
 fn opt_bool(options: &JsValue, key: &str) -> Result<bool, String> {
-    let v = get(options, key);
-    if v.is_undefined() || v.is_null() {
-        return Ok(false);
+    match opt(options, key) {
+        None => Ok(false),
+        Some(v) => v.as_bool().ok_or_else(|| not_a(key, "true or false")),
     }
-    v.as_bool()
-        .ok_or_else(|| format!("options.{key} must be true or false"))
 }
 
 fn opt_function(options: &JsValue, key: &str) -> Result<Option<Function>, String> {
-    let v = get(options, key);
-    if v.is_undefined() || v.is_null() {
-        return Ok(None);
+    match opt(options, key) {
+        None => Ok(None),
+        Some(v) if v.is_function() => Ok(Some(v.unchecked_into())),
+        Some(_) => Err(not_a(key, "a function")),
     }
-    v.dyn_into::<Function>()
-        .map(Some)
-        .map_err(|_| format!("options.{key} must be a function"))
 }
 
 fn opt_count(options: &JsValue, key: &str) -> Result<JsValue, String> {
@@ -73,13 +79,13 @@ fn opt_count(options: &JsValue, key: &str) -> Result<JsValue, String> {
     }
     match v.as_f64() {
         Some(n) if n.is_finite() && n > 0.0 && n.fract() == 0.0 => Ok(v),
-        _ => Err(format!("options.{key} must be a positive whole number")),
+        _ => Err(not_a(key, "a positive whole number")),
     }
 }
 
 /// The origin of an allowlist entry, which must be an http(s) URL.
 fn origin_of(entry: &str) -> Option<String> {
-    let url = web_sys::Url::new(entry).ok()?;
+    let url = super::url::parse(entry, None)?;
     let scheme = string_prop(&url, "protocol");
     (scheme == "http:" || scheme == "https:").then(|| string_prop(&url, "origin"))
 }
@@ -94,15 +100,19 @@ fn sensitive_selectors(options: &JsValue) -> Result<Vec<String>, String> {
     if !js_sys::Array::is_array(&list) {
         return Err(SHAPE.into());
     }
-    let probe = super::js::document()?
-        .create_element("div")
-        .map_err(|e| super::js::error_text(&e))?;
+    let div = JsValue::from_str("div");
+    let probe = super::js::proto_call(
+        "Document",
+        "createElement",
+        super::js::document()?.as_ref(),
+        &[&div],
+    )?;
     let mut out = Vec::new();
     for (i, entry) in js_sys::Array::from(&list).iter().enumerate() {
         let sel = entry
             .as_string()
             .ok_or_else(|| format!("{SHAPE}; [{i}] is not a string"))?;
-        if probe.matches(&sel).is_err() {
+        if super::dom::matches(probe.unchecked_ref(), &sel).is_err() {
             return Err(format!(
                 "options.sensitive[{i}]: {} is not a valid CSS selector",
                 Quoted(&sel)
@@ -113,10 +123,12 @@ fn sensitive_selectors(options: &JsValue) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
-/// The options every page tool takes.
-const COMMON_KEYS: &[&str] = &["name", "description", "timeoutMs", "maxCallsPerRun"];
-/// The form tools' own options.
+/// The options of the form tools (the first four: every page tool's).
 const FORM_KEYS: &[&str] = &[
+    "name",
+    "description",
+    "timeoutMs",
+    "maxCallsPerRun",
     "root",
     "form",
     "confirm",
@@ -126,20 +138,27 @@ const FORM_KEYS: &[&str] = &[
     "allowHidden",
     "allowOrigins",
 ];
-/// The navigate tool's own options.
-const NAVIGATE_KEYS: &[&str] = &["allowOrigins", "router", "mode", "confirm"];
+/// The options of the navigate tool (the first four: every page tool's).
+const NAVIGATE_KEYS: &[&str] = &[
+    "name",
+    "description",
+    "timeoutMs",
+    "maxCallsPerRun",
+    "allowOrigins",
+    "router",
+    "mode",
+    "confirm",
+];
 
 /// Refuses a key the tool does not know (a typo would otherwise be ignored in silence). The
 /// default name tells the navigate tool from the form tools.
 fn check_keys(options: &JsValue, default_name: &str) -> Result<(), String> {
-    let own = if default_name == "navigate" {
+    let known = if default_name == "navigate" {
         NAVIGATE_KEYS
     } else {
         FORM_KEYS
     };
-    let mut known: Vec<&str> = COMMON_KEYS.to_vec();
-    known.extend_from_slice(own);
-    crate::browser::keys::check(options, &known, "options.")
+    crate::browser::keys::check(options, known, "options.")
 }
 
 impl Config {
@@ -154,19 +173,15 @@ impl Config {
         crate::protocol::validate::tool_name("options.name", &name).map_err(|e| e.to_string())?;
         let root = match get(options, "root") {
             v if v.is_undefined() || v.is_null() => None,
-            v => Some(
-                v.dyn_into::<Element>()
-                    .map_err(|_| "options.root must be an Element")?,
-            ),
+            v => Some(super::dom::cast(v, "Element").ok_or("options.root must be an Element")?),
         };
         let form = match get(options, "form") {
             v if v.is_undefined() || v.is_null() => None,
             v => match v.as_string() {
                 Some(s) => Some(FormChoice::Selector(s)),
                 None => Some(FormChoice::Element(
-                    v.dyn_into::<HtmlFormElement>().map_err(|_| {
-                        "options.form must be an HTMLFormElement or a selector string"
-                    })?,
+                    super::dom::cast(v, "HTMLFormElement")
+                        .ok_or("options.form must be an HTMLFormElement or a selector string")?,
                 )),
             },
         };

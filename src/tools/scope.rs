@@ -7,6 +7,7 @@ use client_tools_core::quote::Quoted;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, HtmlFormElement};
 
+use super::dom::cast;
 use super::js::{document, proto_call, proto_get};
 use super::options::{Config, FormChoice};
 
@@ -63,10 +64,9 @@ pub(crate) fn connected(el: &Element) -> bool {
 pub(crate) fn root(config: &Config) -> Result<Element, String> {
     let root = match &config.root {
         Some(r) => r.clone(),
-        None => document()?
-            .body()
-            .map(Into::into)
-            .ok_or("the page has no <body> yet")?,
+        None => super::dom::node_get("Document", "body", document()?.as_ref())
+            .ok_or("the page has no <body> yet")?
+            .unchecked_into(),
     };
     if !connected(&root) {
         return Err("the tool's root element is no longer in the page".into());
@@ -87,11 +87,8 @@ pub(crate) fn form_ref(form: &HtmlFormElement, index: usize) -> String {
 /// The forms inside the root, the root included.
 pub(crate) fn forms_in(root: &Element) -> Result<Vec<HtmlFormElement>, String> {
     let mut forms: Vec<HtmlFormElement> = Vec::new();
-    if let Some(f) = root.dyn_ref::<HtmlFormElement>() {
-        forms.push(f.clone());
-    }
-    for el in query_all(root, "form")? {
-        if let Ok(f) = el.dyn_into::<HtmlFormElement>() {
+    for el in std::iter::once(root.clone()).chain(query_all(root, "form")?) {
+        if let Some(f) = cast(el.into(), "HTMLFormElement") {
             forms.push(f);
         }
     }
@@ -201,7 +198,7 @@ pub(crate) fn container(
                 query_all(&root, sel).map_err(|e| format!("the tool's form selector: {e}"))?;
             let mut forms: Vec<HtmlFormElement> = Vec::new();
             for e in found {
-                if let Ok(f) = e.dyn_into() {
+                if let Some(f) = cast(e.into(), "HTMLFormElement") {
                     forms.push(f);
                 }
             }

@@ -11,7 +11,7 @@ use std::rc::Rc;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{Element, Event, HtmlFormElement};
+use web_sys::{Element, HtmlFormElement};
 
 use super::describe::{button_label, button_ref, submit_buttons};
 use super::fields::{fields, Field};
@@ -45,9 +45,7 @@ fn pick_submitter(
 ) -> Result<Option<Element>, String> {
     let buttons = submit_buttons(form, root);
     let Some(loc) = asked else {
-        return Ok(buttons
-            .into_iter()
-            .find(|b| !b.matches(":disabled").unwrap_or(false)));
+        return Ok(buttons.into_iter().find(|b| !super::dom::disabled(b)));
     };
     check_locator("button", loc)?;
     let wanted = lower(&clean_text(loc));
@@ -69,7 +67,7 @@ fn pick_submitter(
                 client_tools_core::text::join(&labels, ", ")
             ))
         }
-        [one] if one.matches(":disabled").unwrap_or(false) => {
+        [one] if super::dom::disabled(one) => {
             Err(format!("the button {} is disabled", Quoted(loc)))
         }
         [one] => Ok(Some((*one).clone())),
@@ -105,78 +103,81 @@ struct Watch {
     seen: Rc<Cell<bool>>,
     prevented_by_app: Rc<Cell<bool>>,
     held: Rc<Cell<bool>>,
-    capture: Closure<dyn FnMut(Event)>,
-    bubble: Closure<dyn FnMut(Event)>,
+    capture: JsValue,
+    bubble: JsValue,
+}
+
+/// `window.addEventListener("submit", f, capture)` (`remove`: its removal).
+fn listen(add: bool, f: &JsValue, capture: bool) -> Result<(), String> {
+    let win = super::dom::window().ok_or("no window")?;
+    let method = if add {
+        "addEventListener"
+    } else {
+        "removeEventListener"
+    };
+    let args = [
+        &JsValue::from_str("submit"),
+        f,
+        &JsValue::from_bool(capture),
+    ];
+    proto_call("EventTarget", method, &win, &args).map(|_| ())
+}
+
+/// A listener of the SDK's one closure shape; JS owns it and frees it once collected.
+fn listener(f: impl Fn(&JsValue) + 'static) -> JsValue {
+    Closure::<super::js::Callback>::new(move |e: JsValue, _: JsValue| {
+        f(&e);
+        JsValue::UNDEFINED
+    })
+    .into_js_value()
 }
 
 impl Watch {
     fn start(form: &HtmlFormElement, hold: bool) -> Result<Watch, String> {
-        let win = web_sys::window().ok_or("no window")?;
         let seen = Rc::new(Cell::new(false));
         let prevented_by_app = Rc::new(Cell::new(false));
         let held = Rc::new(Cell::new(false));
         let (s, f) = (seen.clone(), form.clone());
-        let capture = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
-            if is_form(&e, &f) {
+        let capture = listener(move |e| {
+            if is_form(e, &f) {
                 s.set(true);
             }
         });
         let (p, h, f) = (prevented_by_app.clone(), held.clone(), form.clone());
-        let bubble = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
-            if !is_form(&e, &f) {
+        let bubble = listener(move |e| {
+            if !is_form(e, &f) {
                 return;
             }
-            if bool_prop(&e, "defaultPrevented") {
+            if bool_prop(e, "defaultPrevented") {
                 p.set(true);
             } else if hold {
-                e.prevent_default();
+                let _ = proto_call("Event", "preventDefault", e, &[]);
                 h.set(true);
             }
         });
-        win.add_event_listener_with_callback_and_bool(
-            "submit",
-            capture.as_ref().unchecked_ref(),
-            true,
-        )
-        .map_err(|e| super::js::error_text(&e))?;
-        win.add_event_listener_with_callback_and_bool(
-            "submit",
-            bubble.as_ref().unchecked_ref(),
-            false,
-        )
-        .map_err(|e| super::js::error_text(&e))?;
-        Ok(Watch {
+        let watch = Watch {
             seen,
             prevented_by_app,
             held,
             capture,
             bubble,
-        })
+        };
+        listen(true, &watch.capture, true)?;
+        listen(true, &watch.bubble, false)?;
+        Ok(watch)
     }
 }
 
 impl Drop for Watch {
     fn drop(&mut self) {
-        if let Some(win) = web_sys::window() {
-            let _ = win.remove_event_listener_with_callback_and_bool(
-                "submit",
-                self.capture.as_ref().unchecked_ref(),
-                true,
-            );
-            let _ = win.remove_event_listener_with_callback_and_bool(
-                "submit",
-                self.bubble.as_ref().unchecked_ref(),
-                false,
-            );
-        }
+        let _ = listen(false, &self.capture, true);
+        let _ = listen(false, &self.bubble, false);
     }
 }
 
 /// Whether the event was fired at this form.
-fn is_form(e: &Event, form: &HtmlFormElement) -> bool {
-    let form: &JsValue = form.as_ref();
-    e.target()
-        .is_some_and(|t| AsRef::<JsValue>::as_ref(&t) == form)
+fn is_form(e: &JsValue, form: &HtmlFormElement) -> bool {
+    js_sys::Object::is(&get(e, "target"), form)
 }
 
 fn request_submit(form: &HtmlFormElement, submitter: Option<&Element>) -> Result<(), String> {
@@ -188,17 +189,16 @@ fn request_submit(form: &HtmlFormElement, submitter: Option<&Element>) -> Result
 /// the app's listeners do not see one submission twice.
 fn load_later(form: HtmlFormElement, submitter: Option<Element>) -> Box<dyn FnOnce()> {
     Box::new(move || {
-        let Some(win) = web_sys::window() else { return };
         let target = form.clone();
-        let stop = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
-            if is_form(&e, &target) {
-                e.stop_immediate_propagation();
+        let stop = listener(move |e| {
+            if is_form(e, &target) {
+                let _ = proto_call("Event", "stopImmediatePropagation", e, &[]);
             }
         });
-        let f = stop.as_ref().unchecked_ref();
-        let _ = win.add_event_listener_with_callback_and_bool("submit", f, true);
-        let _ = request_submit(&form, submitter.as_ref());
-        let _ = win.remove_event_listener_with_callback_and_bool("submit", f, true);
+        if listen(true, &stop, true).is_ok() {
+            let _ = request_submit(&form, submitter.as_ref());
+            let _ = listen(false, &stop, true);
+        }
     })
 }
 

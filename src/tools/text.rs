@@ -20,7 +20,7 @@ pub(crate) fn check_typed(text: &str, multi_line: bool) -> Result<(), String> {
             "the value is {n} characters long; at most {VALUE_MAX}"
         ));
     }
-    if !multi_line && text.contains(['\n', '\r']) {
+    if !multi_line && text.bytes().any(|b| b == b'\n' || b == b'\r') {
         return Err("the value has a line break, and this field holds one line".into());
     }
     if text
@@ -43,6 +43,17 @@ pub(crate) fn cut_utf16(text: &str, max: usize) -> Option<String> {
         }
     }
     None
+}
+
+/// Cuts `text` to its first `max` characters; whether anything was cut.
+pub(crate) fn cut_chars(text: &mut String, max: usize) -> bool {
+    match text.char_indices().nth(max) {
+        Some((i, _)) => {
+            text.truncate(i);
+            true
+        }
+        None => false,
+    }
 }
 
 /// `#rrggbb`, the only form an `<input type=color>` keeps (anything else becomes black).

@@ -2,8 +2,9 @@
 //! allowlist, no credentials. The browser's own `URL` parser decides what a string means, so
 //! every spelling of `javascript:` or of another host is judged by what it really is.
 
-use super::js::string_prop;
+use super::js::{get, string_prop};
 use client_tools_core::quote::Quoted;
+use wasm_bindgen::{JsCast, JsValue};
 
 /// Longest URL an agent may pass.
 pub(crate) const URL_MAX: usize = 2048;
@@ -16,6 +17,14 @@ pub(crate) enum Target {
     Allowed(web_sys::Url),
     /// Not allowed; the text says why (it reads after "the URL ").
     Refused(String),
+}
+
+/// `new URL(input, base)`, `None` when the browser's parser refuses it.
+pub(crate) fn parse(input: &str, base: Option<&str>) -> Option<web_sys::Url> {
+    let input = JsValue::from_str(input);
+    let base = base.map(JsValue::from_str).unwrap_or_default();
+    let url = super::dom::construct("URL", &[&input, &base]).ok()?;
+    Some(url.unchecked_into())
 }
 
 /// Refuses, before parsing, what no honest link contains: control characters (the parser
@@ -35,7 +44,7 @@ pub(crate) fn precheck(input: &str) -> Result<(), String> {
     if input.trim() != input {
         return Err("starts or ends with spaces".into());
     }
-    if input.contains('\\') {
+    if input.bytes().any(|b| b == b'\\') {
         return Err("contains a backslash, which browsers read as a slash".into());
     }
     Ok(())
@@ -47,10 +56,12 @@ pub(crate) fn check_target(input: &str, allow: &[String]) -> Target {
     if let Err(why) = precheck(input) {
         return Target::Refused(why);
     }
-    let Some(here) = web_sys::window().and_then(|w| w.location().href().ok()) else {
+    let Some(here) =
+        super::dom::window().and_then(|w| get(&get(&w, "location"), "href").as_string())
+    else {
         return Target::Refused("cannot be judged: the page has no location".into());
     };
-    let Ok(url) = web_sys::Url::new_with_base(input, &here) else {
+    let Some(url) = parse(input, Some(&here)) else {
         return Target::Refused(format!("{} is not a valid URL", Quoted(input)));
     };
     let scheme = string_prop(&url, "protocol");
@@ -66,7 +77,7 @@ pub(crate) fn check_target(input: &str, allow: &[String]) -> Target {
         );
     }
     let origin = string_prop(&url, "origin");
-    let own = web_sys::Url::new(&here)
+    let own = parse(&here, None)
         .map(|u| string_prop(&u, "origin"))
         .unwrap_or_default();
     if origin == own {
@@ -84,8 +95,8 @@ pub(crate) fn check_target(input: &str, allow: &[String]) -> Target {
 /// page's address carries whatever that address does (a reset token, personal data), which the
 /// model need not read. `None` when `url` does not parse.
 pub(crate) fn without_query(url: &str) -> Option<String> {
-    let url = web_sys::Url::new(url).ok()?;
-    let empty = wasm_bindgen::JsValue::from_str("");
+    let url = parse(url, None)?;
+    let empty = JsValue::from_str("");
     super::js::set(&url, "search", &empty);
     super::js::set(&url, "hash", &empty);
     Some(string_prop(&url, "href"))
@@ -95,12 +106,12 @@ pub(crate) fn without_query(url: &str) -> Option<String> {
 /// the fragment only when `input` has them. (`#top` resolves against the page's address, whose
 /// query is the page's, not the model's.)
 pub(crate) fn shown_path(input: &str, url: &web_sys::Url) -> String {
-    let (before_hash, has_hash) = match input.find('#') {
+    let (before_hash, has_hash) = match input.bytes().position(|b| b == b'#') {
         Some(i) => (&input[..i], true),
         None => (input, false),
     };
     let mut out = string_prop(url, "pathname");
-    if before_hash.contains('?') {
+    if before_hash.bytes().any(|b| b == b'?') {
         out.push_str(&string_prop(url, "search"));
     }
     if has_hash {
@@ -112,7 +123,7 @@ pub(crate) fn shown_path(input: &str, url: &web_sys::Url) -> String {
 /// The scheme of a value that would run code or smuggle content if the app used it as a link
 /// (`javascript:`, `data:`, …), as the browser's parser reads it; `None` for anything else.
 pub(crate) fn script_scheme(value: &str) -> Option<String> {
-    let url = web_sys::Url::new(value).ok()?;
+    let url = parse(value, None)?;
     let scheme = string_prop(&url, "protocol");
     matches!(
         scheme.as_str(),
