@@ -8,13 +8,8 @@ use serde_json::{Map, Value};
 /// `s` as a JSON string, quoted and escaped.
 pub(crate) fn quoted(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
-    write_str(s, &mut out);
+    push_quoted(&mut out, s);
     out
-}
-
-/// `s` as a JSON string, quoted and escaped, appended to `out` (no copy of its own).
-pub(crate) fn push_quoted(out: &mut String, s: &str) {
-    write_str(s, out);
 }
 
 /// `value` as compact JSON text: the bytes of `value.to_string()` and `serde_json::to_string`
@@ -35,7 +30,7 @@ pub(crate) fn write_json(value: &Value, out: &mut String) {
         // As the serializer writes it (`Number`'s `Display`), but for a float in the wasm SDK,
         // which the browser writes (`crate::json`).
         Value::Number(n) => crate::json::write_number(n, out),
-        Value::String(s) => write_str(s, out),
+        Value::String(s) => push_quoted(out, s),
         Value::Array(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
@@ -46,25 +41,28 @@ pub(crate) fn write_json(value: &Value, out: &mut String) {
             }
             out.push(']');
         }
-        Value::Object(map) => {
-            out.push('{');
-            for (i, (key, item)) in map.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_str(key, out);
-                out.push(':');
-                write_json(item, out);
-            }
-            out.push('}');
-        }
+        Value::Object(map) => write_object(map, out),
     }
 }
 
-/// `s` quoted, escaped as serde_json escapes: `\"`, `\\`, the short escapes of
-/// backspace, tab, line feed, form feed and carriage return, `\u00XX` (lowercase) for the
-/// other control characters; everything else as it is.
-fn write_str(s: &str, out: &mut String) {
+/// A JSON object as compact text, appended to `out`.
+fn write_object(map: &Map<String, Value>, out: &mut String) {
+    out.push('{');
+    for (i, (key, item)) in map.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        push_quoted(out, key);
+        out.push(':');
+        write_json(item, out);
+    }
+    out.push('}');
+}
+
+/// `s` as a JSON string appended to `out`: quoted, escaped as serde_json escapes (`\"`, `\\`,
+/// the short escapes of backspace, tab, line feed, form feed and carriage return, `\u00XX`
+/// (lowercase) for the other control characters; everything else as it is).
+pub(crate) fn push_quoted(out: &mut String, s: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push('"');
     let mut run = 0;
@@ -98,16 +96,7 @@ fn write_str(s: &str, out: &mut String) {
 /// the object), without a serializer for a byte buffer in the wasm.
 pub fn object_text(map: &Map<String, Value>) -> String {
     let mut out = String::new();
-    for (i, (key, value)) in map.iter().enumerate() {
-        out.push(if i > 0 { ',' } else { '{' });
-        write_str(key, &mut out);
-        out.push(':');
-        write_json(value, &mut out);
-    }
-    if map.is_empty() {
-        out.push('{');
-    }
-    out.push('}');
+    write_object(map, &mut out);
     out
 }
 
