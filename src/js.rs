@@ -547,11 +547,22 @@ pub(crate) fn elements(list: &JsValue) -> Vec<web_sys::Element> {
         return out;
     };
     for item in Array::from(list).iter() {
-        if proto_call("Object", "isPrototypeOf", &proto, &[&item]).is_ok_and(|v| v.is_truthy()) {
+        if inherits(&item, &proto) {
             out.push(item.unchecked_into());
         }
     }
     out
+}
+
+/// Whether `v` is an instance of the page's `class`, as `v instanceof class` answers for a
+/// DOM class (`class.prototype.isPrototypeOf(v)`): one path for every type check.
+pub(crate) fn is_a(v: &JsValue, class: &str) -> bool {
+    prototype(class).is_ok_and(|proto| inherits(v, &proto))
+}
+
+/// Whether `proto` is on `v`'s prototype chain.
+fn inherits(v: &JsValue, proto: &JsValue) -> bool {
+    proto_call("Object", "isPrototypeOf", proto, &[v]).is_ok_and(|r| r.is_truthy())
 }
 
 /// Lower case as the browser does it (no Unicode tables in the .wasm).

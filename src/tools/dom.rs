@@ -2,17 +2,10 @@
 //! `Reflect.construct`) rather than a web-sys binding per method, constructor or type check:
 //! each binding is a wasm import plus its JS glue, and the page tools used most only once.
 
+pub(crate) use super::js::is_a;
 use super::js::{error_text, get, proto_call, proto_get};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::Element;
-
-/// Whether `v` is an instance of the page's `class`, as `v instanceof class` answers for a
-/// DOM class (`class.prototype.isPrototypeOf(v)`): one path for every type check.
-pub(crate) fn is_a(v: &JsValue, class: &str) -> bool {
-    let proto = get(&get(&js_sys::global(), class), "prototype");
-    proto.is_object()
-        && proto_call("Object", "isPrototypeOf", &proto, &[v]).is_ok_and(|r| r.is_truthy())
-}
 
 /// `v` as the web-sys type of `class`, when it is one.
 pub(crate) fn cast<T: JsCast>(v: JsValue, class: &str) -> Option<T> {
