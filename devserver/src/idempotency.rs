@@ -5,7 +5,6 @@
 //! are kept, oldest dropped first.
 
 use crate::error::HttpError;
-use crate::state::Session;
 use axum::body::{Body, Bytes};
 use axum::extract::Request;
 use axum::http::{header, HeaderValue, Method, StatusCode};
@@ -139,12 +138,6 @@ impl IdempotencyStore {
 pub trait Keeper: Send + Sync {
     /// Runs `f` on the store, locked.
     fn with_store<R>(&self, f: impl FnOnce(&mut IdempotencyStore) -> R) -> R;
-}
-
-impl Keeper for Session {
-    fn with_store<R>(&self, f: impl FnOnce(&mut IdempotencyStore) -> R) -> R {
-        f(&mut self.lock().idempotency)
-    }
 }
 
 /// Removes an in-flight record whose request was dropped (its client went away), so a retry

@@ -7,10 +7,13 @@
 
 use super::calls::Calls;
 use super::guards::{self, Listener, Pump, Pumped};
+use super::host::{Conn, Host};
 use super::share::Share;
 use super::stream::Streams;
 use super::{handlers, lifecycle, sending};
-use crate::engine::{CallEvent, Engine, EngineErrorKind, Input, LeftBy, OpId, Output, Status};
+use crate::engine::{
+    CallEvent, ClientState, Engine, EngineErrorKind, Input, LeftBy, OpId, Output, Status, StreamId,
+};
 use crate::js::{self, Waiter};
 use client_tools_core::calls::Returned;
 use client_tools_core::quote::Quoted;
@@ -42,9 +45,9 @@ pub(crate) struct Shared {
     on_status: Option<Function>,
     on_call: Option<Function>,
     calls: Calls,
-    pub(super) streams: Streams,
+    streams: Streams,
     /// Set when this client shares the session's stream with the other tabs.
-    share: OnceCell<Share>,
+    share: OnceCell<Rc<Share>>,
     ops: RefCell<VecMap<OpId, Waiter>>,
     /// Settled by the first registration, or rejected by a fatal error (the engine's register
     /// timeout among them): `Client.register`'s promise.
@@ -120,8 +123,8 @@ impl Shared {
         }
     }
 
-    pub(super) fn share(&self) -> Option<&Share> {
-        self.share.get()
+    fn share(&self) -> Option<&Share> {
+        self.share.get().map(|s| &**s)
     }
 
     /// Feeds one input and carries out what follows.
@@ -136,10 +139,6 @@ impl Shared {
 
     pub(crate) fn replace_handlers(&self, handlers: handlers::Handlers) {
         *self.handlers.borrow_mut() = handlers;
-    }
-
-    pub(crate) fn request_timeout_ms(&self) -> u32 {
-        self.request_timeout_ms
     }
 
     pub(crate) fn add_op(&self, op: OpId, waiter: Waiter) {
@@ -176,7 +175,14 @@ impl Pumped for Shared {
         match out {
             // Through the page's queue: acks first, at most 4 requests out. Held strongly: a
             // request on its way (a leave, say) finishes even if the client is dropped meanwhile.
-            Output::Send(req) => sending::send(self.clone(), req),
+            Output::Send(req) => {
+                let shared = self.clone();
+                sending::send(sending::Job {
+                    req,
+                    timeout_ms: self.request_timeout_ms,
+                    done: Box::new(move |input| shared.feed(input)),
+                })
+            }
             Output::OpenStream {
                 stream,
                 url,
@@ -225,6 +231,67 @@ impl Pumped for Shared {
                 }
             }
         }
+    }
+}
+
+/// The parts' way back to the client: the stream connections, the sharing and the page
+/// lifecycle feed the engine through it, and the driver routes what a connection did.
+impl Host for Shared {
+    fn feed(self: &Rc<Self>, input: Input) {
+        Shared::feed(self, input);
+    }
+
+    fn feed_stream(self: &Rc<Self>, stream: StreamId, bytes: &[u8]) {
+        self.engine
+            .borrow_mut()
+            .handle_stream_bytes(stream, bytes, now());
+        self.drain();
+    }
+
+    /// The engine learns what the connection did; leading a shared stream, so do the other
+    /// tabs (first, so that they have the events before the engine acts on them).
+    fn connection(self: &Rc<Self>, stream: StreamId, event: Conn<'_>) {
+        match event {
+            Conn::Opened(status) => {
+                if let Some(share) = self.share() {
+                    share.on_opened(stream, status);
+                }
+                self.feed(Input::StreamOpened { stream, status });
+            }
+            Conn::Bytes(bytes) => {
+                if let Some(share) = self.share() {
+                    share.on_bytes(stream, bytes);
+                }
+                Host::feed_stream(self, stream, bytes);
+            }
+            Conn::Closed(error) => {
+                self.streams.close(stream);
+                if let Some(share) = self.share() {
+                    share.on_closed(stream);
+                }
+                self.feed(Input::StreamClosed { stream, error });
+            }
+        }
+    }
+
+    fn open_connection(
+        self: &Rc<Self>,
+        stream: StreamId,
+        url: String,
+        headers: Vec<(&'static str, String)>,
+    ) {
+        self.streams.open(self, stream, url, headers);
+    }
+
+    fn close_connection(&self, stream: StreamId) {
+        self.streams.close(stream);
+    }
+
+    fn live(&self) -> bool {
+        matches!(
+            self.engine().state(),
+            ClientState::Registering | ClientState::Registered
+        )
     }
 }
 

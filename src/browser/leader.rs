@@ -6,11 +6,9 @@
 //! that heard nothing for [`SILENT_MS`] probes with `hello` and claims if [`PROBE_MS`] pass
 //! unanswered, and of two leaders the one with the greater tab id steps down.
 
-use super::driver::{now, Shared};
-use super::guards::Abort;
+use super::guards::{now, Abort};
 use js_sys::{Function, Object, Promise};
 use std::cell::{Cell, RefCell};
-use std::rc::{Rc, Weak};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsValue;
 
@@ -78,32 +76,23 @@ impl Leadership {
         self.probed.set(None);
     }
 
-    /// Joins the election, once: `Share::granted` is called when this tab is to lead.
-    pub(super) fn ask(&self, shared: &Rc<Shared>) {
+    /// Joins the election, once. With Web Locks, `granted` is called with the lock's release
+    /// when this tab is to lead (it must call the release if it cannot lead); without,
+    /// `tick` is called every [`PROBE_MS`] (it checks [`Self::should_claim`]).
+    pub(super) fn ask(&self, tick: Box<dyn FnMut()>, granted: Box<dyn Fn(Function)>) {
         if !matches!(*self.lock.borrow(), Lock::Idle) {
             return;
         }
-        let weak = Rc::downgrade(shared);
         match lock_manager() {
-            Some(locks) => self.ask_lock(&locks, weak),
+            Some(locks) => self.ask_lock(&locks, granted),
             None => {
                 *self.lock.borrow_mut() = Lock::Waiting;
-                let tick = super::guards::interval(
-                    PROBE_MS as u32,
-                    Box::new(move || {
-                        if let Some(shared) = weak.upgrade() {
-                            if let Some(share) = shared.share() {
-                                share.check_leader(&shared);
-                            }
-                        }
-                    }),
-                );
-                *self.ticker.borrow_mut() = Some(tick);
+                *self.ticker.borrow_mut() = Some(super::guards::interval(PROBE_MS as u32, tick));
             }
         }
     }
 
-    fn ask_lock(&self, locks: &JsValue, weak: Weak<Shared>) {
+    fn ask_lock(&self, locks: &JsValue, granted: Box<dyn Fn(Function)>) {
         let Some(abort) = Abort::new("no stream is wanted") else {
             return;
         };
@@ -114,13 +103,7 @@ impl Leadership {
             let mut release = None;
             let held = Promise::new(&mut |resolve, _| release = Some(resolve));
             if let Some(release) = release {
-                match weak.upgrade() {
-                    Some(shared) => match shared.share() {
-                        Some(share) => share.granted(&shared, Some(release)),
-                        None => drop(crate::js::call(&release, &[])),
-                    },
-                    None => drop(crate::js::call(&release, &[])),
-                }
+                granted(release);
             }
             held.into()
         })

@@ -2,15 +2,15 @@
 //! freeze/resume. Listeners are guards that hold the client weakly; in a worker or in Node
 //! there is no page and nothing is listened to.
 
-use super::driver::Shared;
 use super::guards::Listener;
+use super::host::Host;
 use crate::engine::Input;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::JsCast;
 
 /// Adds the lifecycle listeners; the first input (hidden at start) is returned, not fed, so the
 /// engine learns it before it sends anything.
-pub(super) fn listen(shared: &Rc<Shared>) -> (Vec<Listener>, Option<Input>) {
+pub(super) fn listen<H: Host>(host: &Rc<H>) -> (Vec<Listener>, Option<Input>) {
     let Some(document) = crate::js::page_document() else {
         return (Vec::new(), None); // a worker: no page lifecycle to follow
     };
@@ -18,10 +18,10 @@ pub(super) fn listen(shared: &Rc<Shared>) -> (Vec<Listener>, Option<Input>) {
     let mut listeners = Vec::new();
     let on =
         |target: &web_sys::EventTarget, kind: &'static str, make: fn(&web_sys::Event) -> Input| {
-            let weak: Weak<Shared> = Rc::downgrade(shared);
+            let weak: Weak<H> = Rc::downgrade(host);
             Listener::new(target, kind, move |e| {
-                if let Some(shared) = weak.upgrade() {
-                    shared.feed(make(&e));
+                if let Some(host) = weak.upgrade() {
+                    host.feed(make(&e));
                 }
             })
         };

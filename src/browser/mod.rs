@@ -3,7 +3,8 @@
 //! (fetch, open/close the stream, run or abort a JS handler, tell the app).
 //!
 //! By idea: [`driver`] routes the engine's outputs (the loop and its timer are `guards::drain`,
-//! which the WebSocket shell runs too); `stream` reads the event
+//! which the WebSocket shell runs too) and is the `host` of the parts below, which see only
+//! that narrow trait, never the driver (no part imports it); `stream` reads the event
 //! stream; `calls` keeps the running handlers' `ctx`; `lifecycle` follows the page; `guards`
 //! hold JS resources (listeners, abort controllers) that undo themselves on drop; `net` is
 //! `fetch`; `sending` queues the engine's requests by urgency, a few at a time; `share` lets
@@ -16,6 +17,7 @@ mod driver;
 pub(crate) mod events;
 pub(crate) mod guards;
 pub(crate) mod handlers;
+mod host;
 pub(crate) mod keys;
 mod leader;
 mod lifecycle;

@@ -6,12 +6,10 @@
 //! request without a whole answer within `requestTimeoutMs` is aborted (`net::send`), so a slot
 //! is never held for good.
 
-use super::driver::Shared;
 use super::net;
 use crate::engine::{HttpRequest, Input, Urgency};
 use std::cell::RefCell;
 use std::collections::VecDeque;
-use std::rc::Rc;
 
 /// The most requests of the SDK one page has on the network at once (streams not counted).
 pub(crate) const MAX_IN_FLIGHT: usize = 4;
@@ -56,35 +54,48 @@ impl<T> Queue<T> {
     }
 }
 
-thread_local! {
-    // One per page (a wasm instance is single-threaded): every client of the page shares it.
-    static QUEUE: RefCell<Queue<(Rc<Shared>, HttpRequest)>> = const { RefCell::new(Queue::new()) };
+/// One request of a client: `done` gets its answer (or why there is none) as the engine's
+/// input; it holds the client strongly, so a request on its way (a leave, say) finishes even if
+/// the client is dropped meanwhile.
+pub(super) struct Job {
+    pub(super) req: HttpRequest,
+    /// `requestTimeoutMs`: without a whole answer by then, the request is aborted.
+    pub(super) timeout_ms: u32,
+    pub(super) done: Box<dyn FnOnce(Input)>,
 }
 
-/// Sends `req` now if a slot is free (or it is keep-alive), else queues it by urgency. The
-/// answer is fed to `shared`'s engine, which is held strongly: a request on its way (a leave,
-/// say) finishes even if the client is dropped meanwhile.
-pub(super) fn send(shared: Rc<Shared>, req: HttpRequest) {
-    if req.keepalive {
-        return crate::js::spawn(Box::pin(transmit(shared, req, false)));
+thread_local! {
+    // One per page (a wasm instance is single-threaded): every client of the page shares it.
+    static QUEUE: RefCell<Queue<Job>> = const { RefCell::new(Queue::new()) };
+}
+
+/// Sends `job` now if a slot is free (or it is keep-alive), else queues it by urgency.
+pub(super) fn send(job: Job) {
+    if job.req.keepalive {
+        return crate::js::spawn(Box::pin(transmit(job, false)));
     }
-    let urgency = req.urgency;
-    let now = QUEUE.with(|q| q.borrow_mut().admit((shared, req), urgency));
-    if let Some((shared, req)) = now {
-        crate::js::spawn(Box::pin(transmit(shared, req, true)));
+    let urgency = job.req.urgency;
+    let now = QUEUE.with(|q| q.borrow_mut().admit(job, urgency));
+    if let Some(job) = now {
+        crate::js::spawn(Box::pin(transmit(job, true)));
     }
 }
 
 /// A slot came free: the most urgent waiting request takes it.
 fn release() {
     let next = QUEUE.with(|q| q.borrow_mut().release());
-    if let Some((shared, req)) = next {
-        crate::js::spawn(Box::pin(transmit(shared, req, true)));
+    if let Some(job) = next {
+        crate::js::spawn(Box::pin(transmit(job, true)));
     }
 }
 
-async fn transmit(shared: Rc<Shared>, req: HttpRequest, counted: bool) {
-    let sent = net::send(&req, shared.request_timeout_ms()).await;
+async fn transmit(job: Job, counted: bool) {
+    let Job {
+        req,
+        timeout_ms,
+        done,
+    } = job;
+    let sent = net::send(&req, timeout_ms).await;
     // The slot is free before the engine reacts, so what it sends next queues fairly.
     if counted {
         release();
@@ -101,7 +112,7 @@ async fn transmit(shared: Rc<Shared>, req: HttpRequest, counted: bool) {
             message,
         },
     };
-    shared.feed(input);
+    done(input);
 }
 
 #[cfg(test)]

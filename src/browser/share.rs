@@ -13,14 +13,14 @@
 //! stream), `open` (the leader's stream is open), `data` (whole events), `closed` (the
 //! leader's stream ended). `from` names the sending tab, so a follower notices a new leader.
 
-use super::driver::{now, Shared};
-use super::guards::Listener;
+use super::guards::{now, Listener};
+use super::host::Host;
 use super::leader::Leadership;
-use crate::engine::{ClientState, Input, StreamId};
+use crate::engine::{Input, StreamId};
 use client_tools_core::sse::{EventRef, Item, Parser, Sink};
 use js_sys::{Array, Function};
 use std::cell::RefCell;
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::BroadcastChannel;
 
@@ -48,6 +48,8 @@ enum Role {
 /// Stream sharing for one client. Exists only in a window with `BroadcastChannel`, and with
 /// `shareStream` on.
 pub(super) struct Share {
+    /// Itself, for the callbacks it hands out (they hold it weakly).
+    this: Weak<Share>,
     me: String,
     channel: BroadcastChannel,
     _on_message: Option<Listener>,
@@ -73,45 +75,42 @@ pub(crate) fn channel_name(base_url: &str, session_id: &str, token: &str) -> Str
 }
 
 impl Share {
-    /// Sharing for `shared` under `name`, or `None` where the browser cannot share (a worker,
+    /// Sharing for `host` under `name`, or `None` where the browser cannot share (a worker,
     /// Node, no `BroadcastChannel`).
-    pub(super) fn new(shared: &Rc<Shared>, name: String) -> Option<Share> {
-        crate::js::page_document()?;
+    pub(super) fn new<H: Host>(host: &Rc<H>, name: String) -> Option<Rc<Share>> {
+        let document = crate::js::page_document()?;
         let channel = BroadcastChannel::new(&name).ok()?;
-        let weak = Rc::downgrade(shared);
-        // A listener like the page's others: one closure shape for every event the SDK hears.
-        let on_message = Listener::new(channel.as_ref(), "message", move |e| {
-            if let Some(shared) = weak.upgrade() {
-                if let Some(share) = shared.share() {
-                    share.on_message(&shared, &crate::js::get(&e, "data"));
-                }
-            }
-        });
-        let weak = Rc::downgrade(shared);
-        let on_freeze = crate::js::page_document().and_then(|d| {
-            Listener::new(d.unchecked_ref(), "freeze", move |_| {
-                if let Some(shared) = weak.upgrade() {
-                    if let Some(share) = shared.share() {
-                        share.on_freeze(&shared);
-                    }
-                }
-            })
-        });
         let me = format!(
             "{:x}{:x}",
             now().as_ms(),
             (js_sys::Math::random() * 9.0e15) as u64
         );
-        Some(Share {
-            me,
-            channel,
-            _on_message: on_message,
-            _on_freeze: on_freeze,
-            lead: Leadership::new(name),
-            want: RefCell::default(),
-            role: RefCell::new(Role::None),
-            splitter: RefCell::new(Parser::new()),
-        })
+        Some(Rc::new_cyclic(|this: &Weak<Share>| {
+            // Listeners like the page's others: one closure shape for every event the SDK hears.
+            let (share, client) = (this.clone(), Rc::downgrade(host));
+            let on_message = Listener::new(channel.as_ref(), "message", move |e| {
+                if let (Some(share), Some(host)) = (share.upgrade(), client.upgrade()) {
+                    share.on_message(&host, &crate::js::get(&e, "data"));
+                }
+            });
+            let (share, client) = (this.clone(), Rc::downgrade(host));
+            let on_freeze = Listener::new(document.unchecked_ref(), "freeze", move |_| {
+                if let (Some(share), Some(host)) = (share.upgrade(), client.upgrade()) {
+                    share.on_freeze(&host);
+                }
+            });
+            Share {
+                this: this.clone(),
+                me,
+                channel,
+                _on_message: on_message,
+                _on_freeze: on_freeze,
+                lead: Leadership::new(name),
+                want: RefCell::default(),
+                role: RefCell::new(Role::None),
+                splitter: RefCell::new(Parser::new()),
+            }
+        }))
     }
 
     fn post(&self, kind: &str, text: Option<&str>) {
@@ -125,9 +124,9 @@ impl Share {
 
     /// The engine asks for a stream: read it if this tab leads, else follow the leader and
     /// queue for the lock.
-    pub(super) fn open(
+    pub(super) fn open<H: Host>(
         &self,
-        shared: &Rc<Shared>,
+        host: &Rc<H>,
         stream: StreamId,
         url: String,
         headers: Vec<(&'static str, String)>,
@@ -138,18 +137,29 @@ impl Share {
             headers,
         });
         if self.lead.held() {
-            return self.lead(shared);
+            return self.lead(host);
         }
         *self.role.borrow_mut() = Role::Following {
             stream,
             leader: None,
         };
-        self.lead.ask(shared);
+        let (share, client) = (self.this.clone(), Rc::downgrade(host));
+        let tick = move || {
+            if let (Some(share), Some(host)) = (share.upgrade(), client.upgrade()) {
+                share.check_leader(&host);
+            }
+        };
+        let (share, client) = (self.this.clone(), Rc::downgrade(host));
+        let granted = move |release: Function| match (share.upgrade(), client.upgrade()) {
+            (Some(share), Some(host)) => share.granted(&host, Some(release)),
+            _ => drop(crate::js::call(&release, &[])),
+        };
+        self.lead.ask(Box::new(tick), Box::new(granted));
         self.post("hello", None);
     }
 
     /// Reads the wanted stream itself.
-    fn lead(&self, shared: &Rc<Shared>) {
+    fn lead<H: Host>(&self, host: &Rc<H>) {
         let Some(want) = self.want.borrow_mut().take() else {
             return;
         };
@@ -162,7 +172,7 @@ impl Share {
         );
         // A connection of an earlier stream the engine gave up on must not stay open.
         if let Role::Leading { stream, .. } = before {
-            shared.streams.close(stream);
+            host.close_connection(stream);
         }
         // The splitter starts where the engine resumes, so forwarded events carry the same
         // last event ID as the leader's own, even from a server that sends some without `id`.
@@ -171,32 +181,24 @@ impl Share {
             let _ = splitter.resume_from(id);
         }
         *self.splitter.borrow_mut() = splitter;
-        shared
-            .streams
-            .open(shared, want.stream, want.url, want.headers);
+        host.open_connection(want.stream, want.url, want.headers);
     }
 
     /// This tab is to lead (it got the Web Lock, `release` gives it back; or, without Web
     /// Locks, it claimed leadership).
-    pub(super) fn granted(&self, shared: &Rc<Shared>, release: Option<Function>) {
+    pub(super) fn granted<H: Host>(&self, host: &Rc<H>, release: Option<Function>) {
         // A client that left or stopped wants no stream again (a live one between two
         // connections does: it keeps the lead and reads at its next connection).
-        let live = matches!(
-            shared.engine().state(),
-            ClientState::Registering | ClientState::Registered
-        );
-        if !live {
+        if !host.live() {
             if let Some(release) = release {
                 let _ = crate::js::call(&release, &[]);
             }
             return self.lead.let_go();
         }
-        let weak = Rc::downgrade(shared);
+        let share = self.this.clone();
         self.lead.take(release, move || {
-            if let Some(shared) = weak.upgrade() {
-                if let Some(share) = shared.share() {
-                    share.post("beat", None);
-                }
+            if let Some(share) = share.upgrade() {
+                share.post("beat", None);
             }
         });
         let role = std::mem::replace(&mut *self.role.borrow_mut(), Role::None);
@@ -206,7 +208,7 @@ impl Share {
                 stream,
                 leader: Some(_),
             } => self.closed_for_engine(
-                shared,
+                host,
                 stream,
                 Input::StreamClosed {
                     stream,
@@ -217,7 +219,7 @@ impl Share {
             ),
             role => {
                 *self.role.borrow_mut() = role;
-                self.lead(shared);
+                self.lead(host);
             }
         }
     }
@@ -279,7 +281,7 @@ impl Share {
         }
     }
 
-    fn on_message(&self, shared: &Rc<Shared>, data: &JsValue) {
+    fn on_message<H: Host>(&self, host: &Rc<H>, data: &JsValue) {
         let Some(msg) = data.dyn_ref::<Array>() else {
             return;
         };
@@ -300,7 +302,7 @@ impl Share {
                 self.lead.heard();
                 // Two leaders by heartbeats: the one with the greater id steps down.
                 if self.lead.leads_by_beats() && from < self.me {
-                    return self.step_down(shared);
+                    return self.step_down(host);
                 }
                 if kind == "beat" {
                     return;
@@ -325,11 +327,7 @@ impl Share {
             }
             ("data", Some(l)) if l == from => {
                 let text = msg.get(2).as_string().unwrap_or_default();
-                shared
-                    .engine
-                    .borrow_mut()
-                    .handle_stream_bytes(stream, text.as_bytes(), now());
-                return shared.drain();
+                return host.feed_stream(stream, text.as_bytes());
             }
             ("closed", Some(l)) if l == from => {
                 *self.role.borrow_mut() = Role::None;
@@ -350,34 +348,34 @@ impl Share {
             _ => return,
         };
         match input {
-            Input::StreamClosed { .. } => self.closed_for_engine(shared, stream, input),
-            input => shared.feed(input),
+            Input::StreamClosed { .. } => self.closed_for_engine(host, stream, input),
+            input => host.feed(input),
         }
     }
 
     /// Without Web Locks, a waiting tab's tick: probe for a leader, or claim the lead.
-    pub(super) fn check_leader(&self, shared: &Rc<Shared>) {
+    fn check_leader<H: Host>(&self, host: &Rc<H>) {
         if self.lead.should_claim(|| self.post("hello", None)) {
-            self.granted(shared, None);
+            self.granted(host, None);
         }
     }
 
     /// Another tab leads too (heartbeats only): this one stops reading and follows it.
-    fn step_down(&self, shared: &Rc<Shared>) {
+    fn step_down<H: Host>(&self, host: &Rc<H>) {
         self.lead.let_go();
         let role = std::mem::replace(&mut *self.role.borrow_mut(), Role::None);
         let Role::Leading { stream, .. } = role else {
             return *self.role.borrow_mut() = role;
         };
-        shared.streams.close(stream);
+        host.close_connection(stream);
         self.post("closed", None);
         let error = Some("another tab leads the stream".into());
-        self.closed_for_engine(shared, stream, Input::StreamClosed { stream, error });
+        self.closed_for_engine(host, stream, Input::StreamClosed { stream, error });
     }
 
     /// Tells the engine its (followed) `stream` closed; it will ask for a new one, so the
     /// old request is void.
-    fn closed_for_engine(&self, shared: &Rc<Shared>, stream: StreamId, input: Input) {
+    fn closed_for_engine<H: Host>(&self, host: &Rc<H>, stream: StreamId, input: Input) {
         if self
             .want
             .borrow()
@@ -386,25 +384,25 @@ impl Share {
         {
             self.want.borrow_mut().take();
         }
-        shared.feed(input);
+        host.feed(input);
     }
 
     /// A frozen page runs nothing: it must not hold (or be granted) the lock, and what it
     /// follows goes on without it. On resume the engine reconnects.
-    fn on_freeze(&self, shared: &Rc<Shared>) {
+    fn on_freeze<H: Host>(&self, host: &Rc<H>) {
         self.want.borrow_mut().take();
         let role = std::mem::replace(&mut *self.role.borrow_mut(), Role::None);
         self.lead.let_go();
         let stream = match role {
             Role::Leading { stream, .. } => {
-                shared.streams.close(stream);
+                host.close_connection(stream);
                 self.post("closed", None);
                 stream
             }
             Role::Following { stream, .. } => stream,
             Role::None => return,
         };
-        shared.feed(Input::StreamClosed {
+        host.feed(Input::StreamClosed {
             stream,
             error: Some("the page was frozen".into()),
         });

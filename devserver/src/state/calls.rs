@@ -3,7 +3,6 @@
 //! outcome is written, and it refuses a call that already has one.
 
 use super::clients::live_client;
-use super::runs::active_run;
 use super::{Call, Outcome, Session, SessionState};
 use crate::error::HttpError;
 use crate::ids::new_id;
@@ -57,7 +56,7 @@ impl Session {
             })?;
         let now = Instant::now();
         let mut st = self.lock();
-        active_run(&mut st, run_id)?;
+        st.active_run(run_id)?;
         if st.pending_count >= self.config.max_pending_calls {
             return Err(HttpError::rate_limited(
                 1,

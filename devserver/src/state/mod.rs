@@ -149,6 +149,26 @@ impl SessionState {
         self.seq += 1;
         self.seq
     }
+
+    /// The active run `run_id`, or 404 (unknown) / 409 (ended).
+    pub(crate) fn active_run(&mut self, run_id: &str) -> Result<&mut Run, HttpError> {
+        match self.runs.get_mut(run_id) {
+            None => Err(HttpError::not_found(format!(
+                "no run {run_id} in this session"
+            ))),
+            Some(run) if run.state != RunState::Active => Err(HttpError::conflict(
+                "run_ended",
+                format!("run {run_id} is {}", run.state.as_str()),
+            )),
+            Some(run) => Ok(run),
+        }
+    }
+}
+
+impl crate::idempotency::Keeper for Session {
+    fn with_store<R>(&self, f: impl FnOnce(&mut IdempotencyStore) -> R) -> R {
+        f(&mut self.lock().idempotency)
+    }
 }
 
 /// A live registration.

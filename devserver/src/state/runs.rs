@@ -51,7 +51,7 @@ impl Session {
     /// `run_completed`) is emitted. Fails with 404 for an unknown run, 409 for an ended one.
     pub fn end_run(&self, run_id: &str, cancelled: bool) -> Result<(), HttpError> {
         let mut st = self.lock();
-        let run = active_run(&mut st, run_id)?;
+        let run = st.active_run(run_id)?;
         run.state = if cancelled {
             RunState::Cancelled
         } else {
@@ -95,23 +95,6 @@ impl Session {
                     .collect(),
             })
             .collect()
-    }
-}
-
-/// The active run `run_id`, or 404 (unknown) / 409 (ended).
-pub(crate) fn active_run<'a>(
-    st: &'a mut SessionState,
-    run_id: &str,
-) -> Result<&'a mut Run, HttpError> {
-    match st.runs.get_mut(run_id) {
-        None => Err(HttpError::not_found(format!(
-            "no run {run_id} in this session"
-        ))),
-        Some(run) if run.state != RunState::Active => Err(HttpError::conflict(
-            "run_ended",
-            format!("run {run_id} is {}", run.state.as_str()),
-        )),
-        Some(run) => Ok(run),
     }
 }
 
