@@ -66,12 +66,12 @@ thread_local! {
 /// say) finishes even if the client is dropped meanwhile.
 pub(super) fn send(shared: Rc<Shared>, req: HttpRequest) {
     if req.keepalive {
-        return crate::js::spawn(Box::pin(transmit(shared, req, false)));
+        return crate::task::spawn(Box::pin(transmit(shared, req, false)));
     }
     let urgency = req.urgency;
     let now = QUEUE.with(|q| q.borrow_mut().admit((shared, req), urgency));
     if let Some((shared, req)) = now {
-        crate::js::spawn(Box::pin(transmit(shared, req, true)));
+        crate::task::spawn(Box::pin(transmit(shared, req, true)));
     }
 }
 
@@ -79,7 +79,7 @@ pub(super) fn send(shared: Rc<Shared>, req: HttpRequest) {
 fn release() {
     let next = QUEUE.with(|q| q.borrow_mut().release());
     if let Some((shared, req)) = next {
-        crate::js::spawn(Box::pin(transmit(shared, req, true)));
+        crate::task::spawn(Box::pin(transmit(shared, req, true)));
     }
 }
 
