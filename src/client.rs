@@ -305,7 +305,7 @@ impl Client {
         let key = Rc::as_ptr(&shared) as usize;
         let client = Client { shared };
         crate::js::promise(Box::pin(async move {
-            wasm_bindgen_futures::JsFuture::from(registered).await?;
+            crate::task::wait(&registered).await?;
             let client = JsValue::from(client);
             crate::webmcp::track_client(&client, key, &tools);
             Ok(client)

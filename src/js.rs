@@ -29,7 +29,7 @@ extern "C" {
 }
 
 /// `Promise.resolve(value)`, through js-sys' binding (one import for every use).
-fn promise_resolve(value: &JsValue) -> Promise {
+pub(crate) fn promise_resolve(value: &JsValue) -> Promise {
     Promise::resolve(value)
 }
 
@@ -101,9 +101,7 @@ pub(crate) fn page_document() -> Option<JsValue> {
 /// Awaits `v` as `await` does (a value that is no promise is its own answer); a rejection as
 /// its text.
 pub(crate) async fn settle(v: &JsValue) -> Result<JsValue, String> {
-    js_sys::futures::JsFuture::from(promise_resolve(v))
-        .await
-        .map_err(|e| error_text(&e))
+    crate::task::wait(v).await.map_err(|e| error_text(&e))
 }
 
 /// `obj[key]`, or `None` when it is absent (`undefined` or `null`): an optional option.
@@ -219,7 +217,7 @@ pub(crate) fn error_text(e: &JsValue) -> String {
 /// functions all work the same way: `Err` holds what was thrown or rejected.
 pub(crate) async fn call_async(f: &Function, args: &[&JsValue]) -> Result<JsValue, JsValue> {
     let ret = call(f, args)?;
-    js_sys::futures::JsFuture::from(promise_resolve(&ret)).await
+    crate::task::wait(&ret).await
 }
 
 /// Calls a hook given by the app and awaits its answer; a throw or rejection as its text.
@@ -234,17 +232,11 @@ pub(crate) fn tell(callback: Option<&Function>, event: &JsValue) {
     let _ = call(f, &[event]);
 }
 
-/// Runs `task` to its end on the page's microtask queue. Every task of the SDK is spawned
-/// here, boxed: one executor path in the .wasm instead of one per future type.
-pub(crate) fn spawn(task: Pin<Box<dyn Future<Output = ()>>>) {
-    js_sys::futures::spawn_local(task);
-}
-
 /// A promise settled by `task`: resolved with its `Ok`, rejected with its `Err`. Boxed, like
-/// [`spawn`], so every promise-returning entry point shares one path.
+/// [`crate::task::spawn`], so every promise-returning entry point shares one path.
 pub(crate) fn promise(task: Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>) -> Promise {
     let (promise, waiter) = Waiter::new();
-    spawn(Box::pin(async move {
+    crate::task::spawn(Box::pin(async move {
         match task.await {
             Ok(v) => waiter.resolve(&v),
             Err(e) => waiter.reject(&e),
@@ -592,7 +584,7 @@ pub(crate) async fn next_task() {
         // Without a channel, resolving at once still lets microtasks (Vue's flush) run first.
         let _ = call(&resolve, &[]);
     });
-    let _ = js_sys::futures::JsFuture::from(promise).await;
+    let _ = crate::task::wait(&promise).await;
 }
 
 /// An `Error` with a `code` a program can switch on (the codes are listed in the `.d.ts`,

@@ -14,6 +14,7 @@ mod client;
 mod js;
 mod registry;
 mod runner;
+mod task;
 #[cfg(feature = "page-tools")]
 pub mod tools;
 mod turns;

@@ -16,7 +16,6 @@ use js_sys::{Array, Object, Promise, Reflect};
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -106,7 +105,7 @@ pub(crate) fn client_tools_set(key: usize, tools: &JsValue) {
     });
     for exposure in followers {
         let list = tool_list(tools);
-        crate::js::spawn(Box::pin(async move {
+        crate::task::spawn(Box::pin(async move {
             if let Err(e) = exposure.register_all(&list).await {
                 warn(&format!("exposeToWebMCP: the client's new tools: {e}"));
             }
@@ -201,10 +200,9 @@ impl Exposure {
             let options = Object::new();
             set(&options, "signal", &signal);
             let done =
-                crate::js::call_method(&self.model_context, "registerTool", &[&tool, &options])
-                    .map(|r| JsFuture::from(Promise::resolve(&r)));
+                crate::js::call_method(&self.model_context, "registerTool", &[&tool, &options]);
             let done = match done {
-                Ok(f) => f.await.map(|_| ()),
+                Ok(r) => crate::task::wait(&r).await.map(|_| ()),
                 Err(e) => Err(e),
             };
             if let Err(e) = done {
@@ -273,7 +271,7 @@ impl Exposure {
         let closures = std::mem::take(&mut *self.closures.borrow_mut());
         let on_abort = self.on_abort.borrow_mut().take();
         let this = self.clone();
-        crate::js::spawn(Box::pin(async move {
+        crate::task::spawn(Box::pin(async move {
             drop((closures, on_abort));
             LIVE.with(|l| l.borrow_mut().retain(|e| !Rc::ptr_eq(e, &this)));
         }));

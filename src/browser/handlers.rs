@@ -58,7 +58,7 @@ pub(crate) fn start(
         &started.deadline,
         Some(calls.after_result_fn()),
     );
-    crate::js::spawn(Box::pin(async move {
+    crate::task::spawn(Box::pin(async move {
         done(call(&handler, &arguments, &ctx).await);
     }));
 }

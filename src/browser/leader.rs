@@ -113,7 +113,7 @@ impl Leadership {
             return;
         };
         // Rejects with an AbortError when the request is withdrawn: expected, not reported.
-        crate::js::spawn(Box::pin(async move {
+        crate::task::spawn(Box::pin(async move {
             let _ = crate::js::settle(&promise).await;
         }));
         *self.lock.borrow_mut() = Lock::Asked(abort);
