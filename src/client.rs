@@ -304,8 +304,8 @@ impl Client {
         shared.drain();
         let key = Rc::as_ptr(&shared) as usize;
         let client = Client { shared };
-        crate::js::promise(Box::pin(async move {
-            crate::task::wait(&registered).await?;
+        crate::js::task::promise(Box::pin(async move {
+            crate::js::task::wait(&registered).await?;
             let client = JsValue::from(client);
             crate::webmcp::track_client(&client, key, &tools);
             Ok(client)

@@ -14,7 +14,7 @@ mod client;
 mod js;
 mod registry;
 mod runner;
-mod task;
+
 #[cfg(feature = "page-tools")]
 pub mod tools;
 mod turns;
@@ -29,21 +29,21 @@ pub use webmcp::expose_to_webmcp;
 pub use ws::WsTools;
 
 /// The core's JSON text parser in the browser (the `host-json` feature, see
-/// `client_tools_core::json`): `JSON.parse`, walked into a value (`js::json_value`, which the
+/// `client_tools_core::json`): `JSON.parse`, walked into a value (`js::json::json_value`, which the
 /// shell's own JSON reading calls too). The core calls it by this name, resolved by the linker.
 #[cfg(target_family = "wasm")]
 #[no_mangle]
 extern "Rust" fn client_tools_core_host_json_parse(
     text: &str,
 ) -> Result<serde_json::Value, String> {
-    js::json_value(text)
+    js::json::json_value(text)
 }
 
 /// The core's float writer in the browser (the `host-json` feature, see
-/// `client_tools_core::json`): JS's number to string (`js::write_f64`), so serde_json's float
+/// `client_tools_core::json`): JS's number to string (`js::json::write_f64`), so serde_json's float
 /// formatter is not in the .wasm. The core calls it by this name, resolved by the linker.
 #[cfg(target_family = "wasm")]
 #[no_mangle]
 extern "Rust" fn client_tools_core_host_write_f64(value: f64, out: &mut String) {
-    js::write_f64(value, out)
+    js::json::write_f64(value, out)
 }

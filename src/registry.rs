@@ -287,7 +287,7 @@ impl ToolRegistry {
             Admission::Duplicate => return rejected("rejected", "execute: a call id was reused"),
         };
         let (runner, name) = (self.runner.clone(), name.to_owned());
-        crate::js::promise(Box::pin(async move {
+        crate::js::task::promise(Box::pin(async move {
             let answer = match outcome {
                 Some(o) => o.await,
                 None => None,

@@ -105,7 +105,7 @@ pub(crate) fn client_tools_set(key: usize, tools: &JsValue) {
     });
     for exposure in followers {
         let list = tool_list(tools);
-        crate::task::spawn(Box::pin(async move {
+        crate::js::task::spawn(Box::pin(async move {
             if let Err(e) = exposure.register_all(&list).await {
                 warn(&format!("exposeToWebMCP: the client's new tools: {e}"));
             }
@@ -202,7 +202,7 @@ impl Exposure {
             let done =
                 crate::js::call_method(&self.model_context, "registerTool", &[&tool, &options]);
             let done = match done {
-                Ok(r) => crate::task::wait(&r).await.map(|_| ()),
+                Ok(r) => crate::js::task::wait(&r).await.map(|_| ()),
                 Err(e) => Err(e),
             };
             if let Err(e) = done {
@@ -252,7 +252,7 @@ impl Exposure {
                 ))
             }
         };
-        crate::js::promise(Box::pin(async move {
+        crate::js::task::promise(Box::pin(async move {
             Ok(match outcome.await {
                 Some(answer) => text(answer),
                 None => "Error: the call was aborted.".into(),
@@ -271,7 +271,7 @@ impl Exposure {
         let closures = std::mem::take(&mut *self.closures.borrow_mut());
         let on_abort = self.on_abort.borrow_mut().take();
         let this = self.clone();
-        crate::task::spawn(Box::pin(async move {
+        crate::js::task::spawn(Box::pin(async move {
             drop((closures, on_abort));
             LIVE.with(|l| l.borrow_mut().retain(|e| !Rc::ptr_eq(e, &this)));
         }));
@@ -378,7 +378,7 @@ pub fn expose_to_webmcp(
         });
         *exposure.on_abort.borrow_mut() = on_abort;
     }
-    crate::js::promise(Box::pin(async move {
+    crate::js::task::promise(Box::pin(async move {
         let registered = exposure.register_all(&list).await.map_err(|e| {
             exposure.stop();
             // The browser refused a tool (a duplicate name, say).

@@ -58,7 +58,7 @@ pub(crate) fn start(
         &started.deadline,
         Some(calls.after_result_fn()),
     );
-    crate::task::spawn(Box::pin(async move {
+    crate::js::task::spawn(Box::pin(async move {
         done(call(&handler, &arguments, &ctx).await);
     }));
 }
@@ -77,7 +77,7 @@ pub(crate) async fn call(
         Ok(returned) => returned,
         Err(e) => return Returned::Threw(error_text(&e)),
     };
-    match crate::js::settle(&returned).await {
+    match crate::js::task::settle(&returned).await {
         Ok(value) => returned_value(&value),
         Err(text) => Returned::Threw(text),
     }

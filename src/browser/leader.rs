@@ -113,8 +113,8 @@ impl Leadership {
             return;
         };
         // Rejects with an AbortError when the request is withdrawn: expected, not reported.
-        crate::task::spawn(Box::pin(async move {
-            let _ = crate::js::settle(&promise).await;
+        crate::js::task::spawn(Box::pin(async move {
+            let _ = crate::js::task::settle(&promise).await;
         }));
         *self.lock.borrow_mut() = Lock::Asked(abort);
     }

@@ -55,7 +55,7 @@ async fn fetch(
     if let Some(signal) = signal {
         js::set(&init, "signal", signal);
     }
-    js::settle(&global_fetch(url, &init)).await
+    js::task::settle(&global_fetch(url, &init)).await
 }
 
 /// How long one request may take, its answer read whole, by default (`requestTimeoutMs`): as
@@ -99,7 +99,10 @@ async fn exchange(req: &HttpRequest, signal: Option<&AbortSignal>) -> Result<Ans
     .await?;
     let retry_after = retry_after(&resp);
     let text = js::call_method(&resp, "text", &[]).map_err(|e| error_text(&e))?;
-    let body = js::settle(&text).await?.as_string().unwrap_or_default();
+    let body = js::task::settle(&text)
+        .await?
+        .as_string()
+        .unwrap_or_default();
     Ok(Answer {
         status: status(&resp),
         body,
@@ -155,7 +158,7 @@ impl Stream {
             return Ok(false);
         };
         let read = js::call_method(reader, "read", &[]).map_err(|e| error_text(&e))?;
-        let step = js::settle(&read).await?;
+        let step = js::task::settle(&read).await?;
         if js::bool_prop(&step, "done") {
             return Ok(false);
         }

@@ -139,7 +139,7 @@ fn json_text(v: &JsValue, field: &str) -> Result<String, String> {
 /// A JS value as JSON, for serde: `JSON.stringify`, then parsed, with its failure named.
 fn to_json(v: &JsValue, field: &str) -> Result<serde_json::Value, String> {
     let text = json_text(v, field)?;
-    crate::js::json_value(&text).map_err(|e| format!("{field}: not JSON ({e})"))
+    crate::js::json::json_value(&text).map_err(|e| format!("{field}: not JSON ({e})"))
 }
 
 /// Reads one tool definition at `tools[i]`.

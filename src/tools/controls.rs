@@ -59,7 +59,7 @@ fn as_text(v: &Value) -> Result<String, Outcome> {
 /// Fires `input` then `change`, bubbling and composed, as typing and leaving a field does.
 fn fire_input_change(el: &Element) {
     for kind in ["input", "change"] {
-        let init = super::js::parse_json(r#"{"bubbles":true,"composed":true}"#);
+        let init = super::js::json::parse_json(r#"{"bubbles":true,"composed":true}"#);
         let _ = fire(el, "Event", kind, &init);
     }
 }
@@ -382,7 +382,7 @@ pub(crate) fn editable(el: &web_sys::HtmlElement, value: &Value) -> Result<Step,
     focus(el);
     // Plain text only: the agent's value never becomes markup.
     proto_set("Node", "textContent", el, &JsValue::from_str(&text)).map_err(Outcome::Refused)?;
-    let init = super::js::parse_json(
+    let init = super::js::json::parse_json(
         r#"{"bubbles":true,"composed":true,"inputType":"insertReplacementText"}"#,
     );
     set(&init, "data", &JsValue::from_str(&text));

@@ -10,9 +10,8 @@ use super::controls::{
     type_text, Changed, Outcome, Set,
 };
 use super::fields::{fields, find, Control, Field};
-use super::js::{
-    document, entries, error_result, get, ok_result, read_json, string_arg, CallContext,
-};
+use super::js::json::{entries, read_json, string_arg};
+use super::js::{document, error_result, get, ok_result, CallContext};
 use super::options::Config;
 use super::scope::{connected, container, root};
 use super::text::{format_hint, single_line};
@@ -27,7 +26,7 @@ const FIELDS_MAX: usize = 100;
 /// Lets the app react before the value is read back: React flushes during the event, Vue on
 /// its next tick, others in a later task; waiting for the next task covers all of them.
 async fn settle() {
-    super::js::next_task().await;
+    super::js::task::next_task().await;
 }
 
 /// Why a value for a URL field is refused: a scheme that runs code when the app links to it.

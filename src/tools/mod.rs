@@ -24,7 +24,8 @@ use crate::js;
 
 use wasm_bindgen::prelude::*;
 
-use js::{error_result, object, read_json, set, string_arg, CallContext};
+use js::json::{read_json, string_arg};
+use js::{error_result, object, set, CallContext};
 use options::Config;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -139,7 +140,7 @@ fn parameters(kind: Kind, config: &Config) -> JsValue {
         Kind::Submit => SUBMIT_SCHEMA,
         Kind::Navigate => NAVIGATE_SCHEMA,
     };
-    let schema = js::parse_json(text);
+    let schema = js::json::parse_json(text);
     if config.form.is_some() {
         js::delete(&js::get(&schema, "properties"), "form");
     }
@@ -205,7 +206,7 @@ fn make(
         set(
             &tool,
             "annotations",
-            &js::parse_json(r#"{"readOnlyHint":true}"#),
+            &js::json::parse_json(r#"{"readOnlyHint":true}"#),
         );
     }
     for (key, v) in [
@@ -219,7 +220,7 @@ fn make(
     let config = Rc::new(config);
     let handler = Closure::<js::Callback>::new(move |args: JsValue, ctx: JsValue| -> JsValue {
         let config = config.clone();
-        crate::js::promise(Box::pin(async move {
+        crate::js::task::promise(Box::pin(async move {
             let done = dispatch(kind, &config, args, CallContext::new(ctx)).await;
             Ok(done.unwrap_or_else(|why| error_result(&why)))
         }))

@@ -2,9 +2,9 @@
 //! another allowed site or `mode: "document"`, a page load that waits until the result is
 //! posted.
 
+use super::js::task::call_hook;
 use super::js::{
-    call_hook, call_method, error_result, error_text, get, object, ok_result, set, string_prop,
-    CallContext,
+    call_method, error_result, error_text, get, object, ok_result, set, string_prop, CallContext,
 };
 use super::json_object;
 use wasm_bindgen::JsValue;
@@ -22,7 +22,7 @@ fn push_state(href: &str) -> Result<(), String> {
         &JsValue::from_str(href),
     ];
     call_method(&get(&win, "history"), "pushState", &args).map_err(|e| error_text(&e))?;
-    let init = super::js::parse_json(r#"{"state":null}"#);
+    let init = super::js::json::parse_json(r#"{"state":null}"#);
     super::dom::fire(&win, "PopStateEvent", "popstate", &init)
 }
 

@@ -1,15 +1,19 @@
-//! The SDK's executor: its tasks run on the page's microtask queue, and a JS promise is awaited
-//! through its `then`. Its own rather than wasm-bindgen-futures' (`js_sys::futures`), which
-//! brings a `VecDeque` run queue, a lazily built global, JSPI paths and a closure shape of its
-//! own: this is the part the SDK uses, built on [`crate::js`] (its one closure shape, calls
-//! through `Reflect`), about 2.2 KB less wasm (0.6 KB gzipped) in both builds.
+//! The SDK's executor and its awaits of JS: tasks run on the page's microtask queue, a JS
+//! promise is awaited through its `then` ([`wait`]), and on those, app functions are called and
+//! awaited ([`call_async`], [`call_hook`]), futures become promises ([`promise`]) and a task
+//! waits for the next one ([`next_task`]). Its own rather than wasm-bindgen-futures'
+//! (`js_sys::futures`), which brings a `VecDeque` run queue, a lazily built global, JSPI paths
+//! and a closure shape of its own: this is the part the SDK uses, built on the parent module
+//! (its one closure shape, calls through `Reflect`), about 2.2 KB less wasm (0.6 KB gzipped) in
+//! both builds.
 //!
 //! It behaves as that one does: a spawned task is first polled in a microtask, never inside
 //! `spawn`; the tasks woken in one tick are polled together in the next microtask, each once
 //! however often it was woken; a task is dropped, its future with it, when it ends or when
 //! nothing can wake it any more. A promise that never settles keeps its waiting task.
 
-use crate::js::{self, Callback};
+use super::{self as js, call, call_method, error_text, get, set, Callback, Waiter};
+use js_sys::{Array, Function, Promise};
 use std::cell::{Cell, RefCell};
 use std::future::Future;
 use std::mem::ManuallyDrop;
@@ -183,4 +187,57 @@ impl Future for Wait {
             }
         }
     }
+}
+
+/// Awaits `v` as `await` does (a value that is no promise is its own answer); a rejection as
+/// its text.
+pub(crate) async fn settle(v: &JsValue) -> Result<JsValue, String> {
+    wait(v).await.map_err(|e| error_text(&e))
+}
+
+/// Calls an app function with `args` and awaits its answer, so sync, async and throwing
+/// functions all work the same way: `Err` holds what was thrown or rejected.
+pub(crate) async fn call_async(f: &Function, args: &[&JsValue]) -> Result<JsValue, JsValue> {
+    let ret = call(f, args)?;
+    wait(&ret).await
+}
+
+/// Calls a hook given by the app and awaits its answer; a throw or rejection as its text.
+pub(crate) async fn call_hook(f: &Function, arg: &JsValue) -> Result<JsValue, String> {
+    call_async(f, &[arg]).await.map_err(|e| error_text(&e))
+}
+
+/// A promise settled by `task`: resolved with its `Ok`, rejected with its `Err`. Boxed, like
+/// [`spawn`], so every promise-returning entry point shares one path.
+pub(crate) fn promise(task: Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>) -> Promise {
+    let (promise, waiter) = Waiter::new();
+    spawn(Box::pin(async move {
+        match task.await {
+            Ok(v) => waiter.resolve(&v),
+            Err(e) => waiter.reject(&e),
+        }
+    }));
+    promise
+}
+
+/// Resolves in the next task, after the app's microtask and same-task work, like
+/// `setTimeout(0)`, but through a `MessageChannel`, which background tabs do not throttle
+/// (their timers may wait a second or more).
+pub(crate) async fn next_task() {
+    let promise = Promise::new(&mut |resolve: Function, _reject: Function| {
+        let ctor = get(&js_sys::global(), "MessageChannel");
+        if ctor.is_function() {
+            if let Ok(channel) =
+                js_sys::Reflect::construct(ctor.unchecked_ref::<Function>(), &Array::new())
+            {
+                set(&get(&channel, "port1"), "onmessage", &resolve);
+                if call_method(&get(&channel, "port2"), "postMessage", &[&JsValue::NULL]).is_ok() {
+                    return;
+                }
+            }
+        }
+        // Without a channel, resolving at once still lets microtasks (Vue's flush) run first.
+        let _ = call(&resolve, &[]);
+    });
+    let _ = wait(&promise).await;
 }
