@@ -395,15 +395,22 @@ async fn a_request_past_its_timeout_is_retried_with_its_key() {
         Log::<CallEvent>::new(),
         Arc::<Mutex<HashMap<String, u32>>>::default(),
     );
-    let log = calls.clone();
+    let (log, statuses) = (calls.clone(), Log::<Status>::new());
+    let status_log = statuses.clone();
     let client = Client::register(
         options(&agent)
             .request_timeout(Duration::from_millis(300))
+            .on_status(move |s| status_log.push(s.clone()))
             .on_call(move |e| log.push(e.clone()))
             .tool(counting_tool(runs.clone())),
     )
     .await
     .unwrap();
+    // The stream opens before the delay starts: a stream request held back 1 s would time out
+    // too, again and again, and the call would never reach the worker (seen under load).
+    statuses
+        .wait_for(WAIT, "stream open", |s| *s == Status::StreamOpen)
+        .await;
     // Every answer is held back 1 s: the ack times out on the worker's side, again and
     // again, until the delay goes; the retry with the same key then gets the ack's answer.
     agent
