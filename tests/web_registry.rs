@@ -425,7 +425,7 @@ fn the_sdks_json_parser_reads_as_serde_json_reads() {
     let too_deep = json::parse(&deep(128)).unwrap_err();
     assert!(serde_json::from_str::<Value>(&deep(128)).is_err());
     assert_eq!(too_deep, "recursion limit exceeded");
-    // Where JS numbers and strings differ from serde_json's reading (src/js.rs `json_value`).
+    // Where JS numbers and strings differ from serde_json's reading (src/js/json.rs `json_value`).
     let differ = [
         ("1.0", json!(1), json!(1.0)),
         ("1e3", json!(1000), json!(1000.0)),
