@@ -12,7 +12,7 @@
 //! however often it was woken; a task is dropped, its future with it, when it ends or when
 //! nothing can wake it any more. A promise that never settles keeps its waiting task.
 
-use super::{self as js, call, call_method, error_text, get, set, Callback, Waiter};
+use super::{self as js, call, error_text, get, set, Callback, Waiter};
 use js_sys::{Array, Function, Promise};
 use std::cell::{Cell, RefCell};
 use std::future::Future;
@@ -231,7 +231,9 @@ pub(crate) async fn next_task() {
                 js_sys::Reflect::construct(ctor.unchecked_ref::<Function>(), &Array::new())
             {
                 set(&get(&channel, "port1"), "onmessage", &resolve);
-                if call_method(&get(&channel, "port2"), "postMessage", &[&JsValue::NULL]).is_ok() {
+                if js::call_method(&get(&channel, "port2"), "postMessage", &[&JsValue::NULL])
+                    .is_ok()
+                {
                     return;
                 }
             }
