@@ -210,7 +210,10 @@ fn a_deadline_comes_forward_never_back_and_cancel_stops_the_answer() {
         rt.expire(Instant::from_ms(T0.as_ms() + 200)),
         vec![(
             "c1".to_owned(),
-            err(ErrorKind::Timeout, "timed out after 200 ms")
+            err(
+                ErrorKind::Timeout,
+                "timed out after 200 ms (the server's deadline for the result)"
+            )
         )]
     );
     rt.admit(call("c2", "limited"), json!({}), &tools(), T0);

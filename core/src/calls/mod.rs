@@ -76,6 +76,8 @@ pub enum Admission {
 struct Running {
     started: Instant,
     deadline: Instant,
+    /// The deadline is the transport's (a server's result deadline), not the tool's timeout.
+    by_transport: bool,
 }
 
 /// The calls of one transport connection (or one registration): see the [module docs](self).
@@ -95,7 +97,7 @@ impl CallRuntime {
     /// Marks `call_id` seen without admitting it (a call whose data could not be read, but
     /// whose id could: it is answered once, as an error). False if it was seen before.
     pub fn mark_seen(&mut self, call_id: &str) -> bool {
-        self.seen.insert(call_id)
+        !self.running.contains_key(call_id) && self.seen.insert(call_id)
     }
 
     /// A call arrived with `arguments` (an object; a JSON string holding one; `null` for
@@ -107,7 +109,9 @@ impl CallRuntime {
         tools: &[ToolDef],
         now: Instant,
     ) -> Admission {
-        if !self.seen.insert(call.call_id) {
+        // A running call is known however many calls came since it was seen: the seen ids
+        // are a bounded window, the running ones are not forgotten.
+        if self.running.contains_key(call.call_id) || !self.seen.insert(call.call_id) {
             return Admission::Duplicate;
         }
         match self.check(call, arguments, tools) {
@@ -116,6 +120,7 @@ impl CallRuntime {
                 let running = Running {
                     started: now,
                     deadline,
+                    by_transport: false,
                 };
                 self.running.insert(call.call_id, running);
                 Admission::Run {
@@ -190,6 +195,7 @@ impl CallRuntime {
         match self.running.get_mut(call_id) {
             Some(r) if at < r.deadline => {
                 r.deadline = at;
+                r.by_transport = true;
                 true
             }
             _ => false,
@@ -217,7 +223,14 @@ impl CallRuntime {
         for (_, id) in due {
             if let Some(r) = self.running.remove(&id) {
                 let ms = r.deadline.since(r.started).as_ms();
-                let answer = Answer::error(ErrorKind::Timeout, format!("timed out after {ms} ms"));
+                // Cut by the transport's deadline, the time may be short: say whose it was.
+                let why = if r.by_transport {
+                    " (the server's deadline for the result)"
+                } else {
+                    ""
+                };
+                let answer =
+                    Answer::error(ErrorKind::Timeout, format!("timed out after {ms} ms{why}"));
                 answers.push((id, answer));
             }
         }

@@ -20,6 +20,72 @@ use serde_json::Value;
 /// by the page's clock: a clock far off the server's moves the local deadline with it.
 pub(crate) const RESULT_MARGIN: Duration = Duration::from_ms(2_000);
 
+/// How far the server's clock and this one may differ before the server's deadlines are not
+/// taken as they read: a deadline outside its window from now (60 s for an ack, 5 min for a
+/// result) by more than this means the clocks disagree, and the window from now is used.
+pub const CLOCK_TOLERANCE: Duration = Duration::from_ms(5_000);
+/// The protocol's windows: an ack within 60 s of the dispatch, a result within 5 min of it.
+const ACK_WINDOW: Duration = Duration::from_secs(60);
+const RESULT_WINDOW: Duration = Duration::from_secs(300);
+
+/// Which of a call's two server deadlines.
+#[derive(Clone, Copy)]
+enum Deadline {
+    /// `ack_deadline`, from the dispatch.
+    Ack,
+    /// `result_deadline`, from the ack's answer.
+    Result,
+}
+
+impl Deadline {
+    fn field(self) -> &'static str {
+        match self {
+            Deadline::Ack => "ack_deadline",
+            Deadline::Result => "result_deadline",
+        }
+    }
+
+    /// The reason a call fails by, when this deadline passes: the server's word for it.
+    fn reason(self) -> &'static str {
+        match self {
+            Deadline::Ack => "ack_timeout",
+            Deadline::Result => "result_timeout",
+        }
+    }
+
+    fn window(self) -> Duration {
+        match self {
+            Deadline::Ack => ACK_WINDOW,
+            Deadline::Result => RESULT_WINDOW,
+        }
+    }
+
+    /// The earliest the deadline may read by this clock without the clocks disagreeing. An
+    /// ack deadline may have passed (a call read late from the pending list); a result
+    /// deadline is set when the ack is taken, a window ahead, so one in the past is a clock
+    /// behind this one.
+    fn earliest(self, now: Instant) -> Instant {
+        match self {
+            Deadline::Ack => now - CLOCK_TOLERANCE,
+            Deadline::Result => now,
+        }
+    }
+
+    /// The deadline `text` (RFC 3339, the server's clock) as this clock reads it, not before
+    /// `now`; `Err` with it as read when it does not fit the window from now, and then the
+    /// window from now. Absent or unreadable: the window from now.
+    fn read(self, text: Option<&str>, now: Instant) -> Result<Instant, (Instant, Instant)> {
+        let fallback = now + self.window();
+        let Some(server) = text.and_then(parse_rfc3339).map(Instant::from_ms) else {
+            return Ok(fallback);
+        };
+        if server < self.earliest(now) || server > fallback + CLOCK_TOLERANCE {
+            return Err((fallback, server));
+        }
+        Ok(server.max(now))
+    }
+}
+
 /// Cuts a result over 65,536 characters at a character boundary and says how much was cut,
 /// keeping the whole within the limit.
 pub fn cut_result(text: String) -> String {
@@ -39,10 +105,14 @@ struct Call {
     posting: bool,
     /// The ack was sent again after a `409 call_not_acked` (once only).
     reacked: bool,
+    /// No ack goes out after this: the server's `ack_deadline` as this clock reads it.
+    ack_by: Instant,
+    /// No result goes out after this: the server's `result_deadline`, once acked.
+    result_by: Instant,
 }
 
 impl Call {
-    fn new(client_id: String, tool: String, now: Instant) -> Call {
+    fn new(client_id: String, tool: String, ack_by: Instant, now: Instant) -> Call {
         Call {
             client_id,
             tool,
@@ -51,6 +121,8 @@ impl Call {
             result: None,
             posting: false,
             reacked: false,
+            ack_by,
+            result_by: now + RESULT_WINDOW,
         }
     }
 }
@@ -61,6 +133,8 @@ impl Call {
 pub(super) struct Calls {
     live: StrMap<Call>,
     runtime: CallRuntime,
+    /// The app was told that the server's deadlines do not fit this clock (once).
+    skew_told: bool,
 }
 
 impl Calls {
@@ -99,8 +173,14 @@ impl Calls {
             call_id,
             tool,
             arguments,
+            ack_deadline,
             ..
         } = call;
+        // Delivered again (a replay, the pending list) while in progress: it runs once and is
+        // answered once, however many calls came since.
+        if self.live.contains_key(&call_id) {
+            return;
+        }
         let ids = calls::Call {
             call_id: &call_id,
             run_id: &run_id,
@@ -115,8 +195,9 @@ impl Calls {
             tool: tool.clone(),
             run_id: run_id.clone(),
         });
-        send_ack(&client_id, &call_id, requests, now, out);
-        let mut entry = Call::new(client_id, tool, now);
+        let ack_by = self.deadline(Deadline::Ack, ack_deadline.as_deref(), now, out);
+        send_ack(&client_id, &call_id, ack_by, requests, now, out);
+        let mut entry = Call::new(client_id, tool, ack_by, now);
         match admission {
             Admission::Run {
                 arguments,
@@ -149,7 +230,10 @@ impl Calls {
         let (Some(client_id), Some(call_id)) = (field("client_id"), field("call_id")) else {
             return false;
         };
-        if my_id != Some(client_id) || !self.runtime.mark_seen(call_id) {
+        if my_id != Some(client_id)
+            || self.live.contains_key(call_id)
+            || !self.runtime.mark_seen(call_id)
+        {
             return true;
         }
         let tool = field("tool").unwrap_or_default().to_owned();
@@ -158,8 +242,9 @@ impl Calls {
             tool: tool.clone(),
             run_id: field("run_id").unwrap_or_default().to_owned(),
         });
-        send_ack(client_id, call_id, requests, now, out);
-        let mut call = Call::new(client_id.to_owned(), tool, now);
+        let ack_by = self.deadline(Deadline::Ack, field("ack_deadline"), now, out);
+        send_ack(client_id, call_id, ack_by, requests, now, out);
+        let mut call = Call::new(client_id.to_owned(), tool, ack_by, now);
         call.result = Some(CallResult {
             text: format!("The call could not be read: {error}"),
             is_error: true,
@@ -178,24 +263,25 @@ impl Calls {
         requests: &mut Requests,
         out: &mut Outbox,
     ) {
-        let Some(call) = self.live.get_mut(call_id) else {
+        if !self.live.contains_key(call_id) {
             return;
-        };
+        }
         match answer {
             Answer::Ok(body) => {
-                call.acked = true;
-                let deadline = AckAnswer::from_json(&body)
-                    .ok()
-                    .and_then(|a| parse_rfc3339(&a.result_deadline));
-                if let Some(server) = deadline {
-                    let earlier = Instant::from_ms(server) - RESULT_MARGIN;
-                    if self.runtime.bring_deadline_forward(call_id, earlier) {
-                        out.push(Output::HandlerDeadline {
-                            call_id: call_id.to_owned(),
-                            deadline: earlier,
-                        });
-                    }
+                let text = AckAnswer::from_json(&body).ok().map(|a| a.result_deadline);
+                let result_by = self.deadline(Deadline::Result, text.as_deref(), now, out);
+                let earlier = result_by - RESULT_MARGIN;
+                if self.runtime.bring_deadline_forward(call_id, earlier) {
+                    out.push(Output::HandlerDeadline {
+                        call_id: call_id.to_owned(),
+                        deadline: earlier,
+                    });
                 }
+                let Some(call) = self.live.get_mut(call_id) else {
+                    return;
+                };
+                call.acked = true;
+                call.result_by = result_by;
                 out.call(CallEvent::Acked {
                     call_id: call_id.to_owned(),
                     tool: call.tool.clone(),
@@ -263,7 +349,8 @@ impl Calls {
         let kind = ReqKind::Result {
             call_id: call_id.to_owned(),
         };
-        requests.send_for_call(kind, &call.client_id, Some(body), now, out);
+        let by = call.result_by;
+        requests.send_for_call(kind, &call.client_id, Some(body), by, now, out);
     }
 
     /// Posts every result that waited (for a tool list, or an ack).
@@ -319,7 +406,7 @@ impl Calls {
                 call.reacked = true;
                 call.acked = false;
                 call.posting = false;
-                send_ack(&call.client_id, call_id, requests, now, out);
+                send_ack(&call.client_id, call_id, call.ack_by, requests, now, out);
             }
             Answer::Refused {
                 status,
@@ -392,6 +479,65 @@ impl Calls {
         }
     }
 
+    /// A call's ack or result failed and its retry would go out past the server's deadline
+    /// (`failure`: how it failed last): the server fails the call by it, so it ends now, by
+    /// the server's word for that (`ack_timeout`, `result_timeout`).
+    pub(super) fn deadline_passed(
+        &mut self,
+        call_id: &str,
+        acked: bool,
+        failure: Option<String>,
+        now: Instant,
+        out: &mut Outbox,
+    ) {
+        if !self.live.contains_key(call_id) {
+            return;
+        }
+        let deadline = if acked {
+            Deadline::Result
+        } else {
+            Deadline::Ack
+        };
+        let what = if acked { "result" } else { "ack" };
+        let why = failure.map_or_else(String::new, |f| format!(" (last: {f})"));
+        out.error(format!(
+            "the {what} of call {call_id} was not sent again: its {} passes first{why}",
+            deadline.field()
+        ));
+        self.end(call_id, deadline.reason(), now, out);
+    }
+
+    /// A server deadline as this clock reads it (see [`Deadline::read`]); tells the app once
+    /// when the clocks disagree.
+    fn deadline(
+        &mut self,
+        which: Deadline,
+        text: Option<&str>,
+        now: Instant,
+        out: &mut Outbox,
+    ) -> Instant {
+        match which.read(text, now) {
+            Ok(at) => at,
+            Err((fallback, server)) => {
+                if !std::mem::replace(&mut self.skew_told, true) {
+                    let (ahead, off) = if server > now {
+                        ("ahead of", server.since(now + which.window()))
+                    } else {
+                        ("behind", now.since(server))
+                    };
+                    out.error(format!(
+                        "the server's {} reads {} ms {ahead} its window by this clock (tolerance \
+                         {} ms): the clocks disagree, so deadlines are counted from this clock",
+                        which.field(),
+                        off.as_ms(),
+                        CLOCK_TOLERANCE.as_ms()
+                    ));
+                }
+                fallback
+            }
+        }
+    }
+
     /// Ends a call without (further) answer: aborts a running handler, tells the app.
     fn end(&mut self, call_id: &str, reason: &str, now: Instant, out: &mut Outbox) {
         let Some(call) = self.live.remove(call_id) else {
@@ -438,6 +584,7 @@ impl Calls {
 fn send_ack(
     client_id: &str,
     call_id: &str,
+    ack_by: Instant,
     requests: &mut Requests,
     now: Instant,
     out: &mut Outbox,
@@ -445,7 +592,7 @@ fn send_ack(
     let kind = ReqKind::Ack {
         call_id: call_id.to_owned(),
     };
-    requests.send_for_call(kind, client_id, None, now, out);
+    requests.send_for_call(kind, client_id, None, ack_by, now, out);
 }
 
 /// A runtime answer as the Sessions API's result: text within 65,536 characters.

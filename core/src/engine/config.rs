@@ -10,6 +10,13 @@ use crate::time::Duration;
 /// How long the first registration may take by default: 30 s.
 pub const DEFAULT_REGISTER_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// How long the event stream may stay silent (not a byte, keep-alive comments included) before
+/// the engine gives the connection up and reconnects, by default: three of the server's 15-s
+/// keep-alives (`streamIdleTimeoutMs`).
+pub const DEFAULT_STREAM_IDLE_TIMEOUT: Duration = Duration::from_secs(45);
+/// How long a stream connection may take to send its response head, by default.
+pub const DEFAULT_STREAM_CONNECT_TIMEOUT: Duration = Duration::from_secs(15);
+
 /// What the client does while the page is hidden (`whenHidden`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum WhenHidden {
@@ -109,6 +116,13 @@ pub struct Config {
     /// [`EngineErrorKind::RegisterTimeout`](super::EngineErrorKind::RegisterTimeout), naming
     /// the request that failed last.
     pub register_timeout: Duration,
+    /// How long the open event stream may send nothing at all (keep-alives count) before it is
+    /// given up and reconnected (default 45 s, `streamIdleTimeoutMs`). Every shell keeps the
+    /// default or the app's value; `None` (no deadline) is for tests of other rules.
+    pub stream_idle_timeout: Option<Duration>,
+    /// How long a stream connection may take to send its response head before it is given up
+    /// and reconnected (default 15 s); `None` as for `stream_idle_timeout`.
+    pub stream_connect_timeout: Option<Duration>,
 }
 
 impl Config {
@@ -134,6 +148,8 @@ impl Config {
             seed,
             paths: Paths::default(),
             register_timeout: DEFAULT_REGISTER_TIMEOUT,
+            stream_idle_timeout: Some(DEFAULT_STREAM_IDLE_TIMEOUT),
+            stream_connect_timeout: Some(DEFAULT_STREAM_CONNECT_TIMEOUT),
         }
     }
 
@@ -166,6 +182,13 @@ impl Config {
                     "{} must start with http://, https:// or /",
                     Quoted(&self.base_url)
                 ),
+            ));
+        }
+        if self.stream_idle_timeout == Some(Duration::ZERO) {
+            return Err(ValidationError::new(
+                "streamIdleTimeoutMs",
+                ErrorKind::OutOfRange,
+                "0 ms: the stream would be given up at once; at least 1",
             ));
         }
         validate::client_name(&self.name)?;

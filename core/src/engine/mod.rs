@@ -100,14 +100,16 @@ mod timers;
 mod tools;
 
 pub use calls::cut_result;
+pub use calls::CLOCK_TOLERANCE;
 pub use config::{
     validate_tools, Config, Paths, ToolDef, WhenHidden, DEFAULT_REGISTER_TIMEOUT,
-    DEFAULT_TOOL_TIMEOUT_MS,
+    DEFAULT_STREAM_CONNECT_TIMEOUT, DEFAULT_STREAM_IDLE_TIMEOUT, DEFAULT_TOOL_TIMEOUT_MS,
 };
 pub use io::{
     CallEvent, ClientState, EngineError, EngineErrorKind, HttpRequest, Input, LeftBy, Method, OpId,
     Output, RequestId, Status, StreamId, Urgency,
 };
+pub use requests::LEAVE_TIMEOUT;
 
 use crate::protocol::ValidationError;
 use crate::sse::{Parser, Sink};
@@ -148,6 +150,7 @@ impl Engine {
         if self.router.take_parser_reset() {
             self.sse.reset_for_reconnect();
         }
+        self.router.stream_alive(now);
         let router = &mut self.router;
         let mut out: &mut Sink = &mut |item| router.on_sse_item(item, now);
         self.sse.feed(bytes, &mut out);

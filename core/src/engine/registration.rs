@@ -3,12 +3,22 @@
 //! [`WhenHidden`] policy. It decides; the engine carries out what touches other parts
 //! (the stream, the calls, the timers).
 
+use super::backoff::{Backoff, Rng};
 use super::config::{Config, ToolDef, WhenHidden};
 use super::io::{ClientState, LeftBy, Output, Status};
 use super::outbox::Outbox;
 use super::requests::{Answer, ReqKind, Requests};
 use crate::protocol::{ClientInfo, FromJson, Lifetime, PingAnswer, RegisterRequest};
 use crate::time::{Duration, Instant};
+
+/// A lapse this soon after the registration it ends is a quick lapse: the next registration
+/// waits [`REREGISTER_BACKOFF`], so a server that keeps forgetting the client is not flooded.
+pub(crate) const QUICK_LAPSE: Duration = Duration::from_ms(30_000);
+/// Registering again after quick lapses: 1 s doubling to 30 s, jittered in its upper half.
+pub(crate) const REREGISTER_BACKOFF: Backoff = Backoff {
+    base_ms: 1_000,
+    cap_ms: 30_000,
+};
 
 /// The registration the server gave.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,6 +94,9 @@ pub(super) struct Registration {
     hidden: bool,
     /// Lapsed while hidden with `whenHidden: pause`: register again once visible.
     register_when_visible: bool,
+    /// When the latest registration was asked for, and how many quick lapses came in a row.
+    registered_at: Option<Instant>,
+    quick_lapses: u32,
 }
 
 impl Registration {
@@ -98,6 +111,8 @@ impl Registration {
             registered_once: false,
             hidden: false,
             register_when_visible: false,
+            registered_at: None,
+            quick_lapses: 0,
         }
     }
 
@@ -216,6 +231,7 @@ impl Registration {
         };
         self.current = Some(reg);
         self.registered_once = true;
+        self.registered_at = Some(sent_at);
         self.state = ClientState::Registered;
         out.push(Output::Status(status));
         Registered::Now {
@@ -274,6 +290,7 @@ impl Registration {
     /// void now) and whether to register again at once (not while paused and hidden).
     pub(super) fn lapse(&mut self, out: &mut Outbox) -> Option<(String, bool)> {
         let old = self.current.take()?;
+        self.state = ClientState::Registering;
         out.status(Status::Lapsed);
         if self.pings_paused() {
             // `pause` lets a hidden page lapse; it registers again once visible, not before.
@@ -282,6 +299,28 @@ impl Registration {
             return Some((old.id, false));
         }
         Some((old.id, true))
+    }
+
+    /// When to register again after a lapse at `now`: `None` for at once, or, from the second
+    /// lapse in a row that came within [`QUICK_LAPSE`] of its registration, after a backoff
+    /// that grows with each.
+    pub(super) fn reregister_at(&mut self, now: Instant, rng: &mut Rng) -> Option<Instant> {
+        let quick = self
+            .registered_at
+            .is_some_and(|at| now.since(at) < QUICK_LAPSE);
+        if !quick {
+            self.quick_lapses = 0;
+            return None;
+        }
+        // The first quick lapse registers again at once; the ones after it back off.
+        self.quick_lapses = self.quick_lapses.saturating_add(1);
+        let attempt = self.quick_lapses - 1;
+        if attempt == 0 {
+            return None;
+        }
+        // Half the ceiling at least: a hard bound on the rate, whatever the draws.
+        let half = Duration::from_ms(REREGISTER_BACKOFF.ceiling(attempt) / 2);
+        Some(now + REREGISTER_BACKOFF.delay(attempt, half, rng))
     }
 
     /// `visibilitychange`.

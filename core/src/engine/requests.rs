@@ -14,6 +14,10 @@ use crate::vec_map::VecMap;
 /// The most of a `Retry-After` the engine waits: 5 minutes.
 pub(crate) const RETRY_AFTER_MAX: Duration = Duration::from_ms(300_000);
 
+/// How long the app's leave waits for the server to confirm the `DELETE`, retries included;
+/// then it is done locally (the registration lapses by its TTL) and the app is told.
+pub const LEAVE_TIMEOUT: Duration = Duration::from_ms(5_000);
+
 /// What a request is for; names the registration and call it concerns, so that its URL can be
 /// built and its answer routed.
 #[derive(Clone, Debug)]
@@ -60,6 +64,16 @@ pub(super) struct Req {
     attempt: u32,
     /// When the latest transmission went out.
     pub sent_at: Instant,
+    /// No retry goes out after this (a call's server deadline, a leave's bound): past it the
+    /// request is handed back as [`Answered::Expired`] instead.
+    not_after: Option<Instant>,
+}
+
+impl Req {
+    /// How often it was retried so far (0: this was its first transmission).
+    pub(super) fn retries(&self) -> u32 {
+        self.attempt
+    }
 }
 
 /// What the server said about a request, once it is final (not retried).
@@ -88,6 +102,8 @@ pub(super) enum Answered {
     Unauthorized(Req, String),
     /// It will be sent again; `notice` is for the app (a full session).
     Retrying { notice: Option<String> },
+    /// It failed and a retry would go out past its `not_after`: it is given up.
+    Expired(Req),
 }
 
 /// The requests on their way or waiting for their retry.
@@ -193,20 +209,27 @@ impl Requests {
         now: Instant,
         out: &mut Outbox,
     ) {
-        let req = self.new_req(kind, "", body, keepalive, now);
+        let mut req = self.new_req(kind, "", body, keepalive, now);
+        if matches!(req.kind, ReqKind::Leave { .. }) {
+            // A leave is not retried for ever: past the bound the registration lapses by its TTL.
+            req.not_after = Some(now + LEAVE_TIMEOUT);
+        }
         self.transmit(req, now, out);
     }
 
-    /// [`Requests::send`] for a call's ack or result, addressed to `client_id`.
+    /// [`Requests::send`] for a call's ack or result, addressed to `client_id`; no retry goes
+    /// out after `not_after` (the call's server deadline).
     pub(super) fn send_for_call(
         &mut self,
         kind: ReqKind,
         client_id: &str,
         body: Option<String>,
+        not_after: Instant,
         now: Instant,
         out: &mut Outbox,
     ) {
-        let req = self.new_req(kind, client_id, body, false, now);
+        let mut req = self.new_req(kind, client_id, body, false, now);
+        req.not_after = Some(not_after);
         self.transmit(req, now, out);
     }
 
@@ -229,6 +252,7 @@ impl Requests {
             keepalive,
             attempt: 0,
             sent_at: now,
+            not_after: None,
         }
     }
 
@@ -271,6 +295,23 @@ impl Requests {
     pub(super) fn forget(&mut self, pred: impl Fn(&ReqKind) -> bool) {
         self.inflight.retain(|_, r| !pred(&r.kind));
         self.retries.retain(|(_, r)| !pred(&r.kind));
+    }
+
+    /// Forgets the leave requests that carry an app's op, and returns those ops.
+    pub(super) fn forget_leave_ops(&mut self) -> Vec<OpId> {
+        let mut ops = Vec::new();
+        for (_, r) in self.inflight.iter() {
+            if let ReqKind::Leave { op: Some(op), .. } = r.kind {
+                ops.push(op);
+            }
+        }
+        for (_, r) in &self.retries {
+            if let ReqKind::Leave { op: Some(op), .. } = r.kind {
+                ops.push(op);
+            }
+        }
+        self.forget(|k| matches!(k, ReqKind::Leave { op: Some(_), .. }));
+        ops
     }
 
     /// Forgets every request (the engine stopped) and returns the leave ops that will never be
@@ -352,14 +393,18 @@ impl Requests {
             409 if matches!(req.kind, ReqKind::Register { .. }) => {
                 let notice = format!("register: {}", describe(status, &body));
                 req.key = Some(self.new_key());
-                self.retry_later(req, retry_after, now, rng);
-                Answered::Retrying {
-                    notice: Some(notice),
+                match self.retry_later(req, retry_after, now, rng) {
+                    Ok(()) => Answered::Retrying {
+                        notice: Some(notice),
+                    },
+                    Err(req) => Answered::Expired(req),
                 }
             }
             408 | 429 | 500 | 502 | 503 | 504 => {
-                self.retry_later(req, retry_after, now, rng);
-                Answered::Retrying { notice: None }
+                match self.retry_later(req, retry_after, now, rng) {
+                    Ok(()) => Answered::Retrying { notice: None },
+                    Err(req) => Answered::Expired(req),
+                }
             }
             _ => {
                 let (kind, message) = match ErrorBody::from_json(&body) {
@@ -376,7 +421,8 @@ impl Requests {
         })
     }
 
-    /// Offline, reset, CORS: the same request, same key, after a backoff.
+    /// Offline, reset, CORS: the same request, same key, after a backoff. Hands the request
+    /// back when that retry would go out past its `not_after`.
     pub(super) fn on_network_error(
         &mut self,
         id: RequestId,
@@ -384,27 +430,31 @@ impl Requests {
         now: Instant,
         rng: &mut Rng,
         out: &mut Outbox,
-    ) {
-        if let Some(req) = self.inflight.remove(&id) {
-            let what = format!("{} {} failed: {message}", req.method.as_str(), req.url);
-            out.note_failure(what);
-            self.retry_later(req, None, now, rng);
-        }
+    ) -> Option<Req> {
+        let req = self.inflight.remove(&id)?;
+        let what = format!("{} {} failed: {message}", req.method.as_str(), req.url);
+        out.note_failure(what);
+        self.retry_later(req, None, now, rng).err()
     }
 
-    /// Schedules a retry of `req` with backoff (at least `Retry-After`), the same key.
+    /// Schedules a retry of `req` with backoff (at least `Retry-After`), the same key; or
+    /// hands it back (`Err`) when the retry would go out past its `not_after`.
     pub(super) fn retry_later(
         &mut self,
         mut req: Req,
         retry_after: Option<Duration>,
         now: Instant,
         rng: &mut Rng,
-    ) {
+    ) -> Result<(), Req> {
         req.attempt = req.attempt.saturating_add(1);
         // `Retry-After` is honoured up to a limit, so a bad header cannot stall the client.
         let floor = retry_after.unwrap_or_default().min(RETRY_AFTER_MAX);
-        let delay = REQUEST_BACKOFF.delay(req.attempt, floor, rng);
-        self.retries.push((now + delay, req));
+        let at = now + REQUEST_BACKOFF.delay(req.attempt, floor, rng);
+        if req.not_after.is_some_and(|limit| at >= limit) {
+            return Err(req);
+        }
+        self.retries.push((at, req));
+        Ok(())
     }
 
     /// Sends again the requests whose retry time has come, if they still have a purpose

@@ -44,6 +44,8 @@ pub(super) struct Stream {
     parser_reset: bool,
     /// Pending calls must be read again once the read on its way is answered.
     pending_again: bool,
+    /// The app was told that the last event id cannot be sent as a header (once).
+    unsendable_id_told: bool,
 }
 
 impl Stream {
@@ -102,7 +104,22 @@ impl Stream {
             ("Accept", "text/event-stream".to_owned()),
         ];
         if !self.last_event_id.is_empty() {
-            headers.push(("Last-Event-ID", self.last_event_id.clone()));
+            // A header value must be bytes: `fetch` throws on a character above U+00FF, and a
+            // Latin-1 byte would not be the id the server sent. Resume from the pending
+            // calls instead (read after every connect).
+            if self
+                .last_event_id
+                .bytes()
+                .all(|b| (0x20..0x7f).contains(&b))
+            {
+                headers.push(("Last-Event-ID", self.last_event_id.clone()));
+            } else if !std::mem::replace(&mut self.unsendable_id_told, true) {
+                out.error(
+                    "the stream's last event id has characters a header cannot carry (only \
+                     printable ASCII): reconnecting without Last-Event-ID, from the pending calls"
+                        .to_owned(),
+                );
+            }
         }
         out.push(Output::OpenStream {
             stream,
@@ -110,6 +127,16 @@ impl Stream {
             headers,
         });
         true
+    }
+
+    /// Aborts the current connection, which stays current until [`Stream::lost`] says what
+    /// comes next.
+    pub(super) fn abort(&mut self, out: &mut Outbox) {
+        // A connection given up did not prove healthy, however long it was open.
+        self.open = false;
+        if let Some(stream) = self.current {
+            out.push(Output::CloseStream { stream });
+        }
     }
 
     /// Closes the current connection, if any.

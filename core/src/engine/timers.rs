@@ -12,12 +12,25 @@ pub(super) enum Timer {
     Reconnect = 1,
     /// Give up on the first registration ([`Config::register_timeout`](super::Config)).
     Register = 2,
+    /// Re-register after a lapse that came soon after the last registration (backoff).
+    Reregister = 3,
+    /// The stream connection's deadline: its response head, or its next byte once open.
+    StreamSilent = 4,
+    /// Stop waiting for the server to confirm the app's leave.
+    Leave = 5,
 }
 
-const COUNT: usize = 3;
+const COUNT: usize = 6;
 
 impl Timer {
-    pub(super) const ALL: [Timer; COUNT] = [Timer::Ping, Timer::Reconnect, Timer::Register];
+    pub(super) const ALL: [Timer; COUNT] = [
+        Timer::Ping,
+        Timer::Reconnect,
+        Timer::Register,
+        Timer::Reregister,
+        Timer::StreamSilent,
+        Timer::Leave,
+    ];
 }
 
 /// When each timer fires, if set.

@@ -43,6 +43,20 @@ pub fn config() -> Config {
     let mut c = Config::new("https://api.test/", "ses_1", "tok", "web", "pfx", 1);
     c.lifetime = Lifetime::Ttl { seconds: 60 };
     c.tools = vec![highlight_row(), tool("noop", None)];
+    // The stream's liveness deadlines are tested on their own (engine_liveness.rs); in tests
+    // of other rules a stream that sends nothing in virtual time would add theirs to every
+    // deadline the test checks.
+    c.stream_idle_timeout = None;
+    c.stream_connect_timeout = None;
+    c
+}
+
+/// [`config`] with the stream's liveness deadlines as every shell has them.
+pub fn live_config() -> Config {
+    let mut c = config();
+    let d = Config::new("https://x/", "s", "t", "n", "p", 0);
+    c.stream_idle_timeout = d.stream_idle_timeout;
+    c.stream_connect_timeout = d.stream_connect_timeout;
     c
 }
 

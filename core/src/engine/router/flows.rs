@@ -9,7 +9,7 @@ use crate::engine::io::{
 };
 use crate::engine::outbox::Outbox;
 use crate::engine::registration::{Leaving, OnVisible};
-use crate::engine::requests::ReqKind;
+use crate::engine::requests::{ReqKind, LEAVE_TIMEOUT};
 use crate::engine::stream::Opened;
 use crate::engine::timers::Timer;
 use crate::protocol::{StreamEvent, ToolDispatched};
@@ -22,7 +22,11 @@ impl Router {
     pub(super) fn on_stream_opened(&mut self, stream: StreamId, status: u16, now: Instant) {
         match self.stream.on_opened(stream, status, now, &mut self.out) {
             Opened::Stale => {}
-            Opened::Open => self.sync_pending(now),
+            Opened::Open => {
+                let at = self.stream_idle_timeout.map(|t| now + t);
+                self.timers.set_or_stop(Timer::StreamSilent, at);
+                self.sync_pending(now)
+            }
             Opened::Unauthorized(status) => self.fail(
                 EngineErrorKind::Unauthorized,
                 format!("the event stream refused the token (HTTP {status})"),
@@ -68,25 +72,51 @@ impl Router {
             .error(format!("ignored an unreadable stream event: {error}"));
     }
 
-    /// Opens a new connection, unless one is open or the client left or stopped.
-    pub(super) fn open_stream(&mut self) {
+    /// Opens a new connection, unless one is open or the client left or stopped. Its
+    /// response head is due within the connect timeout.
+    pub(super) fn open_stream(&mut self, now: Instant) {
         if self.reg.is_out() {
             return;
         }
         let url = self.requests.stream_url();
         if self.stream.open(url, self.requests.auth(), &mut self.out) {
             self.timers.stop(Timer::Reconnect);
+            let at = self.stream_connect_timeout.map(|t| now + t);
+            self.timers.set_or_stop(Timer::StreamSilent, at);
         }
     }
 
     /// Closes the current connection, if any, and stops reconnecting.
     pub(super) fn close_stream(&mut self) {
         self.timers.stop(Timer::Reconnect);
+        self.timers.stop(Timer::StreamSilent);
         self.stream.close(&mut self.out);
+    }
+
+    /// The current connection sent no response head in time, or nothing at all for the idle
+    /// timeout: it is given up (closed) and another opened after a backoff. The pending read
+    /// after it finds any call dispatched meanwhile.
+    pub(super) fn stream_silent(&mut self, now: Instant) {
+        let ms = |t: Option<crate::time::Duration>| t.unwrap_or_default().as_ms();
+        let message = if self.stream.is_open() {
+            format!(
+                "the event stream sent nothing for {} ms (not even a keep-alive); reconnecting",
+                ms(self.stream_idle_timeout)
+            )
+        } else {
+            format!(
+                "the event stream's response did not come within {} ms; reconnecting",
+                ms(self.stream_connect_timeout)
+            )
+        };
+        self.out.error(message);
+        self.stream.abort(&mut self.out);
+        self.reconnect_later(now);
     }
 
     /// The connection is gone: open another after a backoff, unless the client is out.
     pub(super) fn reconnect_later(&mut self, now: Instant) {
+        self.timers.stop(Timer::StreamSilent);
         let again = !self.reg.is_out();
         if let Some(at) = (self.stream).lost(now, again, &mut self.rng, &mut self.out) {
             self.timers.set(Timer::Reconnect, at);
@@ -162,8 +192,11 @@ impl Router {
         self.reg.ping(&mut self.requests, now, &mut self.out);
     }
 
-    /// The registration ran out: its requests are void; register again with the current
-    /// tools (at once, or once visible when paused).
+    /// The registration ran out: its requests are void; the old registration is deleted
+    /// (best effort: a 404 says it is gone already), so that no second live registration of
+    /// this client is left behind; and the client registers again with the current tools: at
+    /// once, after a backoff when it lapses again soon after registering
+    /// (`Registration::reregister_at`), or once visible when paused.
     pub(super) fn lapse(&mut self, now: Instant) {
         let Some((old, register_now)) = self.reg.lapse(&mut self.out) else {
             return;
@@ -175,8 +208,16 @@ impl Router {
             _ => false,
         });
         self.timers.stop(Timer::Ping);
+        let kind = ReqKind::Leave {
+            client_id: old,
+            op: None,
+        };
+        self.requests.send(kind, None, false, now, &mut self.out);
         if register_now {
-            self.register(now);
+            match self.reg.reregister_at(now, &mut self.rng) {
+                None => self.register(now),
+                Some(at) => self.timers.set(Timer::Reregister, at),
+            }
         }
     }
 
@@ -193,7 +234,27 @@ impl Router {
     pub(super) fn come_back(&mut self, by: LeftBy, now: Instant) {
         if self.reg.come_back(by) {
             self.register(now);
-            self.open_stream();
+            self.open_stream(now);
+        }
+    }
+
+    /// The server did not confirm the app's leave within [`LEAVE_TIMEOUT`] (or its retries
+    /// would go past it): the client has left here all the same; the app is told that the
+    /// server was not, and its registration will lapse by its TTL.
+    pub(super) fn leave_unconfirmed(&mut self, ops: Vec<OpId>) {
+        self.timers.stop(Timer::Leave);
+        if ops.is_empty() {
+            return;
+        }
+        let why = self.out.take_failure();
+        let why = why.map_or_else(String::new, |e| format!(" (last: {e})"));
+        self.out.error(format!(
+            "leave: the server did not confirm within {} ms{why}; the client left here, and \
+             the server, not told, keeps its registration until its TTL runs out",
+            LEAVE_TIMEOUT.as_ms()
+        ));
+        for op in ops {
+            self.out.push(Output::OpDone { op, result: Ok(()) });
         }
     }
 
@@ -218,6 +279,7 @@ impl Router {
             self.timers.stop(Timer::Register);
         }
         self.timers.stop(Timer::Ping);
+        self.timers.stop(Timer::Reregister);
         self.requests.forget(|k| {
             matches!(
                 k,
@@ -230,6 +292,9 @@ impl Router {
         self.close_stream();
         match current {
             Some(client_id) => {
+                if op.is_some() {
+                    self.timers.set(Timer::Leave, now + LEAVE_TIMEOUT);
+                }
                 let kind = ReqKind::Leave { client_id, op };
                 self.requests
                     .send(kind, None, keepalive, now, &mut self.out);

@@ -25,6 +25,8 @@ use serde_json::Value;
 
 pub(super) struct Router {
     register_timeout: Duration,
+    stream_idle_timeout: Option<Duration>,
+    stream_connect_timeout: Option<Duration>,
     requests: Requests,
     reg: Registration,
     tools: ToolList,
@@ -46,6 +48,8 @@ impl Router {
         let tools = std::mem::take(&mut cfg.tools);
         let mut router = Router {
             register_timeout: cfg.register_timeout,
+            stream_idle_timeout: cfg.stream_idle_timeout,
+            stream_connect_timeout: cfg.stream_connect_timeout,
             requests: Requests::new(&cfg),
             reg: Registration::new(&cfg),
             tools: ToolList::new(tools),
@@ -62,7 +66,7 @@ impl Router {
             .timers
             .set(Timer::Register, now + cfg.register_timeout);
         router.register(now);
-        router.open_stream();
+        router.open_stream(now);
         router
     }
 
@@ -111,8 +115,11 @@ impl Router {
             }
             Input::NetworkError { request, message } => {
                 let (rng, out) = (&mut self.rng, &mut self.out);
-                self.requests
-                    .on_network_error(request, &message, now, rng, out)
+                if let Some(req) =
+                    (self.requests).on_network_error(request, &message, now, rng, out)
+                {
+                    self.on_expired(req, now);
+                }
             }
             Input::StreamOpened { stream, status } => self.on_stream_opened(stream, status, now),
             Input::StreamClosed { stream, .. } => {
@@ -200,7 +207,19 @@ impl Router {
             self.ping(now);
         }
         if self.timers.take_expired(Timer::Reconnect, now) {
-            self.open_stream();
+            self.open_stream(now);
+        }
+        if self.timers.take_expired(Timer::StreamSilent, now) {
+            self.stream_silent(now);
+        }
+        if self.timers.take_expired(Timer::Reregister, now)
+            && self.reg.state() == ClientState::Registering
+        {
+            self.register(now);
+        }
+        if self.timers.take_expired(Timer::Leave, now) {
+            let ops = self.requests.forget_leave_ops();
+            self.leave_unconfirmed(ops);
         }
         let (reg, calls) = (&self.reg, &self.calls);
         let still_wanted = |kind: &ReqKind| match kind {
@@ -249,6 +268,14 @@ impl Router {
     /// Whether bytes of `stream` are to be read.
     pub(super) fn reads_stream(&self, stream: StreamId) -> bool {
         self.stream.is_current(stream) && self.reg.state() != ClientState::Failed
+    }
+
+    /// Bytes of the current connection came: it is alive, its silence deadline moves on.
+    pub(super) fn stream_alive(&mut self, now: Instant) {
+        if self.stream.is_open() {
+            let at = self.stream_idle_timeout.map(|t| now + t);
+            self.timers.set_or_stop(Timer::StreamSilent, at);
+        }
     }
 
     pub(super) fn take_parser_reset(&mut self) -> bool {
@@ -313,6 +340,28 @@ impl Router {
                 }
             }
             Some(Answered::Final(req, answer)) => self.on_final(req, answer, now),
+            Some(Answered::Expired(req)) => self.on_expired(req, now),
+        }
+    }
+
+    /// A request failed and its retry would go out past its bound: given up.
+    fn on_expired(&mut self, req: Req, now: Instant) {
+        let failure = self.out.take_failure();
+        match req.kind {
+            ReqKind::Ack { call_id } => {
+                (self.calls).deadline_passed(&call_id, false, failure, now, &mut self.out)
+            }
+            ReqKind::Result { call_id } => {
+                (self.calls).deadline_passed(&call_id, true, failure, now, &mut self.out)
+            }
+            ReqKind::Leave { op: Some(op), .. } => {
+                if let Some(f) = failure {
+                    self.out.note_failure(f);
+                }
+                self.leave_unconfirmed(vec![op]);
+            }
+            // Only acks, results and leaves have a bound.
+            _ => {}
         }
     }
 
@@ -333,6 +382,9 @@ impl Router {
                 }
             }
             ReqKind::Leave { op, .. } => {
+                if op.is_some() {
+                    self.timers.stop(Timer::Leave);
+                }
                 let result = match answer {
                     // 404: already gone (lapsed); the client is not registered either way.
                     Answer::Ok(_) | Answer::Refused { status: 404, .. } => Ok(()),
@@ -370,19 +422,22 @@ impl Router {
             ReqKind::Result { ref call_id, .. } => {
                 (self.calls).on_result_answer(call_id, answer, now, requests, out)
             }
-            ReqKind::Pending { ref client_id } => self.on_pending_answer(client_id, answer, now),
+            ReqKind::Pending { .. } => self.on_pending_answer(req, answer, now),
         }
     }
 
     fn on_register_answer(&mut self, req: Req, version: u64, answer: Answer, now: Instant) {
         let info = match answer {
             Answer::Ok(body) => match ClientInfo::from_json(&body) {
-                Ok(info) => info,
-                // A proxy or captive portal may answer for the server: tell, and try again.
-                Err(e) => {
+                Ok(info) if !info.id.is_empty() => info,
+                // A proxy or captive portal may answer for the server: tell, and try again
+                // after a backoff (a register has no bound: `retry_later` keeps it).
+                answer => {
+                    let e = answer.map_or_else(|e| e, |_| "its `id` is empty".to_owned());
                     self.out
                         .error(format!("register: the answer is not a client object ({e})"));
-                    return self.requests.retry_later(req, None, now, &mut self.rng);
+                    let _ = self.requests.retry_later(req, None, now, &mut self.rng);
+                    return;
                 }
             },
             Answer::Refused {
@@ -414,7 +469,10 @@ impl Router {
         }
     }
 
-    fn on_pending_answer(&mut self, client_id: &str, answer: Answer, now: Instant) {
+    fn on_pending_answer(&mut self, req: Req, answer: Answer, now: Instant) {
+        let ReqKind::Pending { client_id } = &req.kind else {
+            return;
+        };
         if !self.reg.is_current(client_id) {
             return;
         }
@@ -431,12 +489,21 @@ impl Router {
                 },
                 _ => (self.out).error("pending calls: the answer is not a JSON object".into()),
             },
-            Answer::Refused { status: 404, .. } => return self.lapse(now),
+            // Not a lapse, whatever it says (a replica behind, a server without the route):
+            // only a ping's or a tool list's own 404 means the server forgot the client. Read
+            // again after a backoff; the app hears of it once per run of refusals.
             Answer::Refused {
                 status, message, ..
-            } => self.out.error(format!(
-                "reading pending calls refused ({status}): {message}"
-            )),
+            } => {
+                if req.retries() == 0 {
+                    self.out.error(format!(
+                        "reading pending calls refused ({status}): {message}; \
+                         read again after a backoff"
+                    ));
+                }
+                let _ = self.requests.retry_later(req, None, now, &mut self.rng);
+                return;
+            }
         }
         if self.stream.take_read_pending_again() {
             self.sync_pending(now);
