@@ -146,6 +146,10 @@ export interface ClientOptions {
   /** How long one request (a ping, an ack, a result…) may take, its answer read whole, before
    * it is aborted and retried like a network error (default 30000). */
   requestTimeoutMs?: number;
+  /** How long the event stream may send nothing at all (the server's keep-alives count)
+   * before it is given up and reconnected (default 45000: three missed 15-s keep-alives).
+   * A connection whose response head does not come within 15 s is given up too. */
+  streamIdleTimeoutMs?: number;
   /** Share the session's one event stream with this origin's other tabs on the same session
    * (default true, where the browser has `BroadcastChannel` and Web Locks): one tab reads it
    * and hands the events to the others, so many tabs do not hold many connections. */

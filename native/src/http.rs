@@ -110,19 +110,15 @@ impl Http {
     }
 }
 
-/// The next chunk of a streaming body: `Ok(None)` at its end. Silence longer than `idle`
-/// is an error: a connection that died without a word (a NAT that forgot it) stays silent.
-pub(crate) async fn next_chunk(
-    body: &mut Incoming,
-    idle: Duration,
-) -> Result<Option<Bytes>, String> {
+/// The next chunk of a streaming body: `Ok(None)` at its end. Silence is the engine's to
+/// time out (a connection that died without a word, a NAT that forgot it, stays silent).
+pub(crate) async fn next_chunk(body: &mut Incoming) -> Result<Option<Bytes>, String> {
     loop {
-        match tokio::time::timeout(idle, body.frame()).await {
-            Err(_) => return Err(format!("no bytes for {} ms", idle.as_millis())),
-            Ok(None) => return Ok(None),
-            Ok(Some(Err(e))) => return Err(error_chain(&e)),
+        match body.frame().await {
+            None => return Ok(None),
+            Some(Err(e)) => return Err(error_chain(&e)),
             // Trailers carry no events: skip them.
-            Ok(Some(Ok(frame))) => {
+            Some(Ok(frame)) => {
                 if let Ok(data) = frame.into_data() {
                     return Ok(Some(data));
                 }

@@ -36,6 +36,7 @@ const REGISTER_KEYS: &[&str] = &[
     "tools",
     "registerTimeoutMs",
     "requestTimeoutMs",
+    "streamIdleTimeoutMs",
     "onStatus",
     "onCall",
     "signal",
@@ -245,6 +246,11 @@ pub(crate) fn register(
     // The engine's register deadline; capped where `setTimeout` stops counting.
     if let Some(ms) = optional_count(v, "", "registerTimeoutMs")? {
         config.register_timeout = Duration::from_ms(ms.min(i32::MAX as u64));
+    }
+    // The stream's silence deadline; capped where `setTimeout` stops counting.
+    if let Some(ms) = optional_count(v, "", "streamIdleTimeoutMs")? {
+        config.stream_idle_timeout = Some(Duration::from_ms(ms.min(i32::MAX as u64)));
+        config.validate().map_err(|e| e.to_string())?;
     }
     // Capped where `setTimeout` stops counting.
     let request_timeout_ms = optional_count(v, "", "requestTimeoutMs")?

@@ -62,7 +62,12 @@
 //!   [`EngineErrorKind::RegisterTimeout`], naming the request that failed last.
 //! - **Ping** a TTL lifetime of N s every N/3 s, each with a new `Idempotency-Key`; a 404 means
 //!   the registration lapsed: [`Status::Lapsed`], register again with the current tools,
-//!   [`Status::Reregistered`]. A `never` lifetime does not ping.
+//!   [`Status::Reregistered`]. A `never` lifetime does not ping. Only a ping's or a tool
+//!   list's own 404, or a `client_expired` event for this client, mean the server forgot it;
+//!   the old registration then gets a best-effort `DELETE` (never two live registrations of
+//!   one client), and a lapse again within 30 s of registering backs the next registration
+//!   off (1 s doubling to 30 s, in the upper half of each step). A register answer that is no
+//!   client object (an empty `id`, say) is retried after a backoff.
 //! - **Visibility** per [`WhenHidden`]: `keep` pings on (and at once when visible), `pause`
 //!   stops pinging while hidden and registers again only once visible if it lapsed meanwhile,
 //!   `leave` leaves while hidden. A page hide leaves with a keepalive `DELETE`; a
@@ -71,13 +76,29 @@
 //!   after exponential backoff with full jitter, 1 s doubling to 30 s (`retry:` is the floor,
 //!   honoured up to 60 s; reset only after a connection proved healthy: an event, or 5 s
 //!   open); read the pending calls after every (re)connect, a `stream_reset` or an oversized
-//!   event. 401/403 are fatal.
-//! - **Calls** of this client only, each `call_id` at most once: ack at once, run the handler
+//!   event. 401/403 are fatal. A pending read that fails (any refusal, 404 included, 5xx,
+//!   network) is read again after the request backoff, never taken for a lapse; the app is
+//!   told once per run of refusals. The stream has two deadlines
+//!   ([`Config::stream_connect_timeout`], 15 s, for the response head;
+//!   [`Config::stream_idle_timeout`], 45 s, for the next byte, keep-alives included): past
+//!   either the connection is given up and another opened after the backoff, whose pending
+//!   read finds any call dispatched meanwhile. `Last-Event-ID` is sent only when it is
+//!   printable ASCII (a header cannot carry more); otherwise the app is told once and the
+//!   pending read resumes instead.
+//! - **Calls** of this client only, each `call_id` at most once while the client lives (a call
+//!   in progress is never forgotten, however many come after it; a redelivered one is left to
+//!   finish and answered once): ack at once, run the handler
 //!   ([`Output::RunHandler`] comes right away), post the result after the ack succeeded.
 //!   Unknown tools, arguments failing the tool's JSON Schema ([`crate::schema`]), calls past
 //!   `max_calls_per_run` and unreadable dispatches are answered `is_error` without running a
 //!   handler. A local deadline per tool answers "timed out after N ms" and aborts the handler.
-//!   `client_tool_failed` aborts the handler and posts nothing.
+//!   `client_tool_failed` aborts the handler and posts nothing. An ack is not retried past the
+//!   call's `ack_deadline`, a result not past its `result_deadline`: the call ends
+//!   ([`CallEvent::Failed`] with `ack_timeout` / `result_timeout`, the server's words) and the
+//!   app is told what failed last. Server deadlines are read by this clock within
+//!   [`CLOCK_TOLERANCE`] (5 s): one outside its window from now (60 s for an ack, 5 min for a
+//!   result; a result deadline in the past) means the clocks disagree, so the window from now
+//!   is used, and the app is told once. A handler cut by the server's deadline says so.
 //! - **Requests** are retried on network errors, 408, 429 (`Retry-After`, honoured up to
 //!   5 min), 500, 502, 503, 504 with backoff (0.5 s doubling to 30 s, full jitter) and the
 //!   same key; a `409 call_settled` drops a result quietly. Any other refusal is final for
@@ -85,7 +106,10 @@
 //!   except `409 client_limit_reached`, tried again under a new key.
 //! - **Tools** replaced by [`Engine::set_tools`] (a `PUT`); results wait while it is pending.
 //! - **Leave** with [`Engine::leave`] (a `DELETE`); running handlers are aborted.
-//!   [`Status::Left`] says who left (`by`): only the app's leave is for good.
+//!   [`Status::Left`] says who left (`by`): only the app's leave is for good. The leave's op
+//!   is done within [`LEAVE_TIMEOUT`] (5 s) whatever the server does: unconfirmed by then,
+//!   the client has left locally, the app is told that the server was not (the registration
+//!   lapses by its TTL), and no `DELETE` is retried past the bound.
 
 mod backoff;
 mod calls;

@@ -39,6 +39,9 @@ pub(super) fn engine_config(o: &Options) -> Result<(Config, HashMap<String, Hand
     config.lifetime = o.lifetime.clone();
     config.register_timeout =
         client_tools_core::time::Duration::from_ms(o.register_timeout.as_millis() as u64);
+    config.stream_idle_timeout = Some(client_tools_core::time::Duration::from_ms(
+        o.stream_idle_timeout.as_millis() as u64,
+    ));
     config.paths = o.paths.clone();
     config.tools = tool_defs(&o.tools);
     Ok((config, handlers(&o.tools)))

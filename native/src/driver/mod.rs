@@ -86,7 +86,6 @@ pub(crate) fn start(options: Options) -> Result<Started, Error> {
         inflight: 0,
         wind_down_by: None,
         request_timeout: options.request_timeout,
-        stream_idle_timeout: options.stream_idle_timeout,
         on_status: options.on_status,
         on_call: options.on_call,
         info: info_tx,
@@ -115,7 +114,6 @@ struct Driver {
     /// Set once the client left or stopped: the task ends by then at the latest.
     wind_down_by: Option<Instant>,
     request_timeout: Duration,
-    stream_idle_timeout: Duration,
     on_status: Option<Callback<Status>>,
     on_call: Option<Callback<CallEvent>>,
     info: watch::Sender<Info>,
@@ -283,7 +281,6 @@ impl Driver {
                     url,
                     headers,
                     self.request_timeout,
-                    self.stream_idle_timeout,
                 ));
                 self.streams
                     .insert(stream, AbortOnDrop(task.abort_handle()));

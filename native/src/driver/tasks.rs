@@ -42,8 +42,9 @@ pub(super) struct Running {
     pub(super) deadline_ms: Arc<AtomicU64>,
 }
 
-/// One stream connection: opens it, reports its status, then every chunk until it ends,
-/// fails or stays silent too long.
+/// One stream connection: opens it, reports its status, then every chunk until it ends or
+/// fails. A connection that stays silent too long is the engine's to give up (its stream
+/// deadlines): it asks for `CloseStream`, which aborts this task.
 pub(super) async fn read_stream(
     http: Http,
     events: mpsc::UnboundedSender<Event>,
@@ -51,7 +52,6 @@ pub(super) async fn read_stream(
     url: String,
     headers: Vec<(&'static str, String)>,
     open_timeout: Duration,
-    idle: Duration,
 ) {
     let (status, mut body) = match http.open_stream(&url, &headers, open_timeout).await {
         Ok(opened) => opened,
@@ -63,7 +63,7 @@ pub(super) async fn read_stream(
     let _ = events.send(Event::StreamOpened(stream, status));
     let error = if status == 200 {
         loop {
-            match http::next_chunk(&mut body, idle).await {
+            match http::next_chunk(&mut body).await {
                 Ok(Some(bytes)) => {
                     if events.send(Event::StreamBytes(stream, bytes)).is_err() {
                         return; // the client's task is gone
