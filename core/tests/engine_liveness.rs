@@ -349,15 +349,12 @@ fn an_ack_failing_until_its_deadline_is_not_retried_past_it_and_the_call_is_repo
     let by = h.now + 10_000;
     dispatch_with_deadline(&mut h, 1, "call_1", by);
     let mut last_sent = h.now;
-    loop {
-        let Some(ack) = h
-            .sends()
-            .into_iter()
-            .find(|r| r.url.ends_with("/ack"))
-            .cloned()
-        else {
-            break;
-        };
+    while let Some(ack) = h
+        .sends()
+        .into_iter()
+        .find(|r| r.url.ends_with("/ack"))
+        .cloned()
+    {
         h.take_send(Method::Post, "/ack");
         last_sent = h.now;
         h.answer(&ack, 503, "");

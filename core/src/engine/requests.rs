@@ -394,16 +394,16 @@ impl Requests {
                 let notice = format!("register: {}", describe(status, &body));
                 req.key = Some(self.new_key());
                 match self.retry_later(req, retry_after, now, rng) {
-                    Ok(()) => Answered::Retrying {
+                    None => Answered::Retrying {
                         notice: Some(notice),
                     },
-                    Err(req) => Answered::Expired(req),
+                    Some(req) => Answered::Expired(req),
                 }
             }
             408 | 429 | 500 | 502 | 503 | 504 => {
                 match self.retry_later(req, retry_after, now, rng) {
-                    Ok(()) => Answered::Retrying { notice: None },
-                    Err(req) => Answered::Expired(req),
+                    None => Answered::Retrying { notice: None },
+                    Some(req) => Answered::Expired(req),
                 }
             }
             _ => {
@@ -434,27 +434,28 @@ impl Requests {
         let req = self.inflight.remove(&id)?;
         let what = format!("{} {} failed: {message}", req.method.as_str(), req.url);
         out.note_failure(what);
-        self.retry_later(req, None, now, rng).err()
+        self.retry_later(req, None, now, rng)
     }
 
     /// Schedules a retry of `req` with backoff (at least `Retry-After`), the same key; or
-    /// hands it back (`Err`) when the retry would go out past its `not_after`.
+    /// hands it back when the retry would go out past its `not_after`.
+    #[must_use = "a request handed back is given up: its sender must hear of it"]
     pub(super) fn retry_later(
         &mut self,
         mut req: Req,
         retry_after: Option<Duration>,
         now: Instant,
         rng: &mut Rng,
-    ) -> Result<(), Req> {
+    ) -> Option<Req> {
         req.attempt = req.attempt.saturating_add(1);
         // `Retry-After` is honoured up to a limit, so a bad header cannot stall the client.
         let floor = retry_after.unwrap_or_default().min(RETRY_AFTER_MAX);
         let at = now + REQUEST_BACKOFF.delay(req.attempt, floor, rng);
         if req.not_after.is_some_and(|limit| at >= limit) {
-            return Err(req);
+            return Some(req);
         }
         self.retries.push((at, req));
-        Ok(())
+        None
     }
 
     /// Sends again the requests whose retry time has come, if they still have a purpose
