@@ -67,3 +67,30 @@ pub(crate) fn readable_id(obj: &Map<String, Value>, key: &str) -> Option<String>
         _ => None,
     }
 }
+
+/// A call read from a frame the JSON parser refused whole, malformed for `why` (what could not
+/// be read): its arguments are not known, so it cannot run, but an id that could be read is
+/// answered.
+pub(crate) fn unread(
+    call: Result<IncomingCall, Malformed>,
+    why: &str,
+) -> Result<IncomingCall, Malformed> {
+    call.and_then(|c| {
+        Err(Malformed {
+            call_id: Some(c.call_id),
+            tool: Some(c.tool),
+            expects_response: c.expects_response,
+            reason: why.to_owned(),
+        })
+    })
+}
+
+/// Every call of `incoming`, [`unread`].
+pub(crate) fn unread_all(incoming: Incoming, why: &str) -> Incoming {
+    let all = |calls: Vec<_>| calls.into_iter().map(|c| unread(c, why)).collect();
+    match incoming {
+        Incoming::Calls(calls) => Incoming::Calls(all(calls)),
+        Incoming::ResponseDone(calls) => Incoming::ResponseDone(all(calls)),
+        other => other,
+    }
+}

@@ -190,13 +190,20 @@ impl WsBridge {
         if !markers.iter().any(|m| has(m)) {
             return false;
         }
-        let Ok(Value::Object(frame)) = crate::json::parse(text) else {
-            return false;
-        };
-        let incoming = match self.dialect {
-            Dialect::Cartesia => cartesia::read(&frame),
-            Dialect::ElevenLabs => elevenlabs::read(&frame),
-            Dialect::OpenAiRealtime => openai::read(&frame),
+        let incoming = match crate::json::parse(text) {
+            Ok(Value::Object(frame)) => match self.dialect {
+                Dialect::Cartesia => cartesia::read(&frame),
+                Dialect::ElevenLabs => elevenlabs::read(&frame),
+                Dialect::OpenAiRealtime => openai::read(&frame),
+            },
+            Ok(_) => return false,
+            // Nested deeper than the parser reads, a number out of range, cut short: a call
+            // it names is still answered, malformed (each dialect's `unreadable`).
+            Err(error) => match self.dialect {
+                Dialect::Cartesia => cartesia::unreadable(text, &error),
+                Dialect::ElevenLabs => elevenlabs::unreadable(text, &error),
+                Dialect::OpenAiRealtime => openai::unreadable(text, &error),
+            },
         };
         match incoming {
             Incoming::Other => false,

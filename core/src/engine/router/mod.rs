@@ -429,6 +429,7 @@ impl Router {
                     }
                     _ => (self.out).error("pending calls: the answer has no `calls` array".into()),
                 },
+                Err(e) => self.on_unreadable_pending(&body, &e, now),
                 _ => (self.out).error("pending calls: the answer is not a JSON object".into()),
             },
             Answer::Refused { status: 404, .. } => return self.lapse(now),
