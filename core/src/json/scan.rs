@@ -65,9 +65,13 @@ pub(crate) fn elements(text: &str) -> Vec<&str> {
 /// The text of the member `key` of the JSON object `text` (the last, if repeated: the one the
 /// parser keeps).
 pub(crate) fn member<'a>(text: &'a str, key: &str) -> Option<&'a str> {
-    let members = members(text);
-    let found = members.iter().rev().find(|(k, _)| key_is(k, key));
-    found.map(|&(_, value)| value)
+    let mut found = None;
+    for (k, value) in members(text) {
+        if key_is(k, key) {
+            found = Some(value);
+        }
+    }
+    found
 }
 
 /// What can be read of the JSON object `text`: the members whose value parses, and the first
@@ -76,7 +80,10 @@ pub(crate) fn member<'a>(text: &'a str, key: &str) -> Option<&'a str> {
 pub(crate) fn readable(text: &str) -> (Map<String, Value>, Option<String>) {
     let (mut read, mut unread) = (Map::new(), Map::new());
     let mut why = None;
-    for (key, value) in members(text).into_iter().rev() {
+    let members = members(text);
+    // From the last: of a repeated key, the first met counts.
+    for i in (0..members.len()).rev() {
+        let (key, value) = members[i];
         let Ok(Value::String(key)) = crate::json::parse(key) else {
             continue;
         };

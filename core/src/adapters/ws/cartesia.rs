@@ -2,11 +2,8 @@
 //! `client_tool_result` out only when the call `expects_response`; results at most 4,096
 //! UTF-8 bytes, `error_type` at most 256.
 
-use super::frame::{
-    push_quoted, readable_id, string_field, unread_all, Incoming, IncomingCall, Malformed,
-};
+use super::frame::{push_quoted, readable_id, string_field, Incoming, IncomingCall, Malformed};
 use crate::calls::{ErrorKind, ResultLimit};
-use crate::json::scan;
 use serde_json::{Map, Value};
 
 /// A result longer than this many bytes is replaced by the server with `result_too_large`.
@@ -48,13 +45,6 @@ pub(crate) fn read(frame: &Map<String, Value>) -> Incoming {
         expects_response: expects.unwrap_or(true),
         reason,
     })])
-}
-
-/// A frame the JSON parser refused whole (`error`): its call, read from what can be read of
-/// it, is malformed, naming the member that could not be read.
-pub(crate) fn unreadable(text: &str, error: &str) -> Incoming {
-    let (frame, why) = scan::readable(text);
-    unread_all(read(&frame), why.as_deref().unwrap_or(error))
 }
 
 /// `{ type: "client_tool_result", tool_call_id, result, is_error, error_type? }`.

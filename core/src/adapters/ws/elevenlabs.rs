@@ -1,7 +1,7 @@
 //! ElevenLabs' conversational agents: `client_tool_call` with the call nested under
 //! `client_tool_call`, always answered by a `client_tool_result` with a string `result`.
 
-use super::frame::{readable_id, string_field, unread_all, Incoming, IncomingCall, Malformed};
+use super::frame::{readable_id, string_field, Incoming, IncomingCall, Malformed};
 use crate::calls::ResultLimit;
 use crate::json::scan;
 use serde_json::{Map, Value};
@@ -38,23 +38,25 @@ pub(crate) fn read(frame: &Map<String, Value>) -> Incoming {
     })])
 }
 
-/// A frame the JSON parser refused whole (`error`): when the call under `client_tool_call` is
-/// what could not be read, it is read from its text and is malformed, naming the member.
-pub(crate) fn unreadable(text: &str, error: &str) -> Incoming {
-    let (mut frame, why) = scan::readable(text);
+/// A frame the JSON parser refused whole, read from what can be read of it (`frame`): whether
+/// its call, under `client_tool_call`, is whole. If not, what can be read of the call goes into
+/// `frame`, and `why` names what could not be read.
+pub(crate) fn unreadable_call(
+    text: &str,
+    frame: &mut Map<String, Value>,
+    why: &mut String,
+) -> bool {
     if frame.contains_key("client_tool_call") {
-        // The call is whole: what could not be read is elsewhere.
-        return read(&frame);
+        return true;
     }
-    let mut why = why.unwrap_or_else(|| error.to_owned());
     if let Some(call) = scan::member(text, "client_tool_call") {
         let (call, inner) = scan::readable(call);
         if let Some(inner) = inner {
-            why = format!("client_tool_call.{inner}");
+            *why = format!("client_tool_call.{inner}");
         }
         frame.insert("client_tool_call".to_owned(), Value::Object(call));
     }
-    unread_all(read(&frame), &why)
+    false
 }
 
 /// `{ type: "client_tool_result", tool_call_id, result, is_error }`.

@@ -87,10 +87,12 @@ pub(crate) fn unread(
 
 /// Every call of `incoming`, [`unread`].
 pub(crate) fn unread_all(incoming: Incoming, why: &str) -> Incoming {
-    let all = |calls: Vec<_>| calls.into_iter().map(|c| unread(c, why)).collect();
-    match incoming {
-        Incoming::Calls(calls) => Incoming::Calls(all(calls)),
-        Incoming::ResponseDone(calls) => Incoming::ResponseDone(all(calls)),
-        other => other,
+    let Incoming::Calls(calls) = incoming else {
+        return incoming;
+    };
+    let mut all = Vec::with_capacity(calls.len());
+    for call in calls {
+        all.push(unread(call, why));
     }
+    Incoming::Calls(all)
 }

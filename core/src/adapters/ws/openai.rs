@@ -5,7 +5,7 @@
 //! is active.
 
 use super::frame::{
-    push_quoted, readable_id, string_field, unread, unread_all, Incoming, IncomingCall, Malformed,
+    push_quoted, readable_id, string_field, unread, Incoming, IncomingCall, Malformed,
 };
 use crate::calls::ResultLimit;
 use crate::json::scan;
@@ -53,11 +53,16 @@ pub(crate) fn read(frame: &Map<String, Value>) -> Incoming {
                 .get("response")
                 .and_then(|r| r.get("output"))
                 .and_then(Value::as_array);
-            let items = output.map_or(&[][..], Vec::as_slice).iter();
-            let calls = items
-                .enumerate()
-                .filter_map(|(i, item)| function_call(i, item.as_object()?, None));
-            Incoming::ResponseDone(calls.collect())
+            let mut calls = Vec::new();
+            for (i, item) in output.map_or(&[][..], Vec::as_slice).iter().enumerate() {
+                let Some(item) = item.as_object() else {
+                    continue;
+                };
+                if item.get("type").and_then(Value::as_str) == Some("function_call") {
+                    calls.push(call(item, &format!("response.output[{i}].")));
+                }
+            }
+            Incoming::ResponseDone(calls)
         }
         Some("error")
             if frame
@@ -72,48 +77,35 @@ pub(crate) fn read(frame: &Map<String, Value>) -> Incoming {
     }
 }
 
-/// Output item `i` of a `response.done`, if it is a function call; malformed for `why` when
-/// the item could not be read whole.
-fn function_call(
-    i: usize,
-    item: &Map<String, Value>,
-    why: Option<&str>,
-) -> Option<Result<IncomingCall, Malformed>> {
-    if item.get("type").and_then(Value::as_str) != Some("function_call") {
-        return None;
-    }
-    let at = format!("response.output[{i}].");
-    let call = call(item, &at);
-    Some(match why {
-        Some(why) => unread(call, &format!("{at}{why}")),
-        None => call,
-    })
-}
-
-/// A frame the JSON parser refused whole (`error`), read from what can be read of it: a
-/// `response.done` whose response could not be read has each output item read on its own (a
-/// call that cannot be read whole is malformed, the others are read as usual); a call frame
-/// is malformed, naming the member that could not be read.
-pub(crate) fn unreadable(text: &str, error: &str) -> Incoming {
-    let (frame, why) = scan::readable(text);
-    let done = frame.get("type").and_then(Value::as_str) == Some("response.done");
-    if !done || frame.contains_key("response") {
-        return unread_all(read(&frame), why.as_deref().unwrap_or(error));
-    }
+/// A `response.done` whose `response` the JSON parser refused: each output item is read on
+/// its own; a function call that cannot be read whole is malformed, naming what could not be
+/// read, the others are read as usual.
+pub(crate) fn unreadable_done(text: &str) -> Incoming {
     let output = scan::member(text, "response").and_then(|r| scan::member(r, "output"));
-    let items = scan::elements(output.unwrap_or_default());
-    let calls = items.into_iter().enumerate().filter_map(|(i, item)| {
+    let mut calls = Vec::new();
+    for (i, item) in scan::elements(output.unwrap_or_default())
+        .into_iter()
+        .enumerate()
+    {
         let (item, why) = match crate::json::parse(item) {
             Ok(Value::Object(item)) => (item, None),
-            Ok(_) => return None,
+            Ok(_) => continue,
             Err(e) => {
                 let (item, why) = scan::readable(item);
                 (item, Some(why.unwrap_or(e)))
             }
         };
-        function_call(i, &item, why.as_deref())
-    });
-    Incoming::ResponseDone(calls.collect())
+        if item.get("type").and_then(Value::as_str) != Some("function_call") {
+            continue;
+        }
+        let at = format!("response.output[{i}].");
+        let call = call(&item, &at);
+        calls.push(match why {
+            Some(why) => unread(call, &format!("{at}{why}")),
+            None => call,
+        });
+    }
+    Incoming::ResponseDone(calls)
 }
 
 /// The output has no error flag: an error says so at the start of its text.
