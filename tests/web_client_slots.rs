@@ -5,6 +5,7 @@
 //! (`CLIENT_TOOLS_DEVSERVER` names the devserver; `scripts/test` sets it).
 #![cfg(target_arch = "wasm32")]
 
+#[allow(dead_code)] // `strings` is not used here
 #[path = "web_client/support.rs"]
 mod support;
 
