@@ -15,44 +15,42 @@ use serde_json::{Map, Value};
 /// JSON syntax at the object's own level (or the end of a text cut short) the members before
 /// it are kept. Values are not checked (the parser does that), only skipped.
 pub(crate) fn members(text: &str) -> Vec<(&str, &str)> {
-    let mut out = Vec::new();
-    let b = text.as_bytes();
-    let mut i = space(b, 0);
-    if b.get(i) != Some(&b'{') {
-        return out;
-    }
-    i = space(b, i + 1);
-    while b.get(i) == Some(&b'"') {
-        let Some(key_end) = skip(b, i) else { break };
-        let colon = space(b, key_end);
-        if b.get(colon) != Some(&b':') {
-            break;
-        }
-        let start = space(b, colon + 1);
-        let Some(end) = skip(b, start) else { break };
-        // Every index is at an ASCII byte or the text's end: a char boundary.
-        out.push((&text[i..key_end], &text[start..end]));
-        i = space(b, end);
-        if b.get(i) != Some(&b',') {
-            break;
-        }
-        i = space(b, i + 1);
-    }
-    out
+    items(text, true)
 }
 
-/// The elements of the JSON array `text`, each one's text, in order (as [`members`]: nothing
-/// if it is not an array, the elements before the first syntax error).
-pub(crate) fn elements(text: &str) -> Vec<&str> {
+/// The elements of the JSON array `text`, each one's text (after an empty key, as
+/// [`members`] gives them), in order: nothing if it is not an array, the elements before the
+/// first syntax error.
+pub(crate) fn elements(text: &str) -> Vec<(&str, &str)> {
+    items(text, false)
+}
+
+/// The members of an object (`keyed`) or the elements of an array.
+fn items(text: &str, keyed: bool) -> Vec<(&str, &str)> {
     let mut out = Vec::new();
     let b = text.as_bytes();
     let mut i = space(b, 0);
-    if b.get(i) != Some(&b'[') {
+    if b.get(i).copied() != Some(if keyed { b'{' } else { b'[' }) {
         return out;
     }
     i = space(b, i + 1);
-    while let Some(end) = skip(b, i) {
-        out.push(&text[i..end]);
+    loop {
+        let mut key = "";
+        if keyed {
+            if b.get(i) != Some(&b'"') {
+                break;
+            }
+            let Some(key_end) = skip(b, i) else { break };
+            key = &text[i..key_end];
+            i = space(b, key_end);
+            if b.get(i) != Some(&b':') {
+                break;
+            }
+            i = space(b, i + 1);
+        }
+        let Some(end) = skip(b, i) else { break };
+        // Every index is at an ASCII byte or the text's end: a char boundary.
+        out.push((key, &text[i..end]));
         i = space(b, end);
         if b.get(i) != Some(&b',') {
             break;
@@ -238,10 +236,16 @@ mod tests {
     fn elements_of_an_array_each_readable_on_its_own() {
         let bad = format!(r#"{{"call_id":"k2","arguments":{}}}"#, deep(130));
         let text = format!(r#"[ {{"call_id":"k1"}} , {bad}, 7, "x" ]"#);
-        assert_eq!(elements(&text), [r#"{"call_id":"k1"}"#, &bad, "7", "\"x\""]);
-        assert_eq!(elements("[]"), Vec::<&str>::new());
-        assert_eq!(elements("[1,"), ["1"]);
-        assert_eq!(elements(r#"{"a":1}"#), Vec::<&str>::new());
+        let values = |text: &str| -> Vec<String> {
+            elements(text)
+                .iter()
+                .map(|(k, v)| format!("{k}{v}"))
+                .collect()
+        };
+        assert_eq!(values(&text), [r#"{"call_id":"k1"}"#, &bad, "7", "\"x\""]);
+        assert_eq!(values("[]"), Vec::<String>::new());
+        assert_eq!(values("[1,"), ["1"]);
+        assert_eq!(values(r#"{"a":1}"#), Vec::<String>::new());
     }
 
     #[test]

@@ -83,10 +83,8 @@ pub(crate) fn read(frame: &Map<String, Value>) -> Incoming {
 pub(crate) fn unreadable_done(text: &str) -> Incoming {
     let output = scan::member(text, "response").and_then(|r| scan::member(r, "output"));
     let mut calls = Vec::new();
-    for (i, item) in scan::elements(output.unwrap_or_default())
-        .into_iter()
-        .enumerate()
-    {
+    let items = scan::elements(output.unwrap_or_default());
+    for (i, (_, item)) in items.into_iter().enumerate() {
         let (item, why) = match crate::json::parse(item) {
             Ok(Value::Object(item)) => (item, None),
             Ok(_) => continue,

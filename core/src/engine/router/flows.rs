@@ -81,7 +81,7 @@ impl Router {
         let Some(calls) = scan::member(body, "calls").filter(|c| c.starts_with('[')) else {
             return (self.out).error(format!("pending calls: the answer is not JSON ({error})"));
         };
-        for call in scan::elements(calls) {
+        for (_, call) in scan::elements(calls) {
             match crate::json::parse(call) {
                 Ok(value) => self.on_pending_call(value, now),
                 Err(e) => {
