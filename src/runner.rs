@@ -1,11 +1,14 @@
 //! Running admitted calls of the transports besides the Sessions API (a registry's `execute`,
 //! WebMCP, turn-based answers): the call runtime decides, this carries out. Each call gets an
-//! `AbortSignal` and a timer at the runtime's deadline; the caller's own signal cancels it.
+//! `AbortSignal`; one timer, at the runtime's next deadline, answers the calls past theirs
+//! ([`guards::drain`], as the Client's and `WsTools`' shells run theirs: armed again after each
+//! timeout, so a timer that fires before the clock reaches the deadline is not lost). The
+//! caller's own signal cancels a call.
 //! `ctx.afterResult(fn)` runs `fn` once the answer was handed over. The engine does the same
 //! for Sessions calls through the browser shell.
 
 use crate::browser::calls::Calls;
-use crate::browser::guards::{self, Listener};
+use crate::browser::guards::{self, Listener, Pump, Pumped};
 use crate::browser::{handlers, now};
 use client_tools_core::calls::{Answer, CallRuntime};
 use client_tools_core::time::Instant;
@@ -53,10 +56,9 @@ impl Future for Outcome {
     }
 }
 
-/// What is kept about a call whose handler runs; dropping it stops its timer and its listener
-/// on the caller's signal. Its `ctx` (signal, deadline, `afterResult`) is in `Runner::calls`.
+/// What is kept about a call whose handler runs; dropping it stops its listener on the
+/// caller's signal. Its `ctx` (signal, deadline, `afterResult`) is in `Runner::calls`.
 struct Pending {
-    _timer: guards::Timer,
     /// Cancels the call when the caller's signal aborts.
     _caller: Option<Listener>,
     slot: Rc<Slot>,
@@ -68,6 +70,8 @@ pub(crate) struct Runner {
     pending: RefCell<VecMap<String, Pending>>,
     /// The running handlers' `ctx`, kept as the Client's driver keeps them.
     calls: Calls,
+    /// The one timer, at the runtime's next deadline.
+    pump: Pump,
 }
 
 impl Runner {
@@ -77,6 +81,7 @@ impl Runner {
             runtime: RefCell::default(),
             pending: RefCell::default(),
             calls: Calls::new(),
+            pump: Pump::default(),
         })
     }
 
@@ -99,29 +104,19 @@ impl Runner {
     ) -> Outcome {
         let slot = Rc::new(Slot::default());
         let outcome = Outcome(slot.clone());
-        let delay = deadline.since(Runner::now()).as_ms().min(i32::MAX as u64) as u32;
-        let weak = Rc::downgrade(self);
-        let timer = guards::timeout(
-            delay,
-            Box::new(move || {
-                if let Some(runner) = weak.upgrade() {
-                    runner.expire();
-                }
-            }),
-        );
         let caller = signal.and_then(|signal| {
             let weak = Rc::downgrade(self);
             let id = call_id.to_owned();
             Listener::new(signal.as_ref(), "abort", move |_| {
                 if let Some(runner) = weak.upgrade() {
                     runner.cancel(&id);
+                    guards::drain(&runner);
                 }
             })
         });
         self.pending.borrow_mut().insert(
             call_id.to_owned(),
             Pending {
-                _timer: timer,
                 _caller: caller,
                 slot,
             },
@@ -135,6 +130,8 @@ impl Runner {
             let answer = runner.runtime.borrow_mut().finish(&id, returned);
             if let Some(answer) = answer {
                 runner.settle(&id, Some(answer), false);
+                // The timer follows the deadlines still to come (none: cleared).
+                guards::drain(&runner);
             }
         };
         handlers::start(
@@ -146,15 +143,9 @@ impl Runner {
             deadline.as_ms(),
             Box::new(done),
         );
+        // The timer, at the earliest deadline (this call's, if it is the earliest).
+        guards::drain(self);
         outcome
-    }
-
-    /// Answers the calls past their deadline "timed out", aborting their handlers.
-    fn expire(&self) {
-        let due = self.runtime.borrow_mut().expire(Runner::now());
-        for (id, answer) in due {
-            self.settle(&id, Some(answer), true);
-        }
     }
 
     /// The caller gave up on the call: its handler is aborted and it answers `None`.
@@ -194,6 +185,36 @@ impl Runner {
             )
             .forget();
         }
+    }
+}
+
+/// The runner's one timer: [`guards::drain`] arms it for the runtime's next deadline and, when
+/// it fires, answers the calls past theirs and arms it again for the rest. It has no outputs.
+impl Pumped for Runner {
+    type Output = std::convert::Infallible;
+
+    fn pump(&self) -> &Pump {
+        &self.pump
+    }
+
+    fn poll_output(&self) -> Option<Self::Output> {
+        None
+    }
+
+    fn next_deadline(&self) -> Option<Instant> {
+        self.runtime.borrow().next_deadline()
+    }
+
+    /// Answers the calls past their deadline by `now` "timed out", aborting their handlers.
+    fn handle_timeout(&self, now: Instant) {
+        let due = self.runtime.borrow_mut().expire(now);
+        for (id, answer) in due {
+            self.settle(&id, Some(answer), true);
+        }
+    }
+
+    fn carry_out(self: &Rc<Self>, out: Self::Output) {
+        match out {}
     }
 }
 

@@ -51,6 +51,8 @@
 //! Native builds, the core's tests among them, parse and write with serde_json with or
 //! without the feature.
 
+pub(crate) mod scan;
+
 use serde_json::{Number, Value};
 
 #[cfg(all(feature = "host-json", target_family = "wasm"))]

@@ -194,6 +194,12 @@ pub(crate) struct Pump {
 /// Carries out every output `machine` has, then re-arms its one timer to the next deadline.
 /// Re-entrant calls (a JS callback that calls back into the SDK) return at once: the outer loop
 /// goes on.
+///
+/// The one rule of the shells' timers (the Client's engine, `WsTools`' bridge, the runner of
+/// `execute`, WebMCP and `TurnTools`): after handling a timeout, arm again for the next
+/// deadline, if any. A timer can fire before `Date.now()` reaches its deadline (Node's timers
+/// run on the monotonic clock: about one in six of them fires up to a millisecond early by the
+/// wall clock); the machine then finds nothing due, and the timer armed again answers it.
 pub(crate) fn drain<M: Pumped>(machine: &Rc<M>) {
     let pump = machine.pump();
     if pump.draining.replace(true) {
@@ -237,8 +243,9 @@ impl Alarm {
         {
             return;
         }
-        // setTimeout takes at most 2^31-1 ms; the alarm is set again before then.
-        let delay = at.since(now).as_ms().min(i32::MAX as u64) as u32;
+        // setTimeout takes at most 2^31-1 ms; the alarm is set again before then. At least
+        // 1 ms: a deadline the machine still gives after handling it never spins the page.
+        let delay = at.since(now).as_ms().clamp(1, i32::MAX as u64) as u32;
         let fired = Rc::new(Cell::new(false));
         let flag = Rc::clone(&fired);
         let timeout = timeout(

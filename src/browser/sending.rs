@@ -2,9 +2,12 @@
 //! at a time, so the page's own requests are not starved of the browser's few connections
 //! per host (6 over HTTP/1.1), and by urgency: acks first (the server fails a call not acked
 //! within 60 s), then registration, pings, tool lists and pending-call reads, then results
-//! (5 min). A keep-alive request (the leave on page hide) never waits: the page is going. A
-//! request without a whole answer within `requestTimeoutMs` is aborted (`net::send`), so a slot
-//! is never held for good.
+//! (5 min). Results hold at most [`MAX_RESULTS_IN_FLIGHT`] of the slots: one is always left
+//! for acks, pings and the other control requests, so results the server accepts and never
+//! answers (held for `requestTimeoutMs`) never keep an ack or a ping waiting; those wait only
+//! for each other. A keep-alive request (the leave on page hide) never waits: the page is
+//! going. A request without a whole answer within `requestTimeoutMs` is aborted (`net::send`),
+//! so a slot is never held for good.
 
 use super::net;
 use crate::engine::{HttpRequest, Input, Urgency};
@@ -13,10 +16,14 @@ use std::collections::VecDeque;
 
 /// The most requests of the SDK one page has on the network at once (streams not counted).
 pub(crate) const MAX_IN_FLIGHT: usize = 4;
+/// The most results among them: the other slot is kept for acks and control requests.
+pub(crate) const MAX_RESULTS_IN_FLIGHT: usize = MAX_IN_FLIGHT - 1;
 
-/// The requests waiting for a slot, by urgency, and how many are out.
+/// The requests waiting for a slot, by urgency, and how many are out (and how many of those
+/// are results).
 struct Queue<T> {
     in_flight: usize,
+    results: usize,
     waiting: [VecDeque<T>; 3],
 }
 
@@ -30,27 +37,47 @@ impl<T> Queue<T> {
     const fn new() -> Self {
         Queue {
             in_flight: 0,
+            results: 0,
             waiting: [VecDeque::new(), VecDeque::new(), VecDeque::new()],
         }
     }
 
-    /// `item` goes out now (it is handed back) if a slot is free, else waits its turn.
+    /// Whether a request of `urgency` may take a free slot now.
+    fn fits(&self, urgency: Urgency) -> bool {
+        self.in_flight < MAX_IN_FLIGHT
+            && (urgency != Urgency::Result || self.results < MAX_RESULTS_IN_FLIGHT)
+    }
+
+    fn take_slot(&mut self, urgency: Urgency) {
+        self.in_flight += 1;
+        self.results += usize::from(urgency == Urgency::Result);
+    }
+
+    /// `item` goes out now (it is handed back) if a slot is free for it, else waits its turn.
     fn admit(&mut self, item: T, urgency: Urgency) -> Option<T> {
-        if self.in_flight < MAX_IN_FLIGHT {
-            self.in_flight += 1;
+        if self.fits(urgency) {
+            self.take_slot(urgency);
             return Some(item);
         }
         self.waiting[urgency as usize].push_back(item);
         None
     }
 
-    /// A request came back: the most urgent waiting one (oldest first) takes its slot.
-    fn release(&mut self) -> Option<T> {
-        let next = self.waiting.iter_mut().find_map(VecDeque::pop_front);
-        if next.is_none() {
-            self.in_flight -= 1;
+    /// A request of `urgency` came back: the most urgent waiting one that fits (oldest first)
+    /// takes its slot.
+    fn release(&mut self, urgency: Urgency) -> Option<T> {
+        self.in_flight -= 1;
+        self.results -= usize::from(urgency == Urgency::Result);
+        for kind in [Urgency::Ack, Urgency::Control, Urgency::Result] {
+            if !self.fits(kind) {
+                continue;
+            }
+            if let Some(next) = self.waiting[kind as usize].pop_front() {
+                self.take_slot(kind);
+                return Some(next);
+            }
         }
-        next
+        None
     }
 }
 
@@ -81,9 +108,10 @@ pub(super) fn send(job: Job) {
     }
 }
 
-/// A slot came free: the most urgent waiting request takes it.
-fn release() {
-    let next = QUEUE.with(|q| q.borrow_mut().release());
+/// The slot of a request of `urgency` came free: the most urgent waiting request that fits
+/// takes it.
+fn release(urgency: Urgency) {
+    let next = QUEUE.with(|q| q.borrow_mut().release(urgency));
     if let Some(job) = next {
         crate::js::task::spawn(Box::pin(transmit(job, true)));
     }
@@ -98,7 +126,7 @@ async fn transmit(job: Job, counted: bool) {
     let sent = net::send(&req, timeout_ms).await;
     // The slot is free before the engine reacts, so what it sends next queues fairly.
     if counted {
-        release();
+        release(req.urgency);
     }
     let input = match sent {
         Ok(a) => Input::Answer {
@@ -117,32 +145,61 @@ async fn transmit(job: Job, counted: bool) {
 
 #[cfg(test)]
 mod tests {
-    use super::{Queue, Urgency, MAX_IN_FLIGHT};
+    use super::{Queue, Urgency, MAX_IN_FLIGHT, MAX_RESULTS_IN_FLIGHT};
 
-    /// At most MAX_IN_FLIGHT out; then acks first, results last, each kind oldest first.
+    /// At most MAX_IN_FLIGHT out, at most MAX_RESULTS_IN_FLIGHT of them results; then acks
+    /// first, results last, each kind oldest first.
     #[test]
-    fn acks_overtake_results_and_the_cap_holds() {
+    fn acks_overtake_results_and_the_caps_hold() {
         let mut q = Queue::default();
-        for i in 0..MAX_IN_FLIGHT {
+        for i in 0..MAX_RESULTS_IN_FLIGHT {
             assert_eq!(
                 q.admit(format!("result {i}"), Urgency::Result),
                 Some(format!("result {i}"))
             );
         }
+        // The last slot is not a result's.
+        assert_eq!(q.admit("result 8".to_owned(), Urgency::Result), None);
         assert_eq!(q.admit("result 9".to_owned(), Urgency::Result), None);
+        assert_eq!(
+            q.admit("ack 0".to_owned(), Urgency::Ack),
+            Some("ack 0".to_owned())
+        );
+        assert_eq!(q.in_flight, MAX_IN_FLIGHT);
         assert_eq!(q.admit("ping".to_owned(), Urgency::Control), None);
         assert_eq!(q.admit("ack 1".to_owned(), Urgency::Ack), None);
         assert_eq!(q.admit("ack 2".to_owned(), Urgency::Ack), None);
-        let order: Vec<_> = std::iter::from_fn(|| q.release()).collect();
-        assert_eq!(order, ["ack 1", "ack 2", "ping", "result 9"]);
-        assert_eq!(q.in_flight, MAX_IN_FLIGHT - 1);
-        for _ in 1..MAX_IN_FLIGHT {
-            assert_eq!(q.release(), None);
+        // Acks and the ping go out through the one slot they have while the results hang.
+        assert_eq!(q.release(Urgency::Ack), Some("ack 1".to_owned()));
+        assert_eq!(q.release(Urgency::Ack), Some("ack 2".to_owned()));
+        assert_eq!(q.release(Urgency::Ack), Some("ping".to_owned()));
+        // That slot free, a result still may not take it.
+        assert_eq!(q.release(Urgency::Control), None);
+        assert_eq!(q.in_flight, MAX_RESULTS_IN_FLIGHT);
+        // A result comes back: the next result takes its slot.
+        assert_eq!(q.release(Urgency::Result), Some("result 8".to_owned()));
+        assert_eq!(q.release(Urgency::Result), Some("result 9".to_owned()));
+        for _ in 0..MAX_RESULTS_IN_FLIGHT {
+            assert_eq!(q.release(Urgency::Result), None);
         }
-        assert_eq!(q.in_flight, 0);
+        assert_eq!((q.in_flight, q.results), (0, 0));
         assert_eq!(
             q.admit("ack 3".to_owned(), Urgency::Ack),
             Some("ack 3".to_owned())
         );
+    }
+
+    /// Acks and control requests may take every slot: only results are held to fewer.
+    #[test]
+    fn control_requests_may_fill_every_slot() {
+        let mut q = Queue::default();
+        for i in 0..MAX_IN_FLIGHT {
+            assert!(q.admit(i, Urgency::Control).is_some());
+        }
+        assert_eq!(q.admit(9, Urgency::Result), None);
+        assert_eq!(q.admit(8, Urgency::Ack), None);
+        assert_eq!(q.release(Urgency::Control), Some(8));
+        assert_eq!(q.release(Urgency::Control), Some(9));
+        assert_eq!(q.results, 1);
     }
 }

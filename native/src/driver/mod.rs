@@ -185,12 +185,12 @@ impl Driver {
         idle || Instant::now() >= by
     }
 
+    /// When to wake next: the loop asks after every event and every wake, so a wake that
+    /// comes before the engine's clock reaches its deadline (tokio's timer and the wall clock
+    /// differ) finds nothing due and sleeps again for the rest ([`sleep_for`]).
     fn next_wake(&self) -> Instant {
         let now = Instant::now();
-        let mut wake = now + MAX_SLEEP;
-        if let Some(at) = self.engine.poll_timeout() {
-            wake = wake.min(now + Duration::from_millis(at.since(now_ms()).as_ms()));
-        }
+        let mut wake = now + sleep_for(self.engine.poll_timeout(), now_ms());
         for at in [self.wind_down_by].into_iter().flatten() {
             wake = wake.min(at);
         }
@@ -375,10 +375,39 @@ impl Driver {
     }
 }
 
+/// How long to sleep for the engine's next deadline `at` (the engine's clock reads `now`): until
+/// it, and at least 1 ms (a deadline the engine still gives after handling it never spins the
+/// task), at most [`MAX_SLEEP`]. The browser shells' timers keep the same rule
+/// (`guards::drain` in the wasm SDK).
+fn sleep_for(at: Option<EngineInstant>, now: EngineInstant) -> Duration {
+    let ms = at.map_or(u64::MAX, |at| at.since(now).as_ms().max(1));
+    Duration::from_millis(ms).min(MAX_SLEEP)
+}
+
 /// Calls an app callback. A panicking callback is the app's bug: it must not take the
 /// client's task (and with it every call in progress) down.
 fn tell<T>(callback: &Option<Callback<T>>, event: &T) {
     if let Some(f) = callback {
         let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(event)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A wake before the deadline by the engine's clock sleeps again for the rest; a deadline
+    /// at or past "now" is handled within 1 ms, never in a loop of zero-length sleeps.
+    #[test]
+    fn every_wake_sleeps_again_for_the_rest_and_at_least_a_millisecond() {
+        let at = |ms| EngineInstant::from_ms(1_000_000 + ms);
+        let ms = Duration::from_millis;
+        assert_eq!(sleep_for(Some(at(77)), at(0)), ms(77));
+        // Woken 1 ms early (tokio's clock ahead of the wall clock): 1 ms more.
+        assert_eq!(sleep_for(Some(at(77)), at(76)), ms(1));
+        assert_eq!(sleep_for(Some(at(77)), at(77)), ms(1));
+        assert_eq!(sleep_for(Some(at(77)), at(5_000)), ms(1));
+        assert_eq!(sleep_for(Some(at(u64::MAX / 2)), at(0)), MAX_SLEEP);
+        assert_eq!(sleep_for(None, at(0)), MAX_SLEEP);
     }
 }

@@ -3,6 +3,7 @@
 
 use super::frame::{readable_id, string_field, Incoming, IncomingCall, Malformed};
 use crate::calls::ResultLimit;
+use crate::json::scan;
 use serde_json::{Map, Value};
 
 /// No byte limit is documented; the Sessions API's 65,536 characters keep a result sane.
@@ -35,6 +36,27 @@ pub(crate) fn read(frame: &Map<String, Value>) -> Incoming {
         expects_response: true,
         reason,
     })])
+}
+
+/// A frame the JSON parser refused whole, read from what can be read of it (`frame`): whether
+/// its call, under `client_tool_call`, is whole. If not, what can be read of the call goes into
+/// `frame`, and `why` names what could not be read.
+pub(crate) fn unreadable_call(
+    text: &str,
+    frame: &mut Map<String, Value>,
+    why: &mut String,
+) -> bool {
+    if frame.contains_key("client_tool_call") {
+        return true;
+    }
+    if let Some(call) = scan::member(text, "client_tool_call") {
+        let (call, inner) = scan::readable(call);
+        if let Some(inner) = inner {
+            *why = format!("client_tool_call.{inner}");
+        }
+        frame.insert("client_tool_call".to_owned(), Value::Object(call));
+    }
+    false
 }
 
 /// `{ type: "client_tool_result", tool_call_id, result, is_error }`.

@@ -67,3 +67,32 @@ pub(crate) fn readable_id(obj: &Map<String, Value>, key: &str) -> Option<String>
         _ => None,
     }
 }
+
+/// A call read from a frame the JSON parser refused whole, malformed for `why` (what could not
+/// be read): its arguments are not known, so it cannot run, but an id that could be read is
+/// answered.
+pub(crate) fn unread(
+    call: Result<IncomingCall, Malformed>,
+    why: &str,
+) -> Result<IncomingCall, Malformed> {
+    call.and_then(|c| {
+        Err(Malformed {
+            call_id: Some(c.call_id),
+            tool: Some(c.tool),
+            expects_response: c.expects_response,
+            reason: why.to_owned(),
+        })
+    })
+}
+
+/// Every call of `incoming`, [`unread`].
+pub(crate) fn unread_all(incoming: Incoming, why: &str) -> Incoming {
+    let Incoming::Calls(calls) = incoming else {
+        return incoming;
+    };
+    let mut all = Vec::with_capacity(calls.len());
+    for call in calls {
+        all.push(unread(call, why));
+    }
+    Incoming::Calls(all)
+}

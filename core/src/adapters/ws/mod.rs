@@ -43,8 +43,44 @@ use crate::protocol::validate::{self, ValidationError};
 use crate::protocol::{json_text, ToolSpec};
 use crate::str_map::StrMap;
 use crate::time::Instant;
-use frame::{push_quoted, Incoming, IncomingCall, Malformed};
-use serde_json::Value;
+use frame::{push_quoted, unread_all, Incoming, IncomingCall, Malformed};
+use serde_json::{Map, Value};
+
+/// One text frame, parsed, in the bridge's dialect.
+fn read(dialect: Dialect, frame: &Map<String, Value>) -> Incoming {
+    match dialect {
+        Dialect::Cartesia => cartesia::read(frame),
+        Dialect::ElevenLabs => elevenlabs::read(frame),
+        Dialect::OpenAiRealtime => openai::read(frame),
+    }
+}
+
+/// A frame the JSON parser refused whole (`error`: nested deeper than it reads, a number out
+/// of range, cut short), read from what can be read of it ([`crate::json::scan`]). A call whose
+/// own object could not be read whole is malformed, naming what could not be read: it cannot
+/// run, but an id that can be read is answered, in every dialect.
+fn unreadable(dialect: Dialect, text: &str, error: String) -> Incoming {
+    let (mut frame, why) = crate::json::scan::readable(text);
+    let mut why = why.unwrap_or(error);
+    let whole = match dialect {
+        Dialect::Cartesia => false,
+        Dialect::ElevenLabs => elevenlabs::unreadable_call(text, &mut frame, &mut why),
+        Dialect::OpenAiRealtime => {
+            let done = frame.get("type").and_then(Value::as_str) == Some("response.done");
+            if done && !frame.contains_key("response") {
+                // Its calls are in the response: each read on its own.
+                return openai::unreadable_done(text);
+            }
+            done
+        }
+    };
+    let incoming = read(dialect, &frame);
+    if whole {
+        incoming
+    } else {
+        unread_all(incoming, &why)
+    }
+}
 
 /// A call whose handler runs.
 #[derive(Debug)]
@@ -190,13 +226,10 @@ impl WsBridge {
         if !markers.iter().any(|m| has(m)) {
             return false;
         }
-        let Ok(Value::Object(frame)) = crate::json::parse(text) else {
-            return false;
-        };
-        let incoming = match self.dialect {
-            Dialect::Cartesia => cartesia::read(&frame),
-            Dialect::ElevenLabs => elevenlabs::read(&frame),
-            Dialect::OpenAiRealtime => openai::read(&frame),
+        let incoming = match crate::json::parse(text) {
+            Ok(Value::Object(frame)) => read(self.dialect, &frame),
+            Ok(_) => return false,
+            Err(error) => unreadable(self.dialect, text, error),
         };
         match incoming {
             Incoming::Other => false,

@@ -4,8 +4,11 @@
 //! speaks again only after a `response.create`, which the server refuses while a response
 //! is active.
 
-use super::frame::{push_quoted, readable_id, string_field, Incoming, IncomingCall, Malformed};
+use super::frame::{
+    push_quoted, readable_id, string_field, unread, Incoming, IncomingCall, Malformed,
+};
 use crate::calls::ResultLimit;
+use crate::json::scan;
 use serde_json::{Map, Value};
 
 /// No limit is documented for an output; the Sessions API's 65,536 characters keep it sane.
@@ -72,6 +75,35 @@ pub(crate) fn read(frame: &Map<String, Value>) -> Incoming {
         }
         _ => Incoming::Other,
     }
+}
+
+/// A `response.done` whose `response` the JSON parser refused: each output item is read on
+/// its own; a function call that cannot be read whole is malformed, naming what could not be
+/// read, the others are read as usual.
+pub(crate) fn unreadable_done(text: &str) -> Incoming {
+    let output = scan::member(text, "response").and_then(|r| scan::member(r, "output"));
+    let mut calls = Vec::new();
+    let items = scan::elements(output.unwrap_or_default());
+    for (i, (_, item)) in items.into_iter().enumerate() {
+        let (item, why) = match crate::json::parse(item) {
+            Ok(Value::Object(item)) => (item, None),
+            Ok(_) => continue,
+            Err(e) => {
+                let (item, why) = scan::readable(item);
+                (item, Some(why.unwrap_or(e)))
+            }
+        };
+        if item.get("type").and_then(Value::as_str) != Some("function_call") {
+            continue;
+        }
+        let at = format!("response.output[{i}].");
+        let call = call(&item, &at);
+        calls.push(match why {
+            Some(why) => unread(call, &format!("{at}{why}")),
+            None => call,
+        });
+    }
+    Incoming::ResponseDone(calls)
 }
 
 /// The output has no error flag: an error says so at the start of its text.

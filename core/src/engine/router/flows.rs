@@ -12,6 +12,7 @@ use crate::engine::registration::{Leaving, OnVisible};
 use crate::engine::requests::{ReqKind, LEAVE_TIMEOUT};
 use crate::engine::stream::Opened;
 use crate::engine::timers::Timer;
+use crate::json::scan;
 use crate::protocol::{StreamEvent, ToolDispatched};
 use crate::time::Instant;
 use serde_json::Value;
@@ -60,16 +61,41 @@ impl Router {
     }
 
     /// A stream event whose data does not fit its type. A dispatched call is still answered
-    /// (with an error) when its ids can be read: every dispatched call gets an answer.
+    /// (with an error) when its ids can be read: every dispatched call gets an answer, also
+    /// one the parser refuses whole (arguments nested too deep, a number out of range): its
+    /// ids are read from the text.
     pub(super) fn on_unreadable_event(&mut self, data: &str, error: &str, now: Instant) {
-        let value = crate::json::parse(data).unwrap_or(Value::Null);
+        let (value, why) = match crate::json::parse(data) {
+            Ok(value) => (value, None),
+            Err(_) => readable(data),
+        };
         if value.get("type").and_then(Value::as_str) == Some("client_tool_dispatched")
-            && self.answer_unreadable_call(&value, error, now)
+            && self.answer_unreadable_call(&value, why.as_deref().unwrap_or(error), now)
         {
             return;
         }
         self.out
             .error(format!("ignored an unreadable stream event: {error}"));
+    }
+
+    /// A pending list the parser refused whole (a call's arguments nested too deep, a number
+    /// out of range): its calls are read one by one from the text, so each one is run, or
+    /// answered with an error when only its ids can be read.
+    pub(super) fn on_unreadable_pending(&mut self, body: &str, error: &str, now: Instant) {
+        let Some(calls) = scan::member(body, "calls").filter(|c| c.starts_with('[')) else {
+            return (self.out).error(format!("pending calls: the answer is not JSON ({error})"));
+        };
+        for (_, call) in scan::elements(calls) {
+            match crate::json::parse(call) {
+                Ok(value) => self.on_pending_call(value, now),
+                Err(e) => {
+                    let (value, why) = readable(call);
+                    if !self.answer_unreadable_call(&value, why.as_deref().unwrap_or(&e), now) {
+                        (self.out).error(format!("ignored an unreadable pending call: {e}"));
+                    }
+                }
+            }
+        }
     }
 
     /// Opens a new connection, unless one is open or the client left or stopped. Its
@@ -304,4 +330,11 @@ impl Router {
         }
         self.out.status(Status::Left { by });
     }
+}
+
+/// What can be read of an object text the parser refused, as a value (its members that parse),
+/// and which member could not be read, and why.
+fn readable(text: &str) -> (Value, Option<String>) {
+    let (members, why) = scan::readable(text);
+    (Value::Object(members), why)
 }

@@ -487,6 +487,7 @@ impl Router {
                     }
                     _ => (self.out).error("pending calls: the answer has no `calls` array".into()),
                 },
+                Err(e) => self.on_unreadable_pending(&body, &e, now),
                 _ => (self.out).error("pending calls: the answer is not a JSON object".into()),
             },
             // Not a lapse, whatever it says (a replica behind, a server without the route):

@@ -1,0 +1,120 @@
+//! A dispatched call whose ids are readable is always answered, even when the JSON parser
+//! refuses its text whole: arguments nested deeper than it reads (serde_json stops at 128
+//! levels, the browser's walker likewise) or a number out of range (`1e400`). The call is
+//! acked and answered `is_error`, saying why, on the stream and in the pending calls.
+
+mod engine_support;
+
+use client_tools_core::engine::Method;
+use engine_support::*;
+use serde_json::json;
+
+/// `n` arrays, one inside the other.
+fn nested(n: usize) -> String {
+    "[".repeat(n) + &"]".repeat(n)
+}
+
+/// A dispatched call's JSON with `arguments` written as the raw text `arguments`.
+fn call_text(call_id: &str, arguments: &str) -> String {
+    dispatched_json(CLIENT, "run_1", call_id, "noop", json!("ARGUMENTS"))
+        .to_string()
+        .replace("\"ARGUMENTS\"", arguments)
+}
+
+fn result_of(h: &mut Harness, call_id: &str) -> (String, bool) {
+    h.ack_ok(call_id);
+    let r = h.take_send(Method::Post, &format!("/calls/{call_id}/result"));
+    let body = body_json(&r);
+    (
+        body["text"].as_str().unwrap().to_owned(),
+        body["is_error"].as_bool().unwrap(),
+    )
+}
+
+/// Arguments the parser refuses, each with what the answer must name.
+fn unreadable_arguments() -> [(String, &'static str); 3] {
+    [
+        (format!("{{\"rows\":{}}}", nested(200)), "recursion limit"),
+        (r#"{"n":1e400}"#.to_owned(), "number out of range"),
+        // Deep and with strings that hold brackets and escaped quotes.
+        (
+            format!(r#"{{"s":"]}}\"[{{","d":{}}}"#, nested(129)),
+            "recursion limit",
+        ),
+    ]
+}
+
+#[test]
+fn a_streamed_call_with_unreadable_arguments_is_acked_and_answered_is_error() {
+    let mut h = Harness::registered(config());
+    let s = h.stream_id();
+    for (i, (arguments, why)) in unreadable_arguments().into_iter().enumerate() {
+        let call_id = format!("call_{i}");
+        let text = call_text(&call_id, &arguments);
+        assert!(serde_json::from_str::<serde_json::Value>(&text).is_err());
+        h.bytes(
+            s,
+            &format!("id: {i}\nevent: client_tool_dispatched\ndata: {text}\n\n"),
+        );
+        let (text, is_error) = result_of(&mut h, &call_id);
+        assert!(is_error, "{text}");
+        assert!(
+            text.starts_with("The call could not be read: arguments: ") && text.contains(why),
+            "{text}"
+        );
+    }
+    assert!(h.handlers_run().is_empty());
+    // Answered, so not also reported as an ignored event.
+    assert!(h.statuses().is_empty(), "{:?}", h.statuses());
+}
+
+#[test]
+fn a_pending_list_the_parser_refuses_still_runs_or_answers_each_call() {
+    let mut h = Harness::registered(config());
+    let s = h.stream_id();
+    h.bytes(s, "event: stream_reset\ndata:\n\n");
+    let pending = h.take_send(Method::Get, "/calls");
+    let [(deep, _), (huge, _), _] = unreadable_arguments();
+    let other = dispatched_json("cli_other", "run_1", "call_x", "noop", json!({})).to_string();
+    let body = format!(
+        r#"{{"calls": [{}, {}, {}, {other}, {}]}}"#,
+        call_text("call_ok", "{}"),
+        call_text("call_deep", &deep),
+        call_text("call_huge", &huge),
+        // No call id: nothing to answer.
+        r#"{"client_id":"cli_1","tool":"noop","arguments":[1e400]}"#,
+    );
+    assert!(serde_json::from_str::<serde_json::Value>(&body).is_err());
+    h.answer(&pending, 200, &body);
+    let run: Vec<&str> = h.handlers_run().iter().map(|r| r.0).collect();
+    assert_eq!(run, ["call_ok"]);
+    assert_eq!(h.count_sends(Method::Post, "/ack"), 3);
+    for (call_id, why) in [
+        ("call_deep", "recursion limit"),
+        ("call_huge", "number out of range"),
+    ] {
+        let (text, is_error) = result_of(&mut h, call_id);
+        assert!(is_error && text.contains(why), "{text}");
+    }
+    h.take_send(Method::Post, "/calls/call_ok/ack");
+    // The call without an id is reported, once.
+    let messages: Vec<String> = h.statuses().iter().map(|s| format!("{s:?}")).collect();
+    assert_eq!(messages.len(), 1, "{messages:?}");
+    assert!(
+        messages[0].contains("ignored an unreadable pending call"),
+        "{messages:?}"
+    );
+}
+
+#[test]
+fn a_pending_answer_that_is_not_json_at_all_is_reported() {
+    let mut h = Harness::registered(config());
+    let s = h.stream_id();
+    h.bytes(s, "event: stream_reset\ndata:\n\n");
+    let pending = h.take_send(Method::Get, "/calls");
+    h.answer(&pending, 200, "<html>busy</html>");
+    let messages: Vec<String> = h.statuses().iter().map(|s| format!("{s:?}")).collect();
+    assert_eq!(messages.len(), 1, "{messages:?}");
+    assert!(messages[0].contains("pending calls"), "{messages:?}");
+    assert!(h.sends().is_empty());
+}
