@@ -31,6 +31,7 @@ const { values: opts } = parseArgs({
     pkg: { type: "string", default: join(here, "node_modules", "client-tools") },
     long: { type: "boolean", default: false },
     json: { type: "string" },
+    dump: { type: "string" },
   },
 });
 const ENVS = opts.env.split(",").filter(Boolean);
@@ -242,6 +243,9 @@ function callInvariants(ctx, report) {
   return { tally, reasons, examples };
 }
 
+const REQUEST_ALLOWANCE = 6;
+const CPU_ALLOWANCE_MS = 500;
+
 function boundsChecks(ctx, report) {
   const { s, sc } = ctx;
   const b = { registrations: 1, maxLive: 1, streams: 1, pending: null, rate: 3, cpu: 0.25, ...sc.bounds };
@@ -255,10 +259,12 @@ function boundsChecks(ctx, report) {
   if (b.streams != null) ctx.check(`stream opens ≤ ${b.streams}`, streams <= b.streams, `${streams}`);
   const pendingMax = b.pending ?? streams * 2 + 2;
   ctx.check(`pending reads ≤ ${pendingMax}`, pending <= pendingMax, `${pending}`);
-  ctx.check(`requests besides acks and results ≤ ${b.rate}/s`, overhead / wallS <= b.rate, `${overhead} in ${wallS.toFixed(1)} s (${(overhead / wallS).toFixed(1)}/s)`);
+  // A few requests (the registration, the stream, its pending read) and a little CPU (the
+  // calls' own work) are allowed on top, so that a scenario of a second is not judged as a rate.
+  ctx.check(`requests besides acks and results ≤ ${b.rate}/s (+${REQUEST_ALLOWANCE})`, overhead <= b.rate * wallS + REQUEST_ALLOWANCE, `${overhead} in ${wallS.toFixed(1)} s (${(overhead / wallS).toFixed(1)}/s)`);
   if (b.cpu != null && report?.cpuMs != null) {
     const share = report.cpuMs / report.wallMs;
-    ctx.check(`${ctx.env === "node" ? "process CPU" : "page main-thread time"} ≤ ${Math.round(b.cpu * 100)}% of the wall time`, share <= b.cpu, `${Math.round(report.cpuMs)} ms in ${(report.wallMs / 1000).toFixed(1)} s (${Math.round(share * 100)}%)`);
+    ctx.check(`${ctx.env === "node" ? "process CPU" : "page main-thread time"} ≤ ${Math.round(b.cpu * 100)}% of the wall time (+${CPU_ALLOWANCE_MS} ms)`, report.cpuMs <= b.cpu * report.wallMs + CPU_ALLOWANCE_MS, `${Math.round(report.cpuMs)} ms in ${(report.wallMs / 1000).toFixed(1)} s (${Math.round(share * 100)}%)`);
   }
 }
 
@@ -288,7 +294,10 @@ async function leaveChecks(ctx, { serverFails }) {
 
 /** The README's worker recipe against this session: SIGTERM, then the process must exit. */
 async function workerRecipe(ctx) {
-  const s = ctx.s;
+  // A session of its own with the same faults, so that the worker's registration does not count
+  // against the scenario's client.
+  const s = ctx.server.session(`${ctx.s.id}-worker`, ctx.sc.session ?? {});
+  ctx.afterClose.push(() => s.close());
   const child = spawn(process.execPath, [join(here, "worker.mjs")], {
     cwd: here, env: { ...process.env, AGENT_URL: ctx.baseUrl, SESSION_ID: s.id, SESSION_TOKEN: s.token }, stdio: ["ignore", "pipe", "pipe"],
   });
@@ -545,9 +554,11 @@ const SCENARIOS = [
       }
       const all = [...first, ...later];
       ctx.check("every call settles within 20 s", await ctx.until(() => all.every(settled), 20000), `${all.filter(settled).length}/${all.length}`);
-      const lags = later.map((c) => (c.acks[0] ? c.acks[0].t - c.dispatchedAt : Infinity));
-      ctx.count("ack lag while results hang (ms)", `max ${Math.max(...lags)}, median ${lags.sort((a, b) => a - b)[lags.length >> 1]}`);
-      ctx.check("acks go out within 2 s while four results hang", Math.max(...lags) <= 2000, `max ${Math.max(...lags)} ms`);
+      const lags = later.filter((c) => c.acks[0]).map((c) => c.acks[0].t - c.dispatchedAt).sort((a, b) => a - b);
+      const unacked = later.length - lags.length;
+      const lag = lags.length ? `max ${lags.at(-1)} ms, median ${lags[lags.length >> 1]} ms` : "none";
+      ctx.count("ack lag while results hang", `${lag}; ${unacked} of ${later.length} never acked`);
+      ctx.check("acks go out within 2 s while four results hang", unacked === 0 && lags.at(-1) <= 2000, `${lag}; ${unacked} never acked`);
       const end = hungAt + 8000;
       const pings = ctx.requests("ping").map((p) => p.t).filter((t) => t > hungAt && t < end);
       const marks = [hungAt, ...pings, end];
@@ -607,7 +618,7 @@ const SCENARIOS = [
     what: "registry.execute on handlers that never settle, timeoutMs 5–77 ms (item 9)",
     noClient: true,
     async run(ctx) {
-      const n = ctx.env === "node" ? 1000 : 500;
+      const n = ctx.env === "node" ? 3000 : 1000;
       const r = await ctx.h.local(n);
       ctx.count("local deadlines", `${r.answered}/${r.calls} answered, ${r.late} later than 1 s, worst ${r.worstOverMs} ms past`);
       ctx.check(`every one of ${n} local deadlines answers within 1 s`, r.unanswered === 0 && r.late === 0, `${r.unanswered} never answered, ${r.late} late`);
@@ -638,7 +649,9 @@ async function runScenario(env, sc, browser, server) {
   let h;
   const ctx = makeContext(env, s, null, sc);
   ctx.baseUrl = server.url;
+  ctx.server = server;
   ctx.afterReport = [];
+  ctx.afterClose = [];
   let report = null;
   let stop = () => {};
   try {
@@ -687,6 +700,8 @@ async function runScenario(env, sc, browser, server) {
     boundsChecks(ctx, report);
   }
   s.close();
+  for (const f of ctx.afterClose) f();
+  if (opts.dump) writeFileSync(join(opts.dump, `${sid}.json`), JSON.stringify({ log: s.log, ...s.summary(), rec: report?.rec ?? null }, null, 1));
   const failed = ctx.checks.filter((c) => !c.ok);
   const req = s.summary().requests;
   const result = {
@@ -706,7 +721,7 @@ function print(r) {
   }
   const rq = Object.entries(r.requests).map(([k, v]) => `${k} ${v}`).join(" ");
   if (rq) parts.push(`requests: ${rq}; max live ${r.maxLive}`);
-  if (r.cpuMs != null) parts.push(`cpu ${Math.round(r.cpuMs)} ms`);
+  if (r.cpuMs != null) parts.push(`cpu ${Math.round(r.cpuMs)} ms${r.calls?.calls ? ` (${(r.cpuMs / r.calls.calls).toFixed(1)} ms a call)` : ""}`);
   for (const [k, v] of Object.entries(r.counts)) parts.push(`${k}: ${v}`);
   console.log(`${r.ok ? "ok  " : "FAIL"} ${r.env.padEnd(8)} ${r.name.padEnd(15)} ${parts.join("; ")}`);
   for (const c of r.checks.filter((x) => !x.ok)) console.log(`       FAIL ${c.name} — ${String(c.detail).slice(0, 600)}`);

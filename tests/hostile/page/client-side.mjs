@@ -117,9 +117,11 @@ export async function localDeadlines(lib, n, graceMs = 1000) {
   let answered = 0;
   let late = 0;
   let worst = 0;
-  const started = now();
   const all = [];
+  // In slices of 50 calls a task, so that starting them does not hold the event loop past the
+  // deadlines being measured.
   for (let i = 0; i < n; i++) {
+    if (i % 50 === 0) await new Promise((done) => setTimeout(done, 0));
     const ms = 5 + (i % 73);
     const t = now();
     all.push(
@@ -134,6 +136,6 @@ export async function localDeadlines(lib, n, graceMs = 1000) {
       ),
     );
   }
-  await Promise.race([Promise.all(all), new Promise((done) => setTimeout(done, 77 + graceMs + (now() - started)))]);
+  await Promise.race([Promise.all(all), new Promise((done) => setTimeout(done, 77 + graceMs))]);
   return { calls: n, answered, unanswered: n - answered, late, worstOverMs: worst };
 }
