@@ -254,6 +254,13 @@ function boundsChecks(ctx, report) {
   const streams = s.requests("stream").length;
   const pending = s.requests("pending").length;
   const overhead = s.log.filter((r) => r.kind !== "ack" && r.kind !== "result").length;
+  // Each registration but the last: deleted by the client, forgotten by the server (lapsed), or
+  // still live when the scenario ended (left behind).
+  const clients = [...s.clients.values()];
+  const old = clients.slice(0, -1);
+  const deleted = old.filter((c) => c.ended === "left").length;
+  const lapsed = old.filter((c) => c.ended === "expired").length;
+  if (old.length) ctx.count("old registrations", `${old.length}: ${deleted} deleted, ${lapsed} lapsed, ${old.length - deleted - lapsed} left live; DELETEs of them ${s.requests("delete").filter((r) => old.some((c) => c.id === r.clientId)).length}`);
   if (b.registrations != null) ctx.check(`registrations ≤ ${b.registrations}`, regs <= b.registrations, `${regs} in ${wallS.toFixed(1)} s (${(regs / wallS).toFixed(1)}/s)`);
   if (b.maxLive != null) ctx.check(`never more than ${b.maxLive} live registration of the client`, s.maxLive <= b.maxLive, `${s.maxLive} live at once`);
   if (b.streams != null) ctx.check(`stream opens ≤ ${b.streams}`, streams <= b.streams, `${streams}`);
@@ -629,14 +636,24 @@ const SCENARIOS = [
 const LONG = [
   {
     name: "keepalive-15s",
-    what: "the protocol's numbers: keep-alives every 15 s, the default idle timeout (45 s): no reconnect in 50 s; then a silent stream is given up",
+    what: "the protocol's numbers, default idle timeout (45 s): keep-alives every 15 s hold the stream open 50 s; then a drop, and a silent stream is given up within 45 s + backoff",
     session: { keepAliveMs: 15000, streamPlan: ["honest", "silent"] },
     options: { streamIdleTimeoutMs: undefined },
+    expect: expectEcho,
     bounds: { streams: 3 },
     async run(ctx) {
       await streamOpen(ctx);
       await ctx.sleep(50000);
       ctx.check("no reconnect in 50 s while keep-alives come every 15 s", ctx.streams().length === 1, `${ctx.streams().length} stream GETs`);
+      ctx.s.dropStreams();
+      if (!(await ctx.until(() => ctx.streams().length >= 2, 10000))) throw new Error("no reconnect within 10 s of the drop");
+      const silent = ctx.streams()[1];
+      const call = ctx.dispatch({ args: { n: 1 } });
+      const again = await ctx.until(() => ctx.streams().length >= 3, 60000);
+      const third = ctx.streams()[2];
+      ctx.count("silent stream given up after", third ? `${((third.t - silent.t) / 1000).toFixed(1)} s` : "not in 60 s");
+      ctx.check("a silent stream is given up within 45 s + backoff (≤ 52 s)", again && third.t - silent.t <= 52000, third ? `${((third.t - silent.t) / 1000).toFixed(1)} s` : "not in 60 s");
+      ctx.check("the call dispatched meanwhile is answered after the reconnect", await ctx.until(() => settled(call), 8000), call.state);
     },
   },
 ];
