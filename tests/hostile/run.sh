@@ -6,7 +6,8 @@
 # (run.mjs: what each scenario does and checks).
 #
 # Builds pkg/ with scripts/build-pkg unless SKIP_BUILD_PKG=1 and pkg/ exists (scripts/test's
-# consumers step built it just before). Arguments go to run.mjs (--env node, --only a,b,
+# consumers step built it just before); PKG_DIR=DIR packs another build instead (one saved
+# from another branch, to compare). Arguments go to run.mjs (--env node, --only a,b,
 # --jobs N, --long). Closing line: "N passed, M failed"; exits non-zero on any failure.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -16,12 +17,14 @@ export PATH="$HOME/.cargo/bin:$PATH"
 fail() { echo "hostile: $*" >&2; echo "0 passed, 1 failed"; exit 1; }
 
 cd "$root"
-if [ "${SKIP_BUILD_PKG:-0}" != 1 ] || [ ! -f pkg/package.json ]; then
+pkg=${PKG_DIR:-$root/pkg}
+if [ -z "${PKG_DIR:-}" ] && { [ "${SKIP_BUILD_PKG:-0}" != 1 ] || [ ! -f pkg/package.json ]; }; then
   scripts/build-pkg || fail "scripts/build-pkg failed"
 fi
+[ -f "$pkg/package.json" ] || fail "no package at $pkg"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tarball=$(cd pkg && npm pack --silent --pack-destination "$tmp") || fail "npm pack failed"
+tarball=$(cd "$pkg" && npm pack --silent --pack-destination "$tmp") || fail "npm pack failed"
 
 cd "$here"
 # npm ci only when the lock changed since the last one here (a clean clone always runs it).
