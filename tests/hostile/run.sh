@@ -35,4 +35,7 @@ if [ "$(cat node_modules/.hostile-lock 2>/dev/null)" != "$stamp" ]; then
 fi
 # --no-save: the tarball changes with every build, so it stays out of package.json and the lock.
 npm install --no-save --no-audit --no-fund --prefer-offline --loglevel=error "$tmp/$tarball" || fail "installing the tarball failed"
+# The server's own tests first: in honest mode it keeps the protocol, and each fault does what
+# run.mjs assumes, so that a failure below is the SDK's.
+node --test --test-reporter=dot server.test.mjs || fail "the hostile server's own tests (server.test.mjs) failed"
 node run.mjs "$@"
