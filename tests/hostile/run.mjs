@@ -370,6 +370,17 @@ const SCENARIOS = [
     },
   },
   {
+    name: "pending404-nolimit",
+    what: "every pending read answered 404 by a server with no client limit (the issue's 15,044 registrations in 20 s), 10 s",
+    session: { pendingStatus: 404, maxClients: 1e9 },
+    bounds: { registrations: 3, streams: 3, pending: 15, maxLive: 1 },
+    // Let a loop run long enough (2,000 registrations) for its rate and CPU to show.
+    runaway: { registrations: 2000, overhead: 5000 },
+    async run(ctx) {
+      await ctx.sleep(10000);
+    },
+  },
+  {
     name: "lapse-loop",
     what: "the server forgets every registration 0.3 s after it (client_expired, pings 404), 15 s",
     session: { expireAfterMs: 300 },

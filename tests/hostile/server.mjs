@@ -21,6 +21,8 @@
 //                     than the ones it keeps by this much
 //   enforceDeadlines  fail calls past their ack/result deadlines (client_tool_failed); default true
 //   ackMs, resultMs   the ack and result windows (default 60 s and 5 min, as the protocol)
+//   maxClients        live clients a session holds (default 32, the protocol's)
+//   keepAliveMs       this session's keep-alive period (default: the server's)
 // The server-wide `keepAliveMs` (default 15000, the protocol's) is how often honest streams get
 // `: keep-alive`; tests shrink it.
 //
@@ -51,7 +53,7 @@ class Session {
     this.opts = {
       pendingStatus: null, ackFail: null, resultFail: null, hangResults: 0, deleteMode: null,
       streamPlan: [], expireAfterMs: null, clockSkewMs: 0, enforceDeadlines: true,
-      ackMs: 60000, resultMs: 300000, ...options,
+      ackMs: 60000, resultMs: 300000, maxClients: MAX_LIVE_CLIENTS, ...options,
     };
     this.clients = new Map();
     this.calls = new Map();
@@ -252,7 +254,7 @@ class Session {
       return this.answer(req, res, rec, 400, errorBody("invalid_request", "ttl or never", "lifetime.type"));
     }
     const live = this.liveClients();
-    if (live.length >= MAX_LIVE_CLIENTS) return this.answer(req, res, rec, 409, errorBody("client_limit_reached", `the session already holds ${MAX_LIVE_CLIENTS} live clients`));
+    if (live.length >= this.opts.maxClients) return this.answer(req, res, rec, 409, errorBody("client_limit_reached", `the session already holds ${this.opts.maxClients} live clients`));
     const taken = new Set(live.map((c) => c.name));
     let name = base;
     for (let n = 2; taken.has(name); n++) name = `${base.slice(0, 32 - String(n).length - 1)}-${n}`;
