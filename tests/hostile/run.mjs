@@ -324,6 +324,10 @@ async function workerRecipe(ctx) {
   }
 }
 
+// How long after its deadline an ack or result may still reach the server: one the engine sent
+// in time may wait in the shell's queue of 4 and a busy event loop (the machine is shared).
+const LATE_MS = 1000;
+
 const DEEP = (n) => `${'{"a":'.repeat(n)}1${"}".repeat(n)}`;
 
 // ---------------------------------------------------------------- the scenarios
@@ -338,7 +342,7 @@ const SCENARIOS = [
     async run(ctx) {
       await streamOpen(ctx);
       const calls = await ctx.dispatchMany(ctx.env === "node" ? 1000 : 500);
-      ctx.check("every call settles within 30 s", await ctx.until(() => calls.every(settled), 30000), `${calls.filter(settled).length}/${calls.length}`);
+      ctx.check("every call settles within 60 s", await ctx.until(() => calls.every(settled), 60000), `${calls.filter(settled).length}/${calls.length}`);
       const before = ctx.streams().length;
       await ctx.sleep(8000);
       ctx.check("no reconnect in 8 s while keep-alives come every 2 s (idle timeout 3 s)", ctx.streams().length === before, `${ctx.streams().length - before} reconnects`);
@@ -405,7 +409,7 @@ const SCENARIOS = [
       if (!(await ctx.until(() => slow.state === "acked", 10000))) throw new Error("the slow call was not acked in 10 s");
       const t = now();
       const calls = await ctx.dispatchMany(4300, (i) => ({ args: { n: i } }), 256);
-      const done = await ctx.until(() => calls.every(settled), 120000);
+      const done = await ctx.until(() => calls.every(settled), 180000);
       ctx.count("4,300 calls answered in", `${((now() - t) / 1000).toFixed(1)} s`);
       ctx.check("the 4,300 other calls settle", done, `${calls.filter(settled).length}/4300`);
       ctx.check("the slow call is still running when the stream drops", slow.state === "acked", slow.state);
@@ -498,8 +502,8 @@ const SCENARIOS = [
       for (let i = 0; i < 20; i++) {
         calls.push(ctx.dispatch({ rawArgs: DEEP(200) }), ctx.dispatch({ rawArgs: '{"n":1e400}' }), ctx.dispatch({ args: { n: i } }));
       }
-      const done = await ctx.until(() => calls.every(settled), 8000);
-      ctx.check("all 60 calls settle within 8 s", done, `${calls.filter(settled).length}/60`);
+      const done = await ctx.until(() => calls.every(settled), 20000);
+      ctx.check("all 60 calls settle within 20 s", done, `${calls.filter(settled).length}/60`);
       ctx.afterReport.push((rec) => {
         const ran = calls.filter((c) => typeof c.args === "string" && rec.runs[c.id]);
         ctx.check("no handler runs on unreadable arguments", ran.length === 0, `${ran.length} ran`);
@@ -517,10 +521,11 @@ const SCENARIOS = [
       const calls = [];
       for (let i = 0; i < 30; i++) calls.push(ctx.dispatch({ args: { n: i } }));
       await ctx.sleep(10000);
-      const late = calls.flatMap((c) => c.acks.filter((a) => a.t > c.ackDeadline + 1000));
+      const past = calls.flatMap((c) => c.acks.map((a) => a.t - c.ackDeadline)).filter((ms) => ms > 0);
+      const late = past.filter((ms) => ms > LATE_MS);
       const attempts = Math.max(...calls.map((c) => c.acks.length));
-      ctx.count("ack attempts", `${calls.reduce((n, c) => n + c.acks.length, 0)} (≤ ${attempts} per call), ${late.length} after the deadline (+1 s)`);
-      ctx.check("no ack is retried past its ack_deadline (+1 s)", late.length === 0, `${late.length} attempts, the last ${late.length ? ((Math.max(...late.map((a) => a.t)) - calls[0].ackDeadline) / 1000).toFixed(1) : 0} s past`);
+      ctx.count("ack attempts", `${calls.reduce((n, c) => n + c.acks.length, 0)} (≤ ${attempts} per call), ${past.length} after the deadline (the latest ${past.length ? Math.max(...past) : 0} ms past)`);
+      ctx.check(`no ack is retried past its ack_deadline (+${LATE_MS} ms)`, late.length === 0, `${late.length} attempts, the latest ${Math.max(0, ...late)} ms past`);
       ctx.check("ack attempts per call ≤ 10 (backoff)", attempts <= 10, `${attempts}`);
       ctx.afterReport.push((rec) => {
         const failed = calls.filter((c) => rec.calls.some((e) => e.callId === c.id && e.type === "failed" && e.reason === "ack_timeout" && e.t <= c.ackDeadline + 2000));
@@ -539,10 +544,11 @@ const SCENARIOS = [
       for (let i = 0; i < 30; i++) calls.push(ctx.dispatch({ args: { n: i } }));
       await ctx.sleep(10000);
       const unacked = calls.filter((c) => !c.ackedAt).length;
-      const late = calls.flatMap((c) => (c.ackedAt ? c.results.filter((r) => r.t > c.ackedAt + 3000 + 1000) : []));
+      const past = calls.flatMap((c) => (c.ackedAt ? c.results.map((r) => r.t - c.resultDeadline) : [])).filter((ms) => ms > 0);
+      const late = past.filter((ms) => ms > LATE_MS);
       const attempts = Math.max(...calls.map((c) => c.results.length));
-      ctx.count("result attempts", `${calls.reduce((n, c) => n + c.results.length, 0)} (≤ ${attempts} per call), ${late.length} after the deadline (+1 s), ${unacked} calls never acked`);
-      ctx.check("no result is retried past its result_deadline (+1 s)", late.length === 0 && unacked === 0, `${late.length} late attempts`);
+      ctx.count("result attempts", `${calls.reduce((n, c) => n + c.results.length, 0)} (≤ ${attempts} per call), ${past.length} after the deadline (the latest ${past.length ? Math.max(...past) : 0} ms past), ${unacked} calls never acked`);
+      ctx.check(`no result is retried past its result_deadline (+${LATE_MS} ms)`, late.length === 0 && unacked === 0, `${late.length} attempts, the latest ${Math.max(0, ...late)} ms past; ${unacked} never acked`);
       ctx.check("result attempts per call ≤ 10 (backoff)", attempts <= 10, `${attempts}`);
       ctx.afterReport.push((rec) => {
         const failed = calls.filter((c) => c.ackedAt && rec.calls.some((e) => e.callId === c.id && e.type === "failed" && e.reason === "result_timeout" && e.t <= c.ackedAt + 3000 + 2000));
@@ -561,7 +567,9 @@ const SCENARIOS = [
     async run(ctx) {
       await streamOpen(ctx);
       const first = [0, 1, 2, 3].map((i) => ctx.dispatch({ args: { n: i } }));
-      if (!(await ctx.until(() => ctx.s.hung === 4, 5000))) throw new Error(`only ${ctx.s.hung} results hung in 5 s`);
+      // Three at least: a shell that keeps a slot from results sends the fourth only when one
+      // of the three gives up (requestTimeoutMs).
+      if (!(await ctx.until(() => ctx.s.hung >= 3, 5000))) throw new Error(`only ${ctx.s.hung} results hung in 5 s`);
       const hungAt = now();
       await ctx.sleep(1000);
       const later = [];
@@ -622,7 +630,7 @@ const SCENARIOS = [
       const calls = [];
       for (let i = 0; i < 10; i++) calls.push(ctx.dispatch({ args: { n: i } }));
       for (let i = 0; i < 5; i++) calls.push(ctx.dispatch({ tool: "never", args: {} }));
-      ctx.check("all 15 calls settle within 8 s", await ctx.until(() => calls.every(settled), 8000), `${calls.filter(settled).length}/15`);
+      ctx.check("all 15 calls settle within 15 s", await ctx.until(() => calls.every(settled), 15000), `${calls.filter(settled).length}/15`);
       const sample = calls.find((c) => c.tool === "never" && c.accepted);
       if (sample) ctx.count("a timed-out call's answer", JSON.stringify(sample.accepted.text));
       ctx.afterReport.push((rec) => {
