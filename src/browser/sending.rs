@@ -89,17 +89,28 @@ fn release() {
     }
 }
 
+/// A request's slot, given back when dropped: after its answer, or with the request's future
+/// if that is dropped first, so that no slot is lost whatever the request did.
+struct Slot(bool);
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        if self.0 {
+            release();
+        }
+    }
+}
+
 async fn transmit(job: Job, counted: bool) {
     let Job {
         req,
         timeout_ms,
         done,
     } = job;
+    let slot = Slot(counted);
     let sent = net::send(&req, timeout_ms).await;
     // The slot is free before the engine reacts, so what it sends next queues fairly.
-    if counted {
-        release();
-    }
+    drop(slot);
     let input = match sent {
         Ok(a) => Input::Answer {
             request: req.id,
