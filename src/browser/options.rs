@@ -157,14 +157,12 @@ fn to_json(v: &JsValue, field: &str) -> Result<serde_json::Value, String> {
 /// `Authorization: Bearer …`): no NUL, CR or LF, and every character in Latin-1, as a
 /// header's ByteString must be. Refused at once, not retried until the register deadline.
 fn header_value(value: &str, key: &str) -> Result<(), String> {
-    match value
-        .chars()
-        .find(|c| matches!(c, '\0' | '\r' | '\n') || *c as u32 > 0xFF)
-    {
-        None => Ok(()),
-        Some(c) => Err(format!(
-            "{key}: cannot be sent as an HTTP header value: it holds the character U+{:04X}",
-            c as u32
+    let bad = |c: char| matches!(c, '\0' | '\r' | '\n') || c as u32 > 0xFF;
+    match value.contains(bad) {
+        false => Ok(()),
+        true => Err(format!(
+            "{key}: cannot be sent as an HTTP header value: it holds a line break, a NUL or a \
+             character outside Latin-1"
         )),
     }
 }

@@ -5,7 +5,11 @@
 // model's call through the devserver, no unhandled rejection or uncaught error was seen, and
 // every error had a code.
 //
-//   node run.mjs --devserver BIN --pkg DIR [--repeat N] [--only node|web]
+//   node run.mjs --devserver BIN --pkg DIR [--repeat N] [--matrix-repeat N] [--heavy-repeat N]
+//                [--only node|web]
+// --repeat (10,000): the issue's cases and scenarios; --matrix-repeat (300): each export ×
+// hostile value; --heavy-repeat (20): the same with the 100k-deep values and the huge string.
+// Node and Chromium run side by side.
 // Prints one line per target and failing case, the tally of each environment, and closes with
 // "N passed, M failed" (one check per case and per after-check); exits non-zero on a failure.
 import { parseArgs } from "node:util";
@@ -19,6 +23,7 @@ import { fuzz, after, declaredCodes } from "./www/cases.mjs";
 const { values: opts } = parseArgs({
   options: {
     devserver: { type: "string" }, pkg: { type: "string" }, repeat: { type: "string" }, only: { type: "string" },
+    "matrix-repeat": { type: "string" }, "heavy-repeat": { type: "string" },
   },
 });
 if (!opts.devserver || !opts.pkg) {
@@ -28,6 +33,8 @@ if (!opts.devserver || !opts.pkg) {
 const here = dirname(fileURLToPath(import.meta.url));
 const pkg = resolve(opts.pkg);
 const repeat = Number(opts.repeat ?? 10000);
+const matrixRepeat = Number(opts["matrix-repeat"] ?? Math.min(repeat, 300));
+const heavyRepeat = Number(opts["heavy-repeat"] ?? Math.min(repeat, 20));
 const SESSION = { session: "fuzz", token: "fuzz-token", noiseSession: "noise", noiseToken: "noise-token" };
 const checks = new Checks();
 
@@ -42,8 +49,11 @@ if (codes.length < 5) {
   console.error(`run.mjs: no ClientErrorCode in ${join(pkg, "client_tools.d.ts")}`);
   process.exit(2);
 }
-console.log(`fuzz: the codes of ClientErrorCode: ${codes.join(", ")}; ${repeat} repetitions a case`);
-const env = { ...SESSION, baseUrl: devserver.url, repeat, codes };
+console.log(
+  `fuzz: the codes of ClientErrorCode: ${codes.join(", ")}; every export × value ${matrixRepeat} times ` +
+    `(the slow values ${heavyRepeat}), issue 23's cases and scenarios ${repeat} times`,
+);
+const env = { ...SESSION, baseUrl: devserver.url, repeat, matrixRepeat, heavyRepeat, codes };
 
 async function agent(method, path, body) {
   const response = await fetch(`${devserver.url}/v1/sessions/${SESSION.session}${path}`, {
@@ -90,7 +100,9 @@ async function report(where, result) {
 }
 
 const t0 = Date.now();
-if (!opts.only || opts.only === "node") {
+
+/** The run in this Node process (pkg/node.js). */
+async function nodeRun() {
   const unhandled = [];
   const onUnhandled = (e) => unhandled.push(e instanceof Error ? `${e.name}: ${e.message}` : String(e));
   process.on("unhandledRejection", onUnhandled);
@@ -110,19 +122,19 @@ if (!opts.only || opts.only === "node") {
   await new Promise((done) => setTimeout(done, 500));
   result.unhandledCount = unhandled.length;
   result.unhandled = unhandled.slice(0, 5);
-  console.log(`node: ran in ${((Date.now() - s) / 1000).toFixed(1)} s`);
-  await report("node", result);
-  await result.leave?.();
+  result.seconds = (Date.now() - s) / 1000;
+  return result;
 }
 
-if (!opts.only || opts.only === "web") {
+/** The run in headless Chromium (pkg/client_tools.js on www/index.html). */
+async function webRun() {
   const s = Date.now();
   const browser = await chromium.launch({ ...CHROMIUM, headless: true });
   const page = await browser.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(`${e.name}: ${e.message}`));
   page.on("console", (m) => {
-    if (m.type() === "log") console.log(`  ${m.text()}`);
+    if (m.type() === "log") console.log(`  web: ${m.text()}`);
   });
   let result;
   try {
@@ -135,10 +147,22 @@ if (!opts.only || opts.only === "web") {
   await new Promise((done) => setTimeout(done, 500));
   result.unhandledCount = (result.unhandledCount ?? 0) + errors.length;
   result.unhandled = [...(result.unhandled ?? []), ...errors.slice(0, 5)];
-  console.log(`web: ran in ${((Date.now() - s) / 1000).toFixed(1)} s`);
-  await report("web", result);
-  await page.evaluate(() => window.leaveAfter?.()).catch(() => {});
-  await browser.close();
+  result.seconds = (Date.now() - s) / 1000;
+  result.leave = () => page.evaluate(() => window.leaveAfter?.()).catch(() => {});
+  result.close = () => browser.close();
+  return result;
+}
+
+// Side by side: Chromium runs in its own processes while Node runs here.
+const web = !opts.only || opts.only === "web" ? webRun() : null;
+const node = !opts.only || opts.only === "node" ? nodeRun() : null;
+for (const [where, run] of [["node", node], ["web", web]]) {
+  if (!run) continue;
+  const result = await run;
+  console.log(`${where}: ran in ${result.seconds.toFixed(1)} s`);
+  await report(where, result);
+  await result.leave?.();
+  await result.close?.();
 }
 
 await devserver.stop();

@@ -1,9 +1,15 @@
 // The fuzz suite's cases, shared by Node and the browser page (www/index.html): every export and
-// method of the package fed hostile values (wrong types, Proxies whose traps throw, throwing
-// getters, iterators and toJSON, revoked Proxies, BigInt, Symbol, cyclic and 100k-deep values,
-// a huge string), each case repeated `repeat` times (10,000 by default), and the scenarios of
-// issue 23 (freed and re-entered objects, a promise whose `constructor` throws in the executor,
-// a revoked Proxy in `setTools`, a `fetch` that throws synchronously).
+// method of the package fed every hostile value (wrong types, Proxies whose traps throw,
+// throwing getters, iterators and toJSON, revoked Proxies, BigInt, Symbol, cyclic and 100k-deep
+// values, a huge string), each pair `matrixRepeat` times (300 by default: the whole matrix at
+// 10,000 is about 17 million calls, tens of minutes per environment on a 2-core machine); the
+// 100k-deep values and the huge string `heavyRepeat` times (20: each such call takes up to
+// 90 ms). Then, `repeat` times each (10,000), issue 23's reproductions (cases 1-5: a
+// function as `parameters` and `lifetime`, a tool Proxy whose `ownKeys` throws, a throwing
+// iterable in `filtered`, `names()` on a freed registry, 30,000 times, past the 21,845 that
+// killed main's module) and scenarios (every method of freed objects, objects re-entered from
+// their own getters, a promise whose `constructor` throws in the executor, a revoked Proxy in
+// `setTools`, a `fetch` that throws synchronously, a token that is no header value).
 //
 // A case passes when every call either returned, or threw / rejected with an `Error` whose
 // `code` is a ClientErrorCode and whose message is the SDK's own (no wasm-bindgen or Rust
@@ -158,9 +164,14 @@ function targets(api, fx) {
   for (const factory of ["describeFormTool", "fillFormTool", "submitFormTool", "navigateTool"]) {
     if (api[factory]) sync(`${factory}(v)`, (v) => api[factory](v));
   }
+  if (api.describeFormTool) sync("describeFormTool({ sensitive: v })", (v) => api.describeFormTool({ sensitive: v }));
+  if (api.navigateTool) sync("navigateTool({ allowOrigins: v })", (v) => api.navigateTool({ allowOrigins: v }));
   later("init(v)", (v) => api.init(v));
   return t;
 }
+
+/** The values whose every call is slow (a 100k-deep walk that overflows the stack, 1 MB copied). */
+const HEAVY = ["100k-deep array", "100k-deep object", "huge string"];
 
 /** The tally of one run, and what went wrong, a few examples per kind. */
 class Tally {
@@ -225,10 +236,11 @@ async function settled(promises, ms, onRejected) {
 /**
  * Runs `fn(i)` `repeat` times as one case named `name`: counts returns, coded errors and what
  * is wrong. `async` (a promise API): a sync throw is wrong, every promise must settle within
- * `settleMs`. `expected`: an error the app itself gave (a signal's reason), passed through as
+ * `settleMs` (30 s: a request may wait behind the 4 request slots of the page, which the
+ * registrations refused by the noise session fill; `requestTimeoutMs` is 30 s). `expected`: an error the app itself gave (a signal's reason), passed through as
  * documented.
  */
-async function runCase(tally, name, repeat, fn, { async = false, settleMs = 10000, expected, batch = 2000 } = {}) {
+async function runCase(tally, name, repeat, fn, { async = false, settleMs = 30000, expected, batch = 2000 } = {}) {
   tally.cases++;
   const wrong = new Map();
   const note = (why) => {
@@ -301,6 +313,8 @@ export async function fuzz(api, env) {
 
 async function fuzzInto(api, env, tally) {
   const repeat = env.repeat ?? 10000;
+  const matrixRepeat = env.matrixRepeat ?? 300;
+  const heavyRepeat = env.heavyRepeat ?? 20;
   const log = tally.log;
   await api.init();
   const reason = new Error("fuzz: the app's own abort reason");
@@ -321,14 +335,13 @@ async function fuzzInto(api, env, tally) {
     const c0 = tally.failedCases;
     const s0 = Date.now();
     for (const [vname, make] of Object.entries(vals)) {
-      // A huge string copied 10,000 times into every entry point is minutes of memcpy: a tenth.
-      const n = vname === "huge string" ? Math.ceil(repeat / 10) : repeat;
+      const n = HEAVY.includes(vname) ? heavyRepeat : matrixRepeat;
       await runCase(tally, `${target.name} with ${vname}`, n, () => target.run(make(), fx), {
         async: target.async,
         expected: reason,
       });
     }
-    log(`${tally.failedCases === c0 ? "ok  " : "FAIL"} ${target.name}: ${Object.keys(vals).length} values × ${repeat} (${Date.now() - s0} ms)`);
+    log(`${tally.failedCases === c0 ? "ok  " : "FAIL"} ${target.name}: ${Object.keys(vals).length} values × ${matrixRepeat} (${HEAVY.length} of them × ${heavyRepeat}) (${Date.now() - s0} ms)`);
   }
   log(`values: ${Object.keys(vals).length} kinds; targets done in ${Date.now() - t0} ms`);
   await scenarios(api, env, fx, tally, repeat);
@@ -352,11 +365,29 @@ async function scenarios(api, env, fx, tally, repeat) {
   };
   const tool = { name: "echo", handler: (a) => a };
 
+  // Issue 23's cases 1 and 5 as filed, each repeated past the count that killed main's module.
+  await ran("new ToolRegistry([{ parameters: () => ({}) }])", repeat, () =>
+    new api.ToolRegistry([{ name: "t", handler() {}, parameters: () => ({}) }]));
+  await ran("Client.register({ lifetime: () => ({}) })", repeat, () =>
+    api.Client.register({ ...baseOptions(env), signal: fx.aborted, lifetime: () => ({}) }), { async: true });
+  await ran("new ToolRegistry([Proxy whose ownKeys throws])", repeat, () =>
+    new api.ToolRegistry([new Proxy({ name: "t", handler() {} }, { ownKeys: trap })]));
+  await ran("registry.filtered(iterable that throws), then registry.names()", repeat, () => {
+    try { fx.registry.filtered({ [Symbol.iterator]: () => ({ next: trap }) }); } catch (e) { tally.judge(e); }
+    return fx.registry.names();
+  });
+  await ran("registry.register(Proxy whose ownKeys throws), then registry.has()", repeat, () => {
+    try { fx.registry.register(new Proxy({ name: "t", handler() {} }, { ownKeys: trap })); } catch (e) { tally.judge(e); }
+    return fx.registry.has("echo");
+  });
+
   // A freed registry, TurnTools and WsTools: every method answers `freed`.
   const freedRegistry = make("a freed registry", () => { const r = new api.ToolRegistry([tool]); r.free(); return r; });
   for (const [m, args] of [["names", []], ["has", ["echo"]], ["get", ["echo"]], ["definitions", []], ["filtered", [[]]],
     ["without", [[]]], ["register", [tool]], ["toOpenAI", []], ["toOpenAIResponses", []], ["toAnthropic", []], ["toMCP", []], ["free", []]]) {
-    if (freedRegistry) await ran(`freed registry.${m}()`, repeat, () => freedRegistry[m](...args));
+    // names() 30,000 times: main's module died after 21,845.
+    const n = m === "names" ? Math.max(repeat, 30000) : repeat;
+    if (freedRegistry) await ran(`freed registry.${m}()`, n, () => freedRegistry[m](...args));
   }
   if (freedRegistry) await ran("freed registry.execute()", repeat, () => freedRegistry.execute("echo", {}), { async: true });
   const freedTurns = make("a freed TurnTools", () => { const t = new api.TurnTools([tool]); t.free(); return t; });
@@ -412,6 +443,19 @@ async function scenarios(api, env, fx, tally, repeat) {
       },
     };
     return turns.answer(sneaky);
+  }, { async: true });
+
+  await ran("client.setTools(tools whose getters re-enter the client)", Math.min(repeat, 2000), () => {
+    const sneaky = {
+      get name() {
+        void fx.client.state;
+        void fx.client.expiresAt;
+        fx.client.setTools([]).catch(() => {});
+        return "sneaky";
+      },
+      handler() {},
+    };
+    return fx.client.setTools([sneaky]);
   }, { async: true });
 
   // A handler returning a promise whose `constructor` throws, while another registry's call and
