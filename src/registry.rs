@@ -101,7 +101,7 @@ fn tool_name(v: &JsValue, method: &str) -> Result<String, JsValue> {
     v.as_string().ok_or_else(|| {
         crate::js::invalid(&format!(
             "registry.{method}(name): name must be a string, got {}",
-            options::describe(v)
+            crate::js::describe(v)
         ))
     })
 }

@@ -38,7 +38,7 @@ pub(crate) fn options(v: &JsValue, known: &[&str], what: &str) -> Result<(), JsV
     if !v.is_object() {
         return Err(crate::js::invalid(&format!(
             "{what}: must be an object, got {}",
-            super::options::describe(v)
+            crate::js::describe(v)
         )));
     }
     check(v, known, &format!("{what}.")).map_err(|e| crate::js::invalid(&e))

@@ -55,32 +55,7 @@ const TOOL_KEYS: &[&str] = &[
     "handler",
 ];
 
-use crate::js::{get as prop, present};
-
-/// What kind of JS value `v` is, for a message: "a string", "an array", "a symbol", …
-pub(crate) fn describe(v: &JsValue) -> &'static str {
-    if v.is_undefined() {
-        "undefined"
-    } else if v.is_null() {
-        "null"
-    } else if v.as_string().is_some() {
-        "a string"
-    } else if v.as_f64().is_some() {
-        "a number"
-    } else if v.as_bool().is_some() {
-        "a boolean"
-    } else if v.is_function() {
-        "a function"
-    } else if v.is_symbol() {
-        "a symbol"
-    } else if v.is_bigint() {
-        "a BigInt"
-    } else if crate::js::is_array(v) {
-        "an array"
-    } else {
-        "an object"
-    }
-}
+use crate::js::{describe, get as prop, present};
 
 /// `{at}{key}: must be what, got …`: an option of the wrong kind, named by its path (`at` is
 /// `""` at the top level, `"tools[2]."` in a tool) and with what it was. The path is written

@@ -379,6 +379,31 @@ pub(crate) fn lower(s: &str) -> String {
         .unwrap_or_default()
 }
 
+/// What kind of JS value `v` is, for a message: "a string", "an array", "a symbol", …
+pub(crate) fn describe(v: &JsValue) -> &'static str {
+    if v.is_undefined() {
+        "undefined"
+    } else if v.is_null() {
+        "null"
+    } else if v.as_string().is_some() {
+        "a string"
+    } else if v.as_f64().is_some() {
+        "a number"
+    } else if v.as_bool().is_some() {
+        "a boolean"
+    } else if v.is_function() {
+        "a function"
+    } else if v.is_symbol() {
+        "a symbol"
+    } else if v.is_bigint() {
+        "a BigInt"
+    } else if is_array(v) {
+        "an array"
+    } else {
+        "an object"
+    }
+}
+
 /// An `Error` with a `code` a program can switch on (the codes are listed in the `.d.ts`,
 /// `ClientErrorCode`) and a `message` a person can act on.
 pub(crate) fn error(code: &str, message: &str) -> JsValue {

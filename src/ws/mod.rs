@@ -172,7 +172,7 @@ impl WsTools {
         if !crate::js::is_a(&ws, "WebSocket") {
             return Err(error(&format!(
                 "socket: must be a WebSocket, got {}",
-                options::describe(&ws)
+                crate::js::describe(&ws)
             )));
         }
         let ws: WebSocket = ws.unchecked_into();
