@@ -125,9 +125,10 @@ impl TurnTools {
         )]
         response: JsValue,
     ) -> Promise {
-        let calls = match to_json(&response).and_then(|v| turns::read_calls(&v)) {
+        let read = to_json(&response).map_err(|e| format!("response: {e}"));
+        let calls = match read.and_then(|v| turns::read_calls(&v)) {
             Ok(calls) => calls,
-            Err(e) => return Promise::reject(&crate::js::invalid(&format!("response: {e}"))),
+            Err(e) => return Promise::reject(&crate::js::invalid(&e)),
         };
         let started = Runner::now();
         let steps = {
