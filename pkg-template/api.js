@@ -38,9 +38,102 @@ function coded(code, message) {
   return error;
 }
 
+/** The text of what an app's code threw, whatever it is (a Proxy, a symbol, a throwing getter). */
 function messageOf(error) {
-  return error instanceof Error ? error.message : String(error);
+  try {
+    return error instanceof Error ? String(error.message) : String(error);
+  } catch {
+    return "an error that cannot be read";
+  }
 }
+
+/** Runs `read` (code that reads the app's values: getters, Proxies, iterators); what it throws
+ * becomes an `invalid_option` error naming `field`, unless it is the SDK's own coded error. */
+function readOrRefuse(field, read) {
+  try {
+    return read();
+  } catch (error) {
+    let code;
+    try {
+      code = error instanceof Error ? error.code : undefined;
+    } catch {}
+    if (typeof code === "string") throw error;
+    throw coded("invalid_option", `${field}: cannot be read (${messageOf(error)})`);
+  }
+}
+
+/** The glue's promise-returning methods, by class: misused, they reject instead of throwing. */
+const ASYNC_METHODS = { Client: ["setTools", "leave"], ToolRegistry: ["execute"], TurnTools: ["answer"], WsTools: [] };
+
+/**
+ * Guards every method and getter of the glue's class `name`, once per glue: an object that was
+ * freed (or a `this` that is none of its objects) answers an `Error` coded `freed` (or
+ * `invalid_option`) without entering the WebAssembly module, where wasm-bindgen's own check
+ * would throw through it and leave the module's stack behind; `free()` of a freed object does
+ * nothing, and `free()` while one of the object's methods is running (from a getter or handler
+ * that method called) frees it once that method returns.
+ */
+function guardClass(Glue, name) {
+  const proto = Glue?.prototype;
+  if (!proto || Object.prototype.hasOwnProperty.call(proto, GUARDED)) return;
+  Object.defineProperty(proto, GUARDED, { value: true });
+  const busy = new WeakMap();
+  const doomed = new WeakSet();
+  const realFree = proto.free;
+  const asyncs = ASYNC_METHODS[name] ?? [];
+  const guarded = (f, key) => {
+    const what = `${name}.${String(key)}`;
+    const isFree = f === realFree;
+    const isAsync = asyncs.includes(key);
+    const fail = (error) => {
+      if (isAsync) return Promise.reject(error);
+      throw error;
+    };
+    return function (...args) {
+      let ptr;
+      try {
+        ptr = this === null || this === undefined ? undefined : this.__wbg_ptr;
+      } catch {}
+      if (typeof ptr !== "number") {
+        return fail(coded("invalid_option", `client-tools: ${what}: called on something that is not a ${name}`));
+      }
+      if (ptr === 0 || doomed.has(this)) {
+        if (isFree) return undefined;
+        return fail(coded("freed", `client-tools: ${what}: this ${name} was freed (free()) and cannot be used any more`));
+      }
+      if (isFree) {
+        if (busy.get(this)) {
+          doomed.add(this);
+          return undefined;
+        }
+        return f.apply(this, args);
+      }
+      busy.set(this, (busy.get(this) ?? 0) + 1);
+      try {
+        return f.apply(this, args);
+      } finally {
+        const depth = busy.get(this) - 1;
+        if (depth > 0) {
+          busy.set(this, depth);
+        } else {
+          busy.delete(this);
+          if (doomed.has(this) && this.__wbg_ptr !== 0) realFree.call(this);
+        }
+      }
+    };
+  };
+  for (const key of Reflect.ownKeys(proto)) {
+    if (key === "constructor" || key === "__destroy_into_raw" || key === GUARDED) continue;
+    const d = Object.getOwnPropertyDescriptor(proto, key);
+    if (typeof d.value === "function") d.value = guarded(d.value, key);
+    else if (typeof d.get === "function") d.get = guarded(d.get, key);
+    else continue;
+    Object.defineProperty(proto, key, d);
+  }
+}
+
+/** Marks a glue class's prototype as guarded (`guardClass`). */
+const GUARDED = Symbol("client-tools guarded");
 
 /**
  * Builds the API over `glue` (the wasm-bindgen module). `defaultSource()` says where the module
@@ -48,6 +141,7 @@ function messageOf(error) {
  * to do when it is not there.
  */
 export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
+  for (const name of Object.keys(ASYNC_METHODS)) guardClass(glue[name], name);
   let loaded = false;
   let loading = null;
 
@@ -165,9 +259,11 @@ export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
 
     static async register(options) {
       await init();
-      const given = options !== null && typeof options === "object" && Array.isArray(options.tools)
-        ? { ...options, tools: completeAll(options.tools, "tools") }
-        : options;
+      const given = readOrRefuse("options", () =>
+        options !== null && typeof options === "object" && Array.isArray(options.tools)
+          ? { ...options, tools: completeAll(options.tools, "tools") }
+          : options,
+      );
       return new Client(CONSTRUCT, await glue.Client.register(given));
     }
 
@@ -189,7 +285,7 @@ export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
 
     setTools(tools) {
       try {
-        return this.#inner.setTools(completeAll(tools, "tools"));
+        return this.#inner.setTools(readOrRefuse("tools", () => completeAll(tools, "tools")));
       } catch (error) {
         return Promise.reject(error);
       }
@@ -244,7 +340,9 @@ export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
   /** Exposes tools (an array, a registry or a Client) to the browser's own agent (WebMCP). */
   async function exposeToWebMCP(source, options) {
     await init();
-    const given = Array.isArray(source) ? completeAll(source, "source") : inners.get(source) ?? source;
+    const given = readOrRefuse("source", () =>
+      Array.isArray(source) ? completeAll(source, "source") : inners.get(source) ?? source,
+    );
     return glue.exposeToWebMCP(given, options);
   }
 

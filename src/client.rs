@@ -112,10 +112,11 @@ export type CallEvent =
  * - `not_loaded`: a synchronous entry point (`new ToolRegistry`, `new TurnTools`, `new WsTools`)
  *   was used before the WebAssembly module loaded: `await init()` first;
  * - `wasm_load`: the WebAssembly module could not be found, fetched or instantiated (the message
- *   says where it was looked for and what to do). */
+ *   says where it was looked for and what to do);
+ * - `freed`: a `ToolRegistry`, `TurnTools` or `WsTools` was used after its `free()`. */
 export type ClientErrorCode =
   | "invalid_option" | "register_timeout" | "unauthorized" | "rejected" | "left"
-  | "unknown_tool" | "aborted" | "not_loaded" | "wasm_load";
+  | "unknown_tool" | "aborted" | "not_loaded" | "wasm_load" | "freed";
 
 /** An `Error` from the SDK: `code` says what kind, `message` says what to do. */
 export interface ClientError extends Error {

@@ -88,11 +88,14 @@ impl TurnTools {
         #[wasm_bindgen(unchecked_optional_param_type = "TurnToolsOptions")] options: Option<Object>,
     ) -> Result<TurnTools, JsValue> {
         let list = tool_list(&tools);
-        let array = list.dyn_into::<js_sys::Array>().map_err(|_| {
-            crate::js::invalid("tools: must be a ToolRegistry or an array of tools")
-        })?;
-        let registry = ToolRegistry::new(Some(array.into()))?;
+        if !crate::js::is_array(&list) {
+            return Err(crate::js::invalid(
+                "tools: must be a ToolRegistry or an array of tools",
+            ));
+        }
+        let registry = ToolRegistry::new(Some(list))?;
         let options = JsValue::from(options);
+        crate::browser::keys::options(&options, &["onCall", "runId"], "options")?;
         let on_call = match crate::js::present(&options, "onCall") {
             None => None,
             Some(f) => Some(
@@ -122,7 +125,8 @@ impl TurnTools {
         )]
         response: JsValue,
     ) -> Promise {
-        let calls = match to_json(&response).and_then(|v| turns::read_calls(&v)) {
+        let read = to_json(&response).map_err(|e| format!("response: {e}"));
+        let calls = match read.and_then(|v| turns::read_calls(&v)) {
             Ok(calls) => calls,
             Err(e) => return Promise::reject(&crate::js::invalid(&e)),
         };

@@ -8,9 +8,9 @@
 //! `unregisterTool`. A tool swap aborts the previous generation's signal and registers anew.
 
 use crate::registry::{tool_list, Entry, ToolRegistry};
-use crate::runner::{from_json_text, to_json, Runner};
+use crate::runner::{from_json_text, Runner};
 use client_tools_core::adapters::registry::{check_name, input_schema, Registry};
-use client_tools_core::calls::{Admission, Answer, Call, ResultLimit};
+use client_tools_core::calls::{Admission, Answer, Call, ErrorKind, ResultLimit};
 use client_tools_core::quote::Quoted;
 use js_sys::{Array, Object, Promise, Reflect};
 use std::cell::{Cell, RefCell};
@@ -80,22 +80,27 @@ fn key_symbol() -> JsValue {
 /// finds them. Called by `Client.register`.
 pub(crate) fn track_client(client: &JsValue, key: usize, tools: &JsValue) {
     let _ = Reflect::set(client, &key_symbol(), &JsValue::from_f64(key as f64));
+    // Read before the table is borrowed: a registry's `definitions` is app-reachable JS.
+    let list = tool_list(tools);
     CLIENTS.with(|c| {
         let mut c = c.borrow_mut();
         c.retain(|(k, _, _)| *k != key);
-        c.push((key, tool_list(tools), Vec::new()));
+        c.push((key, list, Vec::new()));
     });
 }
 
 /// The client `key` now offers `tools`: exposures that follow it register them instead.
 /// Called by `setTools` once the list was read.
 pub(crate) fn client_tools_set(key: usize, tools: &JsValue) {
+    // Read before the table is borrowed: no borrow is held across a call into JS, which may
+    // throw (a revoked Proxy) or call back into the SDK.
+    let list = tool_list(tools);
     let followers = CLIENTS.with(|c| {
         let mut c = c.borrow_mut();
         let Some(entry) = c.iter_mut().find(|(k, _, _)| *k == key) else {
             return Vec::new();
         };
-        entry.1 = tool_list(tools);
+        entry.1 = list;
         entry.2.retain(|w| w.strong_count() > 0);
         let mut live = Vec::new();
         for w in &entry.2 {
@@ -107,7 +112,10 @@ pub(crate) fn client_tools_set(key: usize, tools: &JsValue) {
         let list = tool_list(tools);
         crate::js::task::spawn(Box::pin(async move {
             if let Err(e) = exposure.register_all(&list).await {
-                warn(&format!("exposeToWebMCP: the client's new tools: {e}"));
+                let message = crate::js::string_prop(&e, "message");
+                warn(&format!(
+                    "exposeToWebMCP: the client's new tools: {message}"
+                ));
             }
         }));
     }
@@ -135,20 +143,23 @@ use crate::js::{get as prop, set};
 impl Exposure {
     /// Registers `list`'s tools as a new generation, unregistering the previous one. Resolves
     /// the names registered; fails naming a bad definition or a refusal of the browser.
-    async fn register_all(self: &Rc<Self>, list: &JsValue) -> Result<Vec<String>, String> {
-        let array = list.clone().dyn_into::<Array>().map_err(|_| {
-            "tools: must be a ToolRegistry, an array of tools or a Client".to_owned()
-        })?;
-        // Its errors are the SDK's own `Error`s: their message names the definition.
-        let registry = ToolRegistry::new(Some(array.into()))
-            .map_err(|e| crate::js::string_prop(&e, "message"))?;
+    /// A bad definition fails with an `invalid_option` `Error`, a refusal of the browser with
+    /// a `rejected` one.
+    async fn register_all(self: &Rc<Self>, list: &JsValue) -> Result<Vec<String>, JsValue> {
+        if !crate::js::is_array(list) {
+            return Err(crate::js::invalid(
+                "tools: must be a ToolRegistry, an array of tools or a Client",
+            ));
+        }
+        // Its errors are the SDK's own `invalid_option` `Error`s, naming the definition.
+        let registry = ToolRegistry::new(Some(list.clone()))?;
         let tools = Rc::new(registry.into_tools());
         for (i, name) in tools.names().iter().enumerate() {
             check_name(
                 &format!("tools[{i}].name with the prefix"),
                 &format!("{}{name}", self.prefix),
             )
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| crate::js::invalid(&e.to_string()))?;
         }
         if let Some(old) = self.generation.borrow_mut().take() {
             let _ = crate::js::call_method(&old, "abort", &[]);
@@ -157,7 +168,8 @@ impl Exposure {
         if self.stopped.get() {
             return Ok(Vec::new());
         }
-        let controller = AbortController::new().map_err(|_| "AbortController is missing")?;
+        let controller = AbortController::new()
+            .map_err(|_| crate::js::error("rejected", "AbortController is missing"))?;
         let signal: AbortSignal = crate::js::get(&controller, "signal").unchecked_into();
         *self.generation.borrow_mut() = Some(controller);
         *self.tools.borrow_mut() = tools.clone();
@@ -206,10 +218,13 @@ impl Exposure {
                 Err(e) => Err(e),
             };
             if let Err(e) = done {
-                return Err(format!(
-                    "registerTool({}) was refused: {}",
-                    Quoted(&name),
-                    error_text(&e)
+                return Err(crate::js::error(
+                    "rejected",
+                    &format!(
+                        "registerTool({}) was refused: {}",
+                        Quoted(&name),
+                        error_text(&e)
+                    ),
                 ));
             }
             registered.push(name);
@@ -223,7 +238,13 @@ impl Exposure {
         let n = self.calls.get() + 1;
         self.calls.set(n);
         let call_id = format!("webmcp-{n}");
-        let args = to_json(input).unwrap_or_else(serde_json::Value::String);
+        let args = match crate::registry::read_args(input) {
+            Ok(args) => args,
+            Err(message) => {
+                let answer = Answer::error(ErrorKind::InvalidArguments, message);
+                return Promise::resolve(&text(answer));
+            }
+        };
         let tools = self.tools.borrow().clone();
         let call = Call {
             call_id: &call_id,
@@ -325,6 +346,9 @@ pub fn expose_to_webmcp(
 ) -> Promise {
     let reject = |m: &str| Promise::reject(&crate::js::invalid(m));
     let options = JsValue::from(options);
+    if let Err(e) = crate::browser::keys::options(&options, &["signal", "prefix"], "options") {
+        return Promise::reject(&e);
+    }
     let prefix = match crate::js::string_option(&options, "prefix") {
         Ok(p) => p.unwrap_or_default(),
         Err(e) => return Promise::reject(&e),
@@ -379,11 +403,7 @@ pub fn expose_to_webmcp(
         *exposure.on_abort.borrow_mut() = on_abort;
     }
     crate::js::task::promise(Box::pin(async move {
-        let registered = exposure.register_all(&list).await.map_err(|e| {
-            exposure.stop();
-            // The browser refused a tool (a duplicate name, say).
-            crate::js::error("rejected", &e)
-        })?;
+        let registered = (exposure.register_all(&list).await).inspect_err(|_| exposure.stop())?;
         // Followed until the signal aborts; without one, for the page's life.
         if let Some(key) = client_key {
             CLIENTS.with(|c| {

@@ -2,21 +2,46 @@
 //! the key and the nearest known one (`whenHiden: unknown option; did you mean whenHidden?`),
 //! because a typo'd option silently ignored is a bug the app never sees.
 
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 
 /// Checks `obj`'s own enumerable string keys against `known`. `prefix` goes before the key in
-/// the message (`"tools[0]."`, `"options."`, or `""` at the top level).
+/// the message (`"tools[0]."`, `"options."`, or `""` at the top level). Keys that cannot be
+/// read (a Proxy's `ownKeys` trap throws, a revoked Proxy) are refused, naming the throw.
 pub(crate) fn check(obj: &JsValue, known: &[&str], prefix: &str) -> Result<(), String> {
     if !obj.is_object() {
         return Ok(());
     }
-    for key in js_sys::Object::keys(obj.unchecked_ref::<js_sys::Object>()).iter() {
+    let keys = crate::js::keys(obj).map_err(|e| {
+        let at = prefix.strip_suffix('.').unwrap_or("options");
+        format!(
+            "{}: its keys cannot be read ({})",
+            if at.is_empty() { "options" } else { at },
+            crate::js::error_text(&e)
+        )
+    })?;
+    for key in keys.iter() {
         let Some(key) = key.as_string() else { continue };
         if !known.contains(&key.as_str()) {
             return Err(unknown(&key, known, prefix));
         }
     }
     Ok(())
+}
+
+/// The options object of an entry point, named `what` in messages (`"options"`): absent is
+/// none; anything but an object, or an object with a key not in `known`, is refused with an
+/// `invalid_option` `Error`.
+pub(crate) fn options(v: &JsValue, known: &[&str], what: &str) -> Result<(), JsValue> {
+    if v.is_undefined() || v.is_null() {
+        return Ok(());
+    }
+    if !v.is_object() {
+        return Err(crate::js::invalid(&format!(
+            "{what}: must be an object, got {}",
+            crate::js::describe(v)
+        )));
+    }
+    check(v, known, &format!("{what}.")).map_err(|e| crate::js::invalid(&e))
 }
 
 /// The message for an unknown key: the nearest known key if one is close, else the list.

@@ -16,8 +16,10 @@ use web_sys::AbortSignal;
 
 #[wasm_bindgen]
 extern "C" {
-    #[wasm_bindgen(js_name = fetch)]
-    fn global_fetch(input: &str, init: &JsValue) -> Promise;
+    // `catch`: `fetch` may be missing (a test environment) or an app's wrapper that throws
+    // synchronously; that is a failed request, never an exception through the wasm.
+    #[wasm_bindgen(js_name = fetch, catch)]
+    fn global_fetch(input: &str, init: &JsValue) -> Result<Promise, JsValue>;
 }
 
 /// What a request came back with.
@@ -55,7 +57,8 @@ async fn fetch(
     if let Some(signal) = signal {
         js::set(&init, "signal", signal);
     }
-    js::task::settle(&global_fetch(url, &init)).await
+    let sent = global_fetch(url, &init).map_err(|e| format!("fetch threw: {}", error_text(&e)))?;
+    js::task::settle(&sent).await
 }
 
 /// How long one request may take, its answer read whole, by default (`requestTimeoutMs`): as

@@ -6,7 +6,7 @@ use super::handlers::Handlers;
 use crate::engine::{Config, ToolDef, WhenHidden};
 use crate::protocol::{FromJson, Lifetime, ToolSpec};
 use client_tools_core::time::Duration;
-use js_sys::{Array, Function};
+use js_sys::Function;
 use wasm_bindgen::{JsCast, JsValue};
 
 /// Everything `Client.register` was given.
@@ -56,27 +56,7 @@ const TOOL_KEYS: &[&str] = &[
     "handler",
 ];
 
-use crate::js::{get as prop, present};
-
-fn describe(v: &JsValue) -> &'static str {
-    if v.is_undefined() {
-        "undefined"
-    } else if v.is_null() {
-        "null"
-    } else if v.as_string().is_some() {
-        "a string"
-    } else if v.as_f64().is_some() {
-        "a number"
-    } else if v.as_bool().is_some() {
-        "a boolean"
-    } else if v.is_function() {
-        "a function"
-    } else if Array::is_array(v) {
-        "an array"
-    } else {
-        "an object"
-    }
-}
+use crate::js::{describe, get as prop, present};
 
 /// `{at}{key}: must be what, got …`: an option of the wrong kind, named by its path (`at` is
 /// `""` at the top level, `"tools[2]."` in a tool) and with what it was. The path is written
@@ -126,7 +106,8 @@ fn optional_count(obj: &JsValue, at: &str, key: &str) -> Result<Option<u64>, Str
     }
 }
 
-/// A JS value as JSON text: `JSON.stringify`, with its failure named.
+/// A JS value as JSON text: `JSON.stringify`, with its failure named (a throw, or a value
+/// with no JSON form: a function, a symbol, `undefined`).
 fn json_text(v: &JsValue, field: &str) -> Result<String, String> {
     let text = js_sys::JSON::stringify(v).map_err(|e| {
         format!(
@@ -134,13 +115,32 @@ fn json_text(v: &JsValue, field: &str) -> Result<String, String> {
             crate::js::error_text(&e)
         )
     })?;
-    Ok(String::from(text))
+    text.as_string().ok_or_else(|| {
+        format!(
+            "{field}: must be a JSON object, got {}, which has no JSON form",
+            describe(v)
+        )
+    })
 }
 
 /// A JS value as JSON, for serde: `JSON.stringify`, then parsed, with its failure named.
 fn to_json(v: &JsValue, field: &str) -> Result<serde_json::Value, String> {
     let text = json_text(v, field)?;
     crate::js::json::json_value(&text).map_err(|e| format!("{field}: not JSON ({e})"))
+}
+
+/// Refuses `value` unless `fetch` can send it as an HTTP header value (the token goes out as
+/// `Authorization: Bearer …`): no NUL, CR or LF, and every character in Latin-1, as a
+/// header's ByteString must be. Refused at once, not retried until the register deadline.
+fn header_value(value: &str, key: &str) -> Result<(), String> {
+    let bad = |c: char| matches!(c, '\0' | '\r' | '\n') || c as u32 > 0xFF;
+    match value.contains(bad) {
+        false => Ok(()),
+        true => Err(format!(
+            "{key}: cannot be sent as an HTTP header value: it holds a line break, a NUL or a \
+             character outside Latin-1"
+        )),
+    }
 }
 
 /// Reads one tool definition at `tools[i]`.
@@ -185,9 +185,12 @@ pub(crate) fn tools(v: &JsValue, field: &str) -> Result<(Vec<ToolDef>, Handlers)
     if v.is_undefined() || v.is_null() {
         return Ok((defs, handlers));
     }
-    let arr = v
-        .dyn_ref::<Array>()
-        .ok_or_else(|| wrong("", field, "an array of tools", v))?;
+    if !crate::js::is_array(v) {
+        return Err(wrong("", field, "an array of tools", v));
+    }
+    // Read once into a plain array: a Proxy's traps run here, where a throw is caught.
+    let arr = crate::js::to_array(v)
+        .map_err(|e| format!("{field}: cannot be read ({})", crate::js::error_text(&e)))?;
     for (i, t) in arr.iter().enumerate() {
         let (def, handler) = tool(&t, i)?;
         handlers.push((def.spec.name.clone(), handler));
@@ -212,6 +215,7 @@ pub(crate) fn register(
     let base_url = required_string(v, "baseUrl")?;
     let session_id = required_string(v, "sessionId")?;
     let token = required_string(v, "token")?;
+    header_value(&token, "token")?;
     let name = match prop(v, "name") {
         n if n.is_undefined() => "web".to_owned(),
         n => string(n, "", "name")?,

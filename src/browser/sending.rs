@@ -117,17 +117,28 @@ fn release(urgency: Urgency) {
     }
 }
 
+/// A request's slot, given back when dropped: after its answer, or with the request's future
+/// if that is dropped first, so that no slot is lost whatever the request did.
+struct Slot(Option<Urgency>);
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        if let Some(urgency) = self.0 {
+            release(urgency);
+        }
+    }
+}
+
 async fn transmit(job: Job, counted: bool) {
     let Job {
         req,
         timeout_ms,
         done,
     } = job;
+    let slot = Slot(counted.then_some(req.urgency));
     let sent = net::send(&req, timeout_ms).await;
     // The slot is free before the engine reacts, so what it sends next queues fairly.
-    if counted {
-        release(req.urgency);
-    }
+    drop(slot);
     let input = match sent {
         Ok(a) => Input::Answer {
             request: req.id,

@@ -3,15 +3,16 @@
 //! serde_json would read, and floats written by JS's `String(n)`: the core's JSON hooks in the
 //! browser (`lib.rs`), so serde_json's own parser and float formatter are not in the .wasm.
 
-use super::{error_text, get, json_stringify, reflect_get};
+use super::{error_text, get, is_array, json_stringify, reflect_get};
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 #[wasm_bindgen]
 extern "C" {
-    #[wasm_bindgen(js_namespace = Object, js_name = entries)]
-    fn object_entries(o: &JsValue) -> Array;
+    // `catch`: an app's object may be a Proxy whose traps throw (see the parent module).
+    #[wasm_bindgen(js_namespace = Object, js_name = entries, catch)]
+    fn object_entries(o: &JsValue) -> Result<Array, JsValue>;
 }
 
 /// Longest arguments, as JSON text, a tool reads (the protocol's own limit is lower).
@@ -19,7 +20,7 @@ pub(crate) const ARGS_MAX: usize = 1 << 20;
 
 /// What kind of JS value `v` is, for a message: "a number", "an object", …
 fn kind_of(v: &JsValue) -> &'static str {
-    if Array::is_array(v) {
+    if is_array(v) {
         "an array"
     } else if v.is_function() {
         "a function"
@@ -92,10 +93,11 @@ pub(crate) fn string_arg(args: &JsValue, key: &str) -> Result<Option<String>, St
 /// The own enumerable `[key, value]` pairs of a JS object, in the object's order (which
 /// `serde_json`'s sorted map would lose: fields are filled in the order the agent gave).
 pub(crate) fn entries(o: &JsValue) -> Vec<(String, JsValue)> {
-    if !o.is_object() || Array::is_array(o) {
+    if !o.is_object() || is_array(o) {
         return Vec::new();
     }
     object_entries(o)
+        .unwrap_or_default()
         .iter()
         .filter_map(|pair| {
             let pair = Array::from(&pair);
@@ -147,7 +149,7 @@ fn value_of(v: &JsValue, depth: u32) -> Result<serde_json::Value, String> {
     if depth == 0 {
         return Err("recursion limit exceeded".into());
     }
-    if Array::is_array(v) {
+    if is_array(v) {
         // A loop, not `collect` into a `Result`: its adapters cost about 0.7 KB of wasm.
         let mut items = Vec::new();
         for item in v.unchecked_ref::<Array>().iter() {
@@ -156,7 +158,7 @@ fn value_of(v: &JsValue, depth: u32) -> Result<serde_json::Value, String> {
         return Ok(Value::Array(items));
     }
     let mut map = serde_json::Map::new();
-    for pair in object_entries(v).iter() {
+    for pair in object_entries(v).unwrap_or_default().iter() {
         let pair: Array = pair.unchecked_into();
         let key = pair.get(0).as_string().unwrap_or_default();
         map.insert(key, value_of(&pair.get(1), depth)?);

@@ -30,11 +30,40 @@ extern "C" {
     fn reflect_apply(f: &JsValue, this: &JsValue, args: &Array) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_namespace = JSON, js_name = stringify, catch)]
     fn json_stringify(v: &JsValue) -> Result<JsValue, JsValue>;
+    // The imports below run app code or throw on an app's value (a Proxy's traps, a revoked
+    // Proxy, a getter, an iterator): each is `catch`, so that no JS exception ever unwinds
+    // through a wasm frame (which would leave the wasm stack pointer and any borrow where they
+    // were, and poison the module). js-sys' own bindings of these do not catch.
+    #[wasm_bindgen(js_namespace = Promise, js_name = resolve, catch)]
+    fn promise_resolve_catch(value: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(js_namespace = Array, js_name = isArray, catch)]
+    fn array_is_array(value: &JsValue) -> Result<bool, JsValue>;
+    #[wasm_bindgen(js_namespace = Array, js_name = from, catch)]
+    fn array_from(value: &JsValue) -> Result<Array, JsValue>;
+    #[wasm_bindgen(js_namespace = Object, js_name = keys, catch)]
+    fn object_keys(value: &JsValue) -> Result<Array, JsValue>;
 }
 
-/// `Promise.resolve(value)`, through js-sys' binding (one import for every use).
-pub(crate) fn promise_resolve(value: &JsValue) -> Promise {
-    Promise::resolve(value)
+/// `Promise.resolve(value)`: `Err` with what it threw (a promise whose `constructor` getter
+/// throws, say).
+pub(crate) fn promise_resolve(value: &JsValue) -> Result<Promise, JsValue> {
+    promise_resolve_catch(value)
+}
+
+/// `Array.isArray(v)`; a revoked Proxy (on which it throws) is no array.
+pub(crate) fn is_array(v: &JsValue) -> bool {
+    array_is_array(v).unwrap_or(false)
+}
+
+/// `Array.from(v)`: a new, plain array of an array's, an array-like's or an iterable's items
+/// (read once, so a Proxy's traps run here and nowhere else); `Err` with what it threw.
+pub(crate) fn to_array(v: &JsValue) -> Result<Array, JsValue> {
+    array_from(v)
+}
+
+/// `Object.keys(v)` of an object; `Err` with what it threw (a Proxy's `ownKeys` trap).
+pub(crate) fn keys(v: &JsValue) -> Result<Array, JsValue> {
+    object_keys(v)
 }
 
 /// The one shape of the Rust functions the SDK hands to JS as `Closure`s that stay (a tool
@@ -323,7 +352,7 @@ pub(crate) fn elements(list: &JsValue) -> Vec<web_sys::Element> {
     let Ok(proto) = prototype("Element") else {
         return out;
     };
-    for item in Array::from(list).iter() {
+    for item in to_array(list).unwrap_or_default().iter() {
         if inherits(&item, &proto) {
             out.push(item.unchecked_into());
         }
@@ -348,6 +377,31 @@ pub(crate) fn lower(s: &str) -> String {
         .ok()
         .and_then(|v| v.as_string())
         .unwrap_or_default()
+}
+
+/// What kind of JS value `v` is, for a message: "a string", "an array", "a symbol", …
+pub(crate) fn describe(v: &JsValue) -> &'static str {
+    if v.is_undefined() {
+        "undefined"
+    } else if v.is_null() {
+        "null"
+    } else if v.as_string().is_some() {
+        "a string"
+    } else if v.as_f64().is_some() {
+        "a number"
+    } else if v.as_bool().is_some() {
+        "a boolean"
+    } else if v.is_function() {
+        "a function"
+    } else if v.is_symbol() {
+        "a symbol"
+    } else if v.is_bigint() {
+        "a BigInt"
+    } else if is_array(v) {
+        "an array"
+    } else {
+        "an object"
+    }
 }
 
 /// An `Error` with a `code` a program can switch on (the codes are listed in the `.d.ts`,

@@ -15,6 +15,7 @@
 use super::{self as js, call, error_text, get, set, Callback, Waiter};
 use js_sys::{Array, Function, Promise};
 use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
 use std::future::Future;
 use std::mem::ManuallyDrop;
 use std::pin::Pin;
@@ -30,17 +31,20 @@ struct Task {
     queued: Cell<bool>,
 }
 
-/// The run queue: the tasks to poll in the next microtask (it is scheduled when they stop being
-/// none), and the function that microtask calls, made on first use and owned by JS.
+/// The run queue: the tasks to poll, oldest first; whether a microtask that polls them is
+/// queued and has not started; and the function that microtask calls, made on first use and
+/// owned by JS.
 struct Queue {
-    tasks: Vec<Rc<Task>>,
+    tasks: VecDeque<Rc<Task>>,
+    scheduled: bool,
     run: Option<JsValue>,
 }
 
 thread_local! {
     static QUEUE: RefCell<Queue> = const {
         RefCell::new(Queue {
-            tasks: Vec::new(),
+            tasks: VecDeque::new(),
+            scheduled: false,
             run: None,
         })
     };
@@ -55,17 +59,23 @@ pub(crate) fn spawn(future: Pin<Box<dyn Future<Output = ()>>>) {
     }));
 }
 
-/// Queues `task` unless it is queued already; the first task of a tick schedules the microtask.
+/// Queues `task` unless it is queued already, and schedules the microtask unless it is.
 fn wake(task: Rc<Task>) {
     if task.queued.replace(true) {
         return;
     }
+    QUEUE.with(|q| q.borrow_mut().tasks.push_back(task));
+    schedule();
+}
+
+/// Queues the microtask that polls the queue, unless one is queued and has not started.
+fn schedule() {
     let run = QUEUE.with(|q| {
         let mut q = q.borrow_mut();
-        q.tasks.push(task);
-        if q.tasks.len() > 1 {
+        if q.scheduled || q.tasks.is_empty() {
             return None;
         }
+        q.scheduled = true;
         let run = q.run.get_or_insert_with(|| {
             Closure::<Callback>::new(|_, _| {
                 run();
@@ -78,29 +88,45 @@ fn wake(task: Rc<Task>) {
     // `queueMicrotask` where there is one, else a resolved promise's reaction (the same queue).
     if let Some(run) = run {
         if js::call_method(&js_sys::global(), "queueMicrotask", &[&run]).is_err() {
-            let _ = js::call_method(&js::promise_resolve(&JsValue::UNDEFINED), "then", &[&run]);
+            if let Ok(p) = js::promise_resolve(&JsValue::UNDEFINED) {
+                let _ = js::call_method(&p, "then", &[&run]);
+            }
         }
     }
 }
 
-/// Polls the tasks queued before this microtask; those woken meanwhile wait for the next.
+/// Polls the tasks queued before this microtask; those woken meanwhile wait for the next. Each
+/// task is taken off the queue only as its turn comes, and while others wait behind it the
+/// next microtask is already queued: a poll that never returns here (a JS exception or a trap
+/// unwinding through it) strands no other task, which that microtask polls.
 fn run() {
-    let tasks = QUEUE.with(|q| std::mem::take(&mut q.borrow_mut().tasks));
-    for task in tasks {
+    let count = QUEUE.with(|q| {
+        let mut q = q.borrow_mut();
+        q.scheduled = false;
+        q.tasks.len()
+    });
+    for _ in 0..count {
+        let Some(task) = QUEUE.with(|q| q.borrow_mut().tasks.pop_front()) else {
+            break;
+        };
+        schedule();
         task.queued.set(false);
         let waker = waker(task.clone());
-        let done = match task.future.borrow_mut().as_mut() {
+        // A task whose poll never returned is still borrowed: it is dropped, not polled again.
+        let Ok(mut future) = task.future.try_borrow_mut() else {
+            continue;
+        };
+        let done = match future.as_mut() {
             Some(future) => future
                 .as_mut()
                 .poll(&mut Context::from_waker(&waker))
                 .is_ready(),
             None => false,
         };
-        if done {
-            // Dropped outside the borrow: its drop guards may call into JS, and JS back in.
-            let future = task.future.borrow_mut().take();
-            drop(future);
-        }
+        // Dropped outside the borrow: its drop guards may call into JS, and JS back in.
+        let ended = if done { future.take() } else { None };
+        drop(future);
+        drop(ended);
     }
 }
 
@@ -164,14 +190,26 @@ pub(crate) fn wait(value: &JsValue) -> Wait {
             JsValue::UNDEFINED
         })
     };
-    let callbacks = [on(true), on(false)];
-    let promise = js::promise_resolve(value);
-    let _ = js::call_method(
-        &promise,
-        "then",
-        &[callbacks[0].as_ref(), callbacks[1].as_ref()],
-    );
-    state.borrow_mut().callbacks = Some(callbacks);
+    // A value whose `Promise.resolve` or `then` throws (a promise whose `constructor` getter
+    // throws, say) is awaited as a rejection with what it threw.
+    let then = js::promise_resolve(value).and_then(|promise| {
+        let callbacks = [on(true), on(false)];
+        js::call_method(
+            &promise,
+            "then",
+            &[callbacks[0].as_ref(), callbacks[1].as_ref()],
+        )
+        .map(|_| callbacks)
+    });
+    match then {
+        Ok(callbacks) => state.borrow_mut().callbacks = Some(callbacks),
+        Err(e) => {
+            let mut s = state.borrow_mut();
+            if s.outcome.is_none() {
+                s.outcome = Some(Err(e));
+            }
+        }
+    }
     Wait(state)
 }
 
@@ -242,4 +280,54 @@ pub(crate) async fn next_task() {
         let _ = call(&resolve, &[]);
     });
     let _ = wait(&promise).await;
+}
+
+#[cfg(all(test, target_arch = "wasm32"))]
+mod tests {
+    use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+    #[wasm_bindgen(inline_js = r#"
+export function boom() { throw new Error("a task's import threw"); }
+export function bad_promise() {
+  const p = Promise.resolve(1);
+  Object.defineProperty(p, "constructor", { get() { throw new Error("constructor getter"); } });
+  return p;
+}
+"#)]
+    extern "C" {
+        /// Not `catch`, on purpose: its throw unwinds through the executor's poll.
+        fn boom();
+        fn bad_promise() -> JsValue;
+    }
+
+    /// Tasks queued in the same tick as one whose poll throws still run, and later ones too.
+    #[wasm_bindgen_test]
+    async fn a_task_that_throws_strands_no_other() {
+        let ran = Rc::new(Cell::new(0));
+        spawn(Box::pin(async {
+            boom();
+        }));
+        for _ in 0..3 {
+            let ran = ran.clone();
+            spawn(Box::pin(async move { ran.set(ran.get() + 1) }));
+        }
+        next_task().await;
+        assert_eq!(ran.get(), 3, "the tasks queued behind the throwing one ran");
+        let later = ran.clone();
+        spawn(Box::pin(async move { later.set(later.get() + 10) }));
+        next_task().await;
+        assert_eq!(ran.get(), 13, "a task spawned afterwards ran");
+    }
+
+    /// A promise whose `Promise.resolve` throws (its `constructor` getter) is awaited as a
+    /// rejection with what it threw, and the awaiting task goes on.
+    #[wasm_bindgen_test]
+    async fn a_promise_whose_constructor_throws_rejects() {
+        let outcome = wait(&bad_promise()).await;
+        let error = outcome.expect_err("awaited as a rejection");
+        assert_eq!(error_text(&error), "constructor getter");
+    }
 }

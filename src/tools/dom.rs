@@ -64,7 +64,7 @@ pub(crate) fn fire(
 /// The items of an array-like JS list (a `FileList`, an `HTMLOptionsCollection`).
 pub(crate) fn items(list: &JsValue) -> js_sys::Array {
     if list.is_object() {
-        js_sys::Array::from(list)
+        crate::js::to_array(list).unwrap_or_default()
     } else {
         js_sys::Array::new()
     }

@@ -156,7 +156,7 @@ pub(crate) async fn run(
 ) -> Result<JsValue, String> {
     let asked = string_arg(args, "form")?;
     let wanted = get(args, "fields");
-    if !wanted.is_object() || js_sys::Array::is_array(&wanted) {
+    if !wanted.is_object() || crate::js::is_array(&wanted) {
         return Err(
             "fields must be an object mapping a field's label, name or id to its value".into(),
         );

@@ -163,7 +163,7 @@ async fn dispatch(
     ctx: CallContext,
 ) -> Result<JsValue, String> {
     let absent = args.is_undefined() || args.is_null();
-    let object = args.is_object() && !js_sys::Array::is_array(&args);
+    let object = args.is_object() && !crate::js::is_array(&args);
     // describe and submit need no arguments; fill and navigate cannot work without them.
     if !object && (!absent || matches!(kind, Kind::Fill | Kind::Navigate)) {
         return Err("the arguments must be a JSON object".into());

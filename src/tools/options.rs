@@ -97,7 +97,7 @@ fn sensitive_selectors(options: &JsValue) -> Result<Vec<String>, String> {
         return Ok(Vec::new());
     }
     const SHAPE: &str = "options.sensitive must be an array of CSS selectors";
-    if !js_sys::Array::is_array(&list) {
+    if !crate::js::is_array(&list) {
         return Err(SHAPE.into());
     }
     let div = JsValue::from_str("div");
@@ -108,7 +108,9 @@ fn sensitive_selectors(options: &JsValue) -> Result<Vec<String>, String> {
         &[&div],
     )?;
     let mut out = Vec::new();
-    for (i, entry) in js_sys::Array::from(&list).iter().enumerate() {
+    let list = crate::js::to_array(&list)
+        .map_err(|e| format!("{SHAPE}; reading it threw: {}", crate::js::error_text(&e)))?;
+    for (i, entry) in list.iter().enumerate() {
         let sel = entry
             .as_string()
             .ok_or_else(|| format!("{SHAPE}; [{i}] is not a string"))?;
@@ -189,10 +191,16 @@ impl Config {
         let mut allow_origins = Vec::new();
         let list = get(options, "allowOrigins");
         if !list.is_undefined() && !list.is_null() {
-            if !js_sys::Array::is_array(&list) {
+            if !crate::js::is_array(&list) {
                 return Err("options.allowOrigins must be an array of http(s) origins".into());
             }
-            for (i, entry) in js_sys::Array::from(&list).iter().enumerate() {
+            let list = crate::js::to_array(&list).map_err(|e| {
+                format!(
+                    "options.allowOrigins cannot be read: {}",
+                    crate::js::error_text(&e)
+                )
+            })?;
+            for (i, entry) in list.iter().enumerate() {
                 let origin = entry.as_string().as_deref().and_then(origin_of).ok_or_else(|| {
                     format!("options.allowOrigins[{i}] is not an http(s) origin such as \"https://shop.example\"")
                 })?;

@@ -73,9 +73,17 @@ use crate::js::get as prop;
 /// The tools and their handlers, from `ToolDefinition[]` (with `expectsResponse`) or a
 /// `ToolRegistry`.
 fn read_tools(v: &JsValue) -> Result<(Vec<WsTool>, Handlers), String> {
-    let v = &crate::registry::tool_list(v);
+    let v = crate::registry::tool_list(v);
+    // Read once into a plain array (a Proxy's traps run here, where a throw is caught), so
+    // that the definitions and their `expectsResponse` come from the same items.
+    let v = match crate::js::is_array(&v) {
+        true => crate::js::to_array(&v)
+            .map_err(|e| format!("tools: cannot be read ({})", crate::js::error_text(&e)))?
+            .into(),
+        false => v,
+    };
     let mut tools = Vec::new();
-    let (defs, handlers) = options::tools(v, "tools")?;
+    let (defs, handlers) = options::tools(&v, "tools")?;
     for (i, def) in defs.into_iter().enumerate() {
         let item = v
             .dyn_ref::<Array>()
@@ -97,10 +105,20 @@ fn read_tools(v: &JsValue) -> Result<(Vec<WsTool>, Handlers), String> {
 
 /// Reads the options shared by `new WsTools` and `WsTools.attach` into a bridge that sends
 /// on `socket` (`attach`), or else with the app's `send` read from the options.
+/// The keys of `WsTools.attach`'s options; `new WsTools` takes `send` too.
+const ATTACH_KEYS: &[&str] = &["dialect", "tools", "onCall", "respondAfterResult"];
+const NEW_KEYS: &[&str] = &["dialect", "tools", "onCall", "respondAfterResult", "send"];
+
 fn open(options: &JsValue, socket: Option<WebSocket>) -> Result<Rc<Shared>, String> {
     if !options.is_object() {
         return Err("options: must be an object".to_owned());
     }
+    let known = if socket.is_some() {
+        ATTACH_KEYS
+    } else {
+        NEW_KEYS
+    };
+    crate::browser::keys::check(options, known, "")?;
     let sender = match socket {
         Some(ws) => Sender::Socket(ws),
         None => prop(options, "send")
@@ -148,9 +166,16 @@ impl WsTools {
     /// the socket closes or on `detach()`, and keep the bridge alive until then. Throws like
     /// the constructor.
     pub fn attach(
-        ws: WebSocket,
+        #[wasm_bindgen(unchecked_param_type = "WebSocket")] ws: JsValue,
         #[wasm_bindgen(unchecked_param_type = "WsAttachOptions")] options: JsValue,
     ) -> Result<WsTools, JsValue> {
+        if !crate::js::is_a(&ws, "WebSocket") {
+            return Err(error(&format!(
+                "socket: must be a WebSocket, got {}",
+                crate::js::describe(&ws)
+            )));
+        }
+        let ws: WebSocket = ws.unchecked_into();
         let shared = open(&options, Some(ws.clone())).map_err(|m| error(&m))?;
         let target: &web_sys::EventTarget = ws.as_ref();
         // The listeners hold the bridge: while attached, the socket keeps it alive, whatever

@@ -7,7 +7,6 @@ use js_sys::Promise;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::WebSocket;
 
 #[wasm_bindgen(module = "/tests/web/agent.js")]
 extern "C" {
@@ -51,7 +50,7 @@ pub async fn run(scenario: fn(&JsValue, &str) -> Promise, arg: &str) -> Value {
     let create =
         Closure::<dyn Fn(JsValue) -> Result<WsTools, JsValue>>::new(WsTools::new).into_js_value();
     let attach =
-        Closure::<dyn Fn(WebSocket, JsValue) -> Result<WsTools, JsValue>>::new(WsTools::attach)
+        Closure::<dyn Fn(JsValue, JsValue) -> Result<WsTools, JsValue>>::new(WsTools::attach)
             .into_js_value();
     let context = ws_context(base, &session, &create, &attach);
     let seen = JsFuture::from(scenario(&context, arg))
