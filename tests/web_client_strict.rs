@@ -102,8 +102,8 @@ async fn an_unknown_option_key_is_refused_naming_the_nearest_known_one() {
     assert_eq!(
         r["far"],
         "colour: unknown option; the options are baseUrl, sessionId, token, name, lifetime, \
-         whenHidden, tools, registerTimeoutMs, requestTimeoutMs, onStatus, onCall, signal, \
-         shareStream"
+         whenHidden, tools, registerTimeoutMs, requestTimeoutMs, streamIdleTimeoutMs, onStatus, onCall, \
+         signal, shareStream"
     );
     assert_eq!(
         r["tool"],
