@@ -297,15 +297,7 @@ fn an_event_id_a_header_cannot_carry_is_not_sent_and_the_app_is_told_once() {
         let s = h.stream_id();
         h.stream_closed(s);
         h.fire_next();
-        let open = h
-            .out
-            .iter()
-            .rev()
-            .find_map(|o| match o {
-                Output::OpenStream { headers, .. } => Some(headers.clone()),
-                _ => None,
-            })
-            .unwrap();
+        let open = h.last_open_headers();
         assert!(open.iter().all(|(n, _)| *n != "Last-Event-ID"), "{open:?}");
         let s = h.stream_id();
         h.stream_opened(s, 200);
@@ -322,12 +314,8 @@ fn an_event_id_a_header_cannot_carry_is_not_sent_and_the_app_is_told_once() {
     h.bytes(s, "id: 42\ndata: {}\n\n");
     h.stream_closed(s);
     h.fire_next();
-    let last = h.out.iter().rev().find_map(|o| match o {
-        Output::OpenStream { headers, .. } => Some(headers.clone()),
-        _ => None,
-    });
-    assert!(last
-        .unwrap()
+    assert!(h
+        .last_open_headers()
         .iter()
         .any(|(n, v)| *n == "Last-Event-ID" && v == "42"));
 }

@@ -64,15 +64,7 @@ fn stream_reconnects_with_last_event_id_after_jittered_backoff() {
     assert!(delay <= 1_000, "first ceiling is 1 s, got {delay}");
     assert_eq!(h.next_deadline(), Some(h.now + delay));
     reconnect(&mut h);
-    let headers = h
-        .out
-        .iter()
-        .rev()
-        .find_map(|o| match o {
-            Output::OpenStream { headers, .. } => Some(headers.clone()),
-            _ => None,
-        })
-        .unwrap();
+    let headers = h.last_open_headers();
     assert!(headers.contains(&("Last-Event-ID", "41".into())));
     assert_ne!(h.stream_id(), first);
 }

@@ -30,7 +30,7 @@ const RESULT_WINDOW: Duration = Duration::from_secs(300);
 
 /// Which of a call's two server deadlines.
 #[derive(Clone, Copy)]
-enum Deadline {
+pub(super) enum Deadline {
     /// `ack_deadline`, from the dispatch.
     Ack,
     /// `result_deadline`, from the ack's answer.
@@ -38,6 +38,14 @@ enum Deadline {
 }
 
 impl Deadline {
+    /// The request it bounds.
+    fn request(self) -> &'static str {
+        match self {
+            Deadline::Ack => "ack",
+            Deadline::Result => "result",
+        }
+    }
+
     fn field(self) -> &'static str {
         match self {
             Deadline::Ack => "ack_deadline",
@@ -479,29 +487,24 @@ impl Calls {
         }
     }
 
-    /// A call's ack or result failed and its retry would go out past the server's deadline
-    /// (`failure`: how it failed last): the server fails the call by it, so it ends now, by
-    /// the server's word for that (`ack_timeout`, `result_timeout`).
+    /// A call's ack or result failed and its retry would go out past the server's
+    /// `deadline`: the server fails the call by it, so it ends now, by the server's word for
+    /// that (`ack_timeout`, `result_timeout`), and the app hears how the request failed last.
     pub(super) fn deadline_passed(
         &mut self,
         call_id: &str,
-        acked: bool,
-        failure: Option<String>,
+        deadline: Deadline,
         now: Instant,
         out: &mut Outbox,
     ) {
         if !self.live.contains_key(call_id) {
             return;
         }
-        let deadline = if acked {
-            Deadline::Result
-        } else {
-            Deadline::Ack
-        };
-        let what = if acked { "result" } else { "ack" };
-        let why = failure.map_or_else(String::new, |f| format!(" (last: {f})"));
+        let why = out.take_failure();
+        let why = why.map_or_else(String::new, |f| format!(" (last: {f})"));
         out.error(format!(
-            "the {what} of call {call_id} was not sent again: its {} passes first{why}",
+            "the {} of call {call_id} was not sent again: its {} passes first{why}",
+            deadline.request(),
             deadline.field()
         ));
         self.end(call_id, deadline.reason(), now, out);

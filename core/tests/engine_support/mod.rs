@@ -128,6 +128,18 @@ impl Harness {
         self.drain()
     }
 
+    /// The headers of the latest stream connection the engine opened.
+    pub fn last_open_headers(&self) -> Vec<(&'static str, String)> {
+        self.out
+            .iter()
+            .rev()
+            .find_map(|o| match o {
+                Output::OpenStream { headers, .. } => Some(headers.clone()),
+                _ => None,
+            })
+            .expect("a stream was opened")
+    }
+
     /// The engine's next deadline, in the harness's ms.
     pub fn next_deadline(&self) -> Option<u64> {
         self.engine.poll_timeout().map(Instant::as_ms)

@@ -6,7 +6,7 @@
 mod flows;
 
 use super::backoff::Rng;
-use super::calls::Calls;
+use super::calls::{Calls, Deadline};
 use super::config::{Config, ToolDef};
 use super::io::{
     ClientState, EngineError, EngineErrorKind, Input, LeftBy, OpId, Output, RequestId, Status,
@@ -346,20 +346,14 @@ impl Router {
 
     /// A request failed and its retry would go out past its bound: given up.
     fn on_expired(&mut self, req: Req, now: Instant) {
-        let failure = self.out.take_failure();
         match req.kind {
             ReqKind::Ack { call_id } => {
-                (self.calls).deadline_passed(&call_id, false, failure, now, &mut self.out)
+                (self.calls).deadline_passed(&call_id, Deadline::Ack, now, &mut self.out)
             }
             ReqKind::Result { call_id } => {
-                (self.calls).deadline_passed(&call_id, true, failure, now, &mut self.out)
+                (self.calls).deadline_passed(&call_id, Deadline::Result, now, &mut self.out)
             }
-            ReqKind::Leave { op: Some(op), .. } => {
-                if let Some(f) = failure {
-                    self.out.note_failure(f);
-                }
-                self.leave_unconfirmed(vec![op]);
-            }
+            ReqKind::Leave { op: Some(op), .. } => self.leave_unconfirmed(vec![op]),
             // Only acks, results and leaves have a bound.
             _ => {}
         }
