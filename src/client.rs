@@ -232,6 +232,8 @@ export class Client {
 #[wasm_bindgen(skip_typescript)]
 pub struct Client {
     shared: Rc<Shared>,
+    /// What `exposeToWebMCP(client)` follows: owned here, so it goes with the client.
+    followed: Rc<crate::webmcp::Followed>,
 }
 
 fn key_prefix() -> String {
@@ -263,6 +265,7 @@ fn rejected(code: &str, message: &str) -> Promise {
 impl Drop for Client {
     fn drop(&mut self) {
         use crate::engine::ClientState::{Registered, Registering};
+        crate::webmcp::forget_client(Rc::as_ptr(&self.shared) as usize);
         if matches!(self.shared.engine().state(), Registering | Registered) {
             self.shared.engine.borrow_mut().leave(now());
             self.shared.drain();
@@ -308,11 +311,15 @@ impl Client {
         }
         shared.drain();
         let key = Rc::as_ptr(&shared) as usize;
-        let client = Client { shared };
+        let followed = Rc::default();
+        let client = Client {
+            shared,
+            followed: Rc::clone(&followed),
+        };
         crate::js::task::promise(Box::pin(async move {
             crate::js::task::wait(&registered).await?;
             let client = JsValue::from(client);
-            crate::webmcp::track_client(&client, key, &tools);
+            crate::webmcp::track_client(&client, key, &followed, &tools);
             Ok(client)
         }))
     }
@@ -367,7 +374,7 @@ impl Client {
             Err(e) => return rejected("invalid_option", &e.to_string()),
         };
         self.shared.replace_handlers(handlers);
-        crate::webmcp::client_tools_set(Rc::as_ptr(&self.shared) as usize, &list);
+        crate::webmcp::client_tools_set(&self.followed, &list);
         let (promise, waiter) = Waiter::new();
         self.shared.add_op(op, waiter);
         self.shared.drain();
@@ -378,6 +385,7 @@ impl Client {
     /// with `client_gone` and their handlers' signals abort. The client is done for good; a
     /// client that stopped on an error has nothing to leave, and resolves at once.
     pub fn leave(&self) -> Promise {
+        crate::webmcp::forget_client(Rc::as_ptr(&self.shared) as usize);
         if self.shared.engine().state() == crate::engine::ClientState::Failed {
             return Promise::resolve(&JsValue::UNDEFINED);
         }

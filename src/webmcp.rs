@@ -43,8 +43,14 @@ type ExecuteFn = Closure<crate::js::Callback>;
 /// The listener on the app's signal that stops the exposure when it aborts (removed when dropped).
 type AbortListener = crate::browser::guards::Listener;
 
-/// A client's key, its current tool list, and the exposures that follow it.
-type Tracked = (usize, JsValue, Vec<Weak<Exposure>>);
+/// What `exposeToWebMCP(client)` follows of a client: its current tool list and the exposures
+/// that follow it. The client owns it; the table below only finds it, weakly, so a client that
+/// is freed takes its tools (handlers included) with it.
+#[derive(Default)]
+pub(crate) struct Followed {
+    tools: RefCell<JsValue>,
+    exposures: RefCell<Vec<Weak<Exposure>>>,
+}
 
 /// One `exposeToWebMCP`: its tools (swapped when a followed client's tools change), the
 /// runtime their calls go through, and the signal of the current registrations.
@@ -65,8 +71,9 @@ struct Exposure {
 }
 
 thread_local! {
-    /// Live clients' current tool lists and the exposures that follow them, by client key.
-    static CLIENTS: RefCell<Vec<Tracked>> = const { RefCell::new(Vec::new()) };
+    /// The registered clients' followed state, by client key: weak, and a client's entry goes
+    /// when it leaves or is freed.
+    static CLIENTS: RefCell<Vec<(usize, Weak<Followed>)>> = const { RefCell::new(Vec::new()) };
     /// Exposures with tools registered: the browser holds their `execute` closures.
     static LIVE: RefCell<Vec<Rc<Exposure>>> = const { RefCell::new(Vec::new()) };
 }
@@ -76,39 +83,53 @@ fn key_symbol() -> JsValue {
     js_sys::Symbol::for_("client-tools.client").into()
 }
 
-/// Marks the JS `client` object with `key` and records its tools, so `exposeToWebMCP(client)`
-/// finds them. Called by `Client.register`.
-pub(crate) fn track_client(client: &JsValue, key: usize, tools: &JsValue) {
-    let _ = Reflect::set(client, &key_symbol(), &JsValue::from_f64(key as f64));
-    // Read before the table is borrowed: a registry's `definitions` is app-reachable JS.
-    let list = tool_list(tools);
+/// The followed state of the client `key`, if it is registered and not freed; prunes the
+/// entries of freed clients.
+fn followed(key: usize) -> Option<Rc<Followed>> {
     CLIENTS.with(|c| {
         let mut c = c.borrow_mut();
-        c.retain(|(k, _, _)| *k != key);
-        c.push((key, list, Vec::new()));
+        c.retain(|(_, w)| w.strong_count() > 0);
+        c.iter()
+            .find(|(k, _)| *k == key)
+            .and_then(|(_, w)| w.upgrade())
+    })
+}
+
+/// Marks the JS `client` object with `key` and records its tools in `followed` (the client's
+/// own), so `exposeToWebMCP(client)` finds them. Called by `Client.register`.
+pub(crate) fn track_client(client: &JsValue, key: usize, followed: &Rc<Followed>, tools: &JsValue) {
+    let _ = Reflect::set(client, &key_symbol(), &JsValue::from_f64(key as f64));
+    // Read before anything is borrowed: a registry's `definitions` is app-reachable JS.
+    *followed.tools.borrow_mut() = tool_list(tools);
+    forget_client(key);
+    CLIENTS.with(|c| c.borrow_mut().push((key, Rc::downgrade(followed))));
+}
+
+/// The client `key` left: `exposeToWebMCP` no longer finds it (the exposures that follow it
+/// keep what they registered).
+pub(crate) fn forget_client(key: usize) {
+    CLIENTS.with(|c| {
+        c.borrow_mut()
+            .retain(|(k, w)| *k != key && w.strong_count() > 0)
     });
 }
 
-/// The client `key` now offers `tools`: exposures that follow it register them instead.
-/// Called by `setTools` once the list was read.
-pub(crate) fn client_tools_set(key: usize, tools: &JsValue) {
-    // Read before the table is borrowed: no borrow is held across a call into JS, which may
+/// The client that owns `followed` now offers `tools`: exposures that follow it register them
+/// instead. Called by `setTools` once the list was read.
+pub(crate) fn client_tools_set(followed: &Followed, tools: &JsValue) {
+    // Read before anything is borrowed: no borrow is held across a call into JS, which may
     // throw (a revoked Proxy) or call back into the SDK.
     let list = tool_list(tools);
-    let followers = CLIENTS.with(|c| {
-        let mut c = c.borrow_mut();
-        let Some(entry) = c.iter_mut().find(|(k, _, _)| *k == key) else {
-            return Vec::new();
-        };
-        entry.1 = list;
-        entry.2.retain(|w| w.strong_count() > 0);
-        let mut live = Vec::new();
-        for w in &entry.2 {
-            live.extend(w.upgrade());
-        }
-        live
-    });
-    for exposure in followers {
+    *followed.tools.borrow_mut() = list;
+    let mut live = Vec::new();
+    followed
+        .exposures
+        .borrow_mut()
+        .retain(|w| w.strong_count() > 0);
+    for w in followed.exposures.borrow().iter() {
+        live.extend(w.upgrade());
+    }
+    for exposure in live {
         let list = tool_list(tools);
         crate::js::task::spawn(Box::pin(async move {
             if let Err(e) = exposure.register_all(&list).await {
@@ -366,13 +387,9 @@ pub fn expose_to_webmcp(
         .flatten()
         .and_then(|k| k.as_f64())
         .map(|k| k as usize);
-    let list = match client_key {
-        Some(key) => CLIENTS.with(|c| {
-            c.borrow()
-                .iter()
-                .find(|(k, _, _)| *k == key)
-                .map(|(_, tools, _)| tools.clone())
-        }),
+    let client = client_key.map(followed);
+    let list = match &client {
+        Some(followed) => followed.as_ref().map(|f| f.tools.borrow().clone()),
         None => Some(tool_list(&source)),
     };
     let Some(list) = list else {
@@ -405,12 +422,11 @@ pub fn expose_to_webmcp(
     crate::js::task::promise(Box::pin(async move {
         let registered = (exposure.register_all(&list).await).inspect_err(|_| exposure.stop())?;
         // Followed until the signal aborts; without one, for the page's life.
-        if let Some(key) = client_key {
-            CLIENTS.with(|c| {
-                if let Some(entry) = c.borrow_mut().iter_mut().find(|(k, _, _)| *k == key) {
-                    entry.2.push(Rc::downgrade(&exposure));
-                }
-            });
+        if let Some(Some(followed)) = &client {
+            followed
+                .exposures
+                .borrow_mut()
+                .push(Rc::downgrade(&exposure));
         }
         // The exposure lives as long as its registrations: the browser holds its closures.
         if !exposure.stopped.get() {
