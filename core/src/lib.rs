@@ -10,6 +10,7 @@
 //! asks and feed it what happened, with "now" as an argument.
 
 pub mod adapters;
+pub mod api;
 pub mod calls;
 pub mod engine;
 pub mod json;

@@ -1,8 +1,8 @@
 //! The handle an app holds: register, read the registration, replace the tools, leave.
 
 use crate::driver::{self, Command, Info};
-use crate::error::{Error, ErrorKind};
 use crate::options::{Options, Tool};
+use client_tools_core::api::{Error, ErrorKind};
 use client_tools_core::engine::ClientState;
 use tokio::sync::{mpsc, oneshot, watch};
 

@@ -1,10 +1,10 @@
 //! Tool handlers: async closures, the context they get, and how what they return becomes the
 //! call's result.
 
+use client_tools_core::api::IntoToolResult;
 use client_tools_core::calls::Returned;
 pub use client_tools_core::calls::DONE_TEXT;
 use serde_json::{Map, Value};
-use std::fmt::Display;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -55,6 +55,12 @@ impl CallContext {
         self.cancel.is_cancelled()
     }
 
+    /// Completes once the answer is no longer wanted (see [`CallContext::cancellation`]): a
+    /// handler can `select!` its work against it.
+    pub async fn cancelled(&self) {
+        self.cancel.cancelled().await
+    }
+
     /// When the client answers "timed out" in the handler's place: the tool's timeout after
     /// dispatch, or earlier once the server's result deadline is known. It may move earlier
     /// while the handler runs, never later.
@@ -67,53 +73,6 @@ impl CallContext {
         self.deadline()
             .duration_since(SystemTime::now())
             .unwrap_or(Duration::ZERO)
-    }
-}
-
-/// What a handler may return. The call runtime reads it by the one convention every
-/// transport shares (`client_tools_core::calls::Answer::from_returned`):
-///
-/// | returned | result |
-/// |---|---|
-/// | `String`, `&str` | that text |
-/// | `()` | `"Done."` |
-/// | `serde_json::Value` | a JSON string as its text; `{ "isError": bool, "text": string }` and the agent-tools `{ "success", "data", "error" }` as those results (a malformed one is an error that says so); anything else as its JSON |
-/// | `Result<T, E>` | `Ok(t)` as `t` maps; `Err(e)` an `is_error` result with `e.to_string()` |
-pub trait IntoToolResult {
-    /// What the handler returned, for the call runtime.
-    fn into_returned(self) -> Returned;
-}
-
-impl IntoToolResult for String {
-    fn into_returned(self) -> Returned {
-        Returned::text(self)
-    }
-}
-
-impl IntoToolResult for &str {
-    fn into_returned(self) -> Returned {
-        Returned::text(self)
-    }
-}
-
-impl IntoToolResult for Value {
-    fn into_returned(self) -> Returned {
-        Returned::Value(self)
-    }
-}
-
-impl IntoToolResult for () {
-    fn into_returned(self) -> Returned {
-        Returned::Nothing
-    }
-}
-
-impl<T: IntoToolResult, E: Display> IntoToolResult for Result<T, E> {
-    fn into_returned(self) -> Returned {
-        match self {
-            Ok(t) => t.into_returned(),
-            Err(e) => Returned::Threw(e.to_string()),
-        }
     }
 }
 

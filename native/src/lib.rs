@@ -42,16 +42,15 @@
 
 mod client;
 mod driver;
-mod error;
 mod handler;
 mod http;
 mod options;
 
 pub use client::Client;
+pub use client_tools_core::api::{Error, ErrorKind, IntoToolResult};
 pub use client_tools_core::engine::{CallEvent, ClientState, Paths, Status};
 pub use client_tools_core::protocol::Lifetime;
-pub use error::{Error, ErrorKind};
-pub use handler::{CallContext, IntoToolResult, DONE_TEXT, PANICKED_TEXT};
+pub use handler::{CallContext, DONE_TEXT, PANICKED_TEXT};
 pub use options::{
     Options, Tool, DEFAULT_REGISTER_TIMEOUT, DEFAULT_REQUEST_TIMEOUT, DEFAULT_STREAM_IDLE_TIMEOUT,
 };

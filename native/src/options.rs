@@ -1,23 +1,19 @@
 //! What the app configures: where the session is, the client's name and lifetime, the tools
 //! with their handlers, time limits and the optional status and call callbacks.
 
-use crate::handler::{erase, CallContext, Handler, IntoToolResult};
-use client_tools_core::engine::{CallEvent, Paths, Status};
-use client_tools_core::protocol::Lifetime;
+use crate::handler::{erase, CallContext, Handler};
+use client_tools_core::api::{IntoToolResult, Settings};
+use client_tools_core::engine::{CallEvent, Paths, Status, ToolDef};
+use client_tools_core::protocol::{Lifetime, ToolSpec};
 use serde_json::{Map, Value};
 use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// How long [`Client::register`](crate::Client::register) waits for a registration by default.
-pub const DEFAULT_REGISTER_TIMEOUT: Duration = Duration::from_secs(30);
-/// How long one request may take by default before it counts as a network error (and is
-/// retried by the engine where the protocol allows).
-pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
-/// How long the event stream may stay silent by default before it counts as dropped: the
-/// server sends a keep-alive every 15 s, so this is three missed in a row.
-pub const DEFAULT_STREAM_IDLE_TIMEOUT: Duration = Duration::from_secs(45);
+pub use client_tools_core::api::{
+    DEFAULT_REGISTER_TIMEOUT, DEFAULT_REQUEST_TIMEOUT, DEFAULT_STREAM_IDLE_TIMEOUT,
+};
 
 /// A callback told of the client's status or of a call's progress.
 pub(crate) type Callback<T> = Arc<dyn Fn(&T) + Send + Sync>;
@@ -25,11 +21,8 @@ pub(crate) type Callback<T> = Arc<dyn Fn(&T) + Send + Sync>;
 /// A tool a worker serves: its declaration, its local rules and its handler.
 #[derive(Clone)]
 pub struct Tool {
-    pub(crate) name: String,
-    pub(crate) description: String,
-    pub(crate) parameters: Option<Value>,
-    pub(crate) timeout: Option<Duration>,
-    pub(crate) max_calls_per_run: Option<u32>,
+    /// The declaration and the local rules (the core's, as in the browser SDK).
+    pub(crate) def: ToolDef,
     pub(crate) handler: Handler,
 }
 
@@ -52,11 +45,11 @@ impl Tool {
         R: IntoToolResult + 'static,
     {
         Tool {
-            name: name.into(),
-            description: description.into(),
-            parameters: None,
-            timeout: None,
-            max_calls_per_run: None,
+            def: ToolDef::new(ToolSpec {
+                name: name.into(),
+                description: description.into(),
+                parameters: None,
+            }),
             handler: erase(f),
         }
     }
@@ -64,37 +57,37 @@ impl Tool {
     /// The JSON Schema of the arguments; calls whose arguments fail it are answered
     /// `is_error` without running the handler.
     pub fn parameters(mut self, schema: Value) -> Tool {
-        self.parameters = Some(schema);
+        self.def.spec.parameters = Some(schema);
         self
     }
 
     /// The local deadline of one call (default 30 s): past it the call is answered
     /// "timed out after N ms" and the handler's token is cancelled.
     pub fn timeout(mut self, timeout: Duration) -> Tool {
-        self.timeout = Some(timeout);
+        self.def.timeout_ms = Some(timeout.as_millis() as u64);
         self
     }
 
     /// At most this many calls per agent run; later ones get an `is_error` result.
     pub fn max_calls_per_run(mut self, max: u32) -> Tool {
-        self.max_calls_per_run = Some(max);
+        self.def.max_calls_per_run = Some(max);
         self
     }
 
     /// The tool's name.
     pub fn name(&self) -> &str {
-        &self.name
+        &self.def.spec.name
     }
 }
 
 impl fmt::Debug for Tool {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Tool")
-            .field("name", &self.name)
-            .field("description", &self.description)
-            .field("parameters", &self.parameters)
-            .field("timeout", &self.timeout)
-            .field("max_calls_per_run", &self.max_calls_per_run)
+            .field("name", &self.def.spec.name)
+            .field("description", &self.def.spec.description)
+            .field("parameters", &self.def.spec.parameters)
+            .field("timeout_ms", &self.def.timeout_ms)
+            .field("max_calls_per_run", &self.def.max_calls_per_run)
             .finish_non_exhaustive()
     }
 }
@@ -103,16 +96,9 @@ impl fmt::Debug for Tool {
 /// [`Options::new`] and the setters; checked as a whole when registering.
 #[derive(Clone)]
 pub struct Options {
-    pub(crate) base_url: String,
-    pub(crate) session_id: String,
-    pub(crate) token: String,
-    pub(crate) name: String,
-    pub(crate) lifetime: Lifetime,
+    /// What is the same in a tab and in a worker (the core's).
+    pub(crate) settings: Settings,
     pub(crate) tools: Vec<Tool>,
-    pub(crate) paths: Paths,
-    pub(crate) register_timeout: Duration,
-    pub(crate) request_timeout: Duration,
-    pub(crate) stream_idle_timeout: Duration,
     pub(crate) on_status: Option<Callback<Status>>,
     pub(crate) on_call: Option<Callback<CallEvent>>,
 }
@@ -127,16 +113,8 @@ impl Options {
         token: impl Into<String>,
     ) -> Options {
         Options {
-            base_url: base_url.into(),
-            session_id: session_id.into(),
-            token: token.into(),
-            name: "worker".to_owned(),
-            lifetime: Lifetime::Never,
+            settings: Settings::new(base_url, session_id, token, "worker", Lifetime::Never),
             tools: Vec::new(),
-            paths: Paths::default(),
-            register_timeout: DEFAULT_REGISTER_TIMEOUT,
-            request_timeout: DEFAULT_REQUEST_TIMEOUT,
-            stream_idle_timeout: DEFAULT_STREAM_IDLE_TIMEOUT,
             on_status: None,
             on_call: None,
         }
@@ -144,14 +122,14 @@ impl Options {
 
     /// The client name asked for (the server may add a counter: `worker-2`).
     pub fn name(mut self, name: impl Into<String>) -> Options {
-        self.name = name.into();
+        self.settings.name = name.into();
         self
     }
 
     /// `Lifetime::Never` (the default), or a TTL kept alive by pings: the registration then
     /// lapses on its own if the process dies without leaving.
     pub fn lifetime(mut self, lifetime: Lifetime) -> Options {
-        self.lifetime = lifetime;
+        self.settings.lifetime = lifetime;
         self
     }
 
@@ -163,25 +141,25 @@ impl Options {
 
     /// The request paths, for a server whose routes differ from PROTOCOL.md's.
     pub fn paths(mut self, paths: Paths) -> Options {
-        self.paths = paths;
+        self.settings.paths = paths;
         self
     }
 
     /// How long [`Client::register`](crate::Client::register) waits (default 30 s).
     pub fn register_timeout(mut self, timeout: Duration) -> Options {
-        self.register_timeout = timeout;
+        self.settings.register_timeout = timeout;
         self
     }
 
     /// How long one request may take (default 30 s).
     pub fn request_timeout(mut self, timeout: Duration) -> Options {
-        self.request_timeout = timeout;
+        self.settings.request_timeout = timeout;
         self
     }
 
     /// How long the stream may stay silent before it is reconnected (default 45 s).
     pub fn stream_idle_timeout(mut self, timeout: Duration) -> Options {
-        self.stream_idle_timeout = timeout;
+        self.settings.stream_idle_timeout = timeout;
         self
     }
 
@@ -204,14 +182,14 @@ impl fmt::Debug for Options {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // The token stays out of logs.
         f.debug_struct("Options")
-            .field("base_url", &self.base_url)
-            .field("session_id", &self.session_id)
-            .field("name", &self.name)
-            .field("lifetime", &self.lifetime)
+            .field("base_url", &self.settings.base_url)
+            .field("session_id", &self.settings.session_id)
+            .field("name", &self.settings.name)
+            .field("lifetime", &self.settings.lifetime)
             .field("tools", &self.tools)
-            .field("register_timeout", &self.register_timeout)
-            .field("request_timeout", &self.request_timeout)
-            .field("stream_idle_timeout", &self.stream_idle_timeout)
+            .field("register_timeout", &self.settings.register_timeout)
+            .field("request_timeout", &self.settings.request_timeout)
+            .field("stream_idle_timeout", &self.settings.stream_idle_timeout)
             .finish_non_exhaustive()
     }
 }

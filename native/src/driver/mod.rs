@@ -6,10 +6,10 @@
 mod config;
 mod tasks;
 
-use crate::error::Error;
 use crate::handler::Handler;
 use crate::http::Http;
 use crate::options::{Callback, Options, Tool};
+use client_tools_core::api::Error;
 use client_tools_core::calls::Returned;
 use client_tools_core::engine::{
     CallEvent, ClientState, Engine, EngineError, EngineErrorKind, Input, OpId, Output, Status,
@@ -85,7 +85,7 @@ pub(crate) fn start(options: Options) -> Result<Started, Error> {
         registered: Some(registered_tx),
         inflight: 0,
         wind_down_by: None,
-        request_timeout: options.request_timeout,
+        request_timeout: options.settings.request_timeout,
         on_status: options.on_status,
         on_call: options.on_call,
         info: info_tx,
