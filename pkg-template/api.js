@@ -242,19 +242,15 @@ export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
     });
   }
 
+  // The module's Client keeps its id and name once it left and makes `leave()` idempotent
+  // (src/js/client.rs): this one only loads the module first and adds `using`.
   class Client {
     #inner;
-    #id;
-    #name;
-    #leaving = null;
 
     constructor(token, inner) {
       if (token !== CONSTRUCT) throw coded("invalid_option", "client-tools: a Client is made by Client.register(options)");
       this.#inner = inner;
       inners.set(this, inner);
-      // Kept: the engine forgets them once the client left, but they stay true of it.
-      this.#id = inner.id;
-      this.#name = inner.name;
     }
 
     static async register(options) {
@@ -268,11 +264,11 @@ export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
     }
 
     get id() {
-      return this.#inner.id ?? this.#id;
+      return this.#inner.id;
     }
 
     get name() {
-      return this.#inner.name ?? this.#name;
+      return this.#inner.name;
     }
 
     get expiresAt() {
@@ -292,8 +288,7 @@ export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
     }
 
     leave() {
-      this.#leaving ??= this.#inner.leave();
-      return this.#leaving;
+      return this.#inner.leave();
     }
   }
   // Only where the runtime has them; TypeScript's `using` looks them up by these symbols.

@@ -1,32 +1,41 @@
 //! client-tools: give an AI agent tools that only your web page can run.
 //!
-//! The wasm SDK: a thin browser shell ([`Client`], [`WsTools`] for a voice agent's WebSocket,
-//! the page [`tools`]) over the pure, clock-free
-//! core in the `client-tools-core` crate, re-exported here as [`protocol`], [`sse`], [`schema`]
-//! and [`engine`].
+//! The wasm SDK: a thin browser shell over the pure, clock-free core in the `client-tools-core`
+//! crate (re-exported here as [`protocol`], [`sse`], [`schema`] and [`engine`]). For Rust
+//! callers (a Leptos, Yew or Dioxus app, a `wasm-pack test`): [`Client`], [`Options`], [`Tool`],
+//! [`CallContext`], with the same names, builders and meaning as the native worker's
+//! `client-tools-native`. With the `js-api` feature (the npm package's build), [`js_api`] holds the
+//! JS classes, thin over the Rust API.
 
 #[cfg(all(not(target_feature = "atomics"), target_family = "wasm"))]
 #[global_allocator]
 static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
+mod api;
 mod browser;
-mod client;
 mod js;
+#[cfg(feature = "js-api")]
+pub mod js_api;
+#[cfg(feature = "js-api")]
 mod registry;
+#[cfg(feature = "js-api")]
 mod runner;
 
-#[cfg(feature = "page-tools")]
+#[cfg(all(feature = "page-tools", feature = "js-api"))]
 pub mod tools;
+#[cfg(feature = "js-api")]
 mod turns;
+#[cfg(feature = "js-api")]
 mod webmcp;
+#[cfg(feature = "js-api")]
 mod ws;
 
-pub use client::Client;
+pub use api::{CallContext, Cancelled, Client, Options, Tool};
+pub use client_tools_core::api::{Error, ErrorKind, IntoToolResult};
+pub use client_tools_core::calls::Returned;
+pub use client_tools_core::engine::{CallEvent, ClientState, Paths, Status, WhenHidden};
+pub use client_tools_core::protocol::Lifetime;
 pub use client_tools_core::{engine, protocol, schema, sse};
-pub use registry::ToolRegistry;
-pub use turns::TurnTools;
-pub use webmcp::expose_to_webmcp;
-pub use ws::WsTools;
 
 /// The core's JSON text parser in the browser (the `host-json` feature, see
 /// `client_tools_core::json`): `JSON.parse`, walked into a value (`js::json::json_value`, which the

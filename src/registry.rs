@@ -2,12 +2,14 @@
 //! each agent API, run by name through the call runtime, and accepted by `Client.register`,
 //! `setTools`, `exposeToWebMCP` and `TurnTools` wherever a tool array is.
 
+use crate::api::tool::Handler;
 use crate::browser::options;
 use crate::runner::{from_json_text, Runner};
 use client_tools_core::adapters::registry::{tool_result, Registry};
-use client_tools_core::calls::{Admission, Answer, Call, ErrorKind};
+use client_tools_core::api::ErrorKind;
+use client_tools_core::calls::{Admission, Answer, Call, ErrorKind as AnswerKind};
 use client_tools_core::quote::Quoted;
-use js_sys::{Array, Function, Promise};
+use js_sys::{Array, Promise};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -45,7 +47,7 @@ export type MCPTool = { name: string; description: string; inputSchema: JsonSche
 /// A tool as the registry keeps it: the app's handler and the definition object it gave.
 #[derive(Clone)]
 pub(crate) struct Entry {
-    pub handler: Function,
+    pub handler: Handler,
     pub source: JsValue,
 }
 
@@ -74,19 +76,19 @@ impl ToolRegistry {
     /// here), then added.
     fn add(&self, v: &JsValue, field: &str) -> Result<(), JsValue> {
         let one = crate::js::array(&[v]);
-        let (mut defs, mut handlers) =
+        let mut tools =
             options::tools(&one, "tools").map_err(|e| match e.strip_prefix("tools[0]") {
                 Some(rest) => crate::js::invalid(&format!("{field}{rest}")),
                 None => crate::js::invalid(&e),
             })?;
-        let (Some(def), Some((_, handler))) = (defs.pop(), handlers.pop()) else {
+        let Some(tool) = tools.pop() else {
             return Err(crate::js::invalid(&format!("{field}: not read")));
         };
         let entry = Entry {
-            handler,
+            handler: tool.handler,
             source: v.clone(),
         };
-        let added = self.tools.borrow_mut().register(field, def, entry);
+        let added = self.tools.borrow_mut().register(field, tool.def, entry);
         added.map_err(|e| crate::js::invalid(&e.to_string()))
     }
 
@@ -280,7 +282,7 @@ impl ToolRegistry {
         let name = name.as_str();
         let handler = match self.tools.borrow().get(name) {
             Some((_, entry)) => entry.handler.clone(),
-            None => return rejected("unknown_tool", &self.tools.borrow().unknown(name)),
+            None => return rejected(ErrorKind::UnknownTool, &self.tools.borrow().unknown(name)),
         };
         let options = JsValue::from(options);
         if let Err(e) = crate::browser::keys::options(&options, &["runId", "signal"], "options") {
@@ -302,14 +304,17 @@ impl ToolRegistry {
             .as_ref()
             .is_some_and(|s| crate::js::bool_prop(s, "aborted"))
         {
-            return rejected("aborted", &format!("execute({}): aborted", Quoted(name)));
+            return rejected(
+                ErrorKind::Aborted,
+                &format!("execute({}): aborted", Quoted(name)),
+            );
         }
         // Arguments that are not JSON (a BigInt, a throwing `toJSON`, a cycle) are answered as
         // invalid, in the SDK's words, as the runtime answers arguments that fail the schema.
         let args = match read_args(&args.unwrap_or_default()) {
             Ok(args) => args,
             Err(message) => {
-                return resolved(Answer::error(ErrorKind::InvalidArguments, message));
+                return resolved(Answer::error(AnswerKind::InvalidArguments, message));
             }
         };
         let call = Call {
@@ -330,13 +335,16 @@ impl ToolRegistry {
             } => Some(self.runner.start(
                 &call_id,
                 &run_id,
+                name,
                 &handler,
                 arguments,
                 deadline,
                 signal.as_ref(),
             )),
             Admission::Answer(answer) => return resolved(answer),
-            Admission::Duplicate => return rejected("rejected", "execute: a call id was reused"),
+            Admission::Duplicate => {
+                return rejected(ErrorKind::Rejected, "execute: a call id was reused")
+            }
         };
         let (runner, name) = (self.runner.clone(), name.to_owned());
         crate::js::task::promise(Box::pin(async move {
@@ -350,7 +358,7 @@ impl ToolRegistry {
             match answer {
                 Some(answer) => Ok(from_json_text(&tool_result(answer))),
                 None => Err(crate::js::error(
-                    "aborted",
+                    ErrorKind::Aborted,
                     &format!("execute({}): aborted", Quoted(&name)),
                 )),
             }
@@ -368,8 +376,8 @@ pub(crate) fn read_args(v: &JsValue) -> Result<serde_json::Value, String> {
 }
 
 /// A promise rejected with an `Error` whose `code` is `code`.
-fn rejected(code: &str, message: &str) -> Promise {
-    Promise::reject(&crate::js::error(code, message))
+fn rejected(kind: ErrorKind, message: &str) -> Promise {
+    Promise::reject(&crate::js::error(kind, message))
 }
 
 fn resolved(answer: Answer) -> Promise {

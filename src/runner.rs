@@ -7,13 +7,13 @@
 //! `ctx.afterResult(fn)` runs `fn` once the answer was handed over. The engine does the same
 //! for Sessions calls through the browser shell.
 
+use crate::api::tool::Handler;
 use crate::browser::calls::Calls;
 use crate::browser::guards::{self, Listener, Pump, Pumped};
 use crate::browser::{handlers, now};
 use client_tools_core::calls::{Answer, CallRuntime};
 use client_tools_core::time::Instant;
 use client_tools_core::vec_map::VecMap;
-use js_sys::Function;
 use serde_json::{Map, Value};
 use std::cell::RefCell;
 use std::future::Future;
@@ -93,11 +93,13 @@ impl Runner {
     /// Runs `handler` for a call the runtime admitted with `arguments` and `deadline`, and
     /// answers when it finishes, at the deadline ("timed out", its signal aborted), or `None`
     /// when `signal` (the caller's) aborts first.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn start(
         self: &Rc<Self>,
         call_id: &str,
         run_id: &str,
-        handler: &Function,
+        tool: &str,
+        handler: &Handler,
         arguments: Map<String, Value>,
         deadline: Instant,
         signal: Option<&AbortSignal>,
@@ -138,6 +140,7 @@ impl Runner {
             &self.calls,
             call_id,
             run_id,
+            tool,
             handler.clone(),
             arguments,
             deadline.as_ms(),
@@ -179,7 +182,7 @@ impl Runner {
                 0,
                 Box::new(move || {
                     for f in after {
-                        let _ = crate::js::call(&f, &[]);
+                        f();
                     }
                 }),
             )

@@ -163,6 +163,7 @@ impl TurnTools {
                     let outcome = self.runner.start(
                         &call.id,
                         &self.run_id,
+                        &tool,
                         &handler,
                         arguments,
                         deadline,

@@ -189,8 +189,12 @@ impl Exposure {
         if self.stopped.get() {
             return Ok(Vec::new());
         }
-        let controller = AbortController::new()
-            .map_err(|_| crate::js::error("rejected", "AbortController is missing"))?;
+        let controller = AbortController::new().map_err(|_| {
+            crate::js::error(
+                client_tools_core::api::ErrorKind::Rejected,
+                "AbortController is missing",
+            )
+        })?;
         let signal: AbortSignal = crate::js::get(&controller, "signal").unchecked_into();
         *self.generation.borrow_mut() = Some(controller);
         *self.tools.borrow_mut() = tools.clone();
@@ -240,7 +244,7 @@ impl Exposure {
             };
             if let Err(e) = done {
                 return Err(crate::js::error(
-                    "rejected",
+                    client_tools_core::api::ErrorKind::Rejected,
                     &format!(
                         "registerTool({}) was refused: {}",
                         Quoted(&name),
@@ -284,9 +288,15 @@ impl Exposure {
                     deadline,
                 },
                 Some((_, entry)),
-            ) => self
-                .runner
-                .start(&call_id, run, &entry.handler, arguments, deadline, None),
+            ) => self.runner.start(
+                &call_id,
+                run,
+                tool,
+                &entry.handler,
+                arguments,
+                deadline,
+                None,
+            ),
             (Admission::Answer(answer), _) => return Promise::resolve(&text(answer)),
             _ => {
                 return Promise::resolve(&JsValue::from_str(

@@ -7,7 +7,7 @@
 //! Run with `wasm-pack test --headless --chrome -- --test web_deadlines` (no devserver).
 #![cfg(target_arch = "wasm32")]
 
-use client_tools::{ToolRegistry, WsTools};
+use client_tools::js_api::{ToolRegistry, WsTools};
 use js_sys::Promise;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;

@@ -3,7 +3,7 @@
 //! `scripts/test` starts the devserver and passes its URL in `CLIENT_TOOLS_DEVSERVER`.
 #![cfg(target_arch = "wasm32")]
 
-use client_tools::Client;
+use client_tools::js_api::Client;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;

@@ -6,7 +6,7 @@
 //! Run with `wasm-pack test --headless --chrome -- --test web_ws_unreadable` (no devserver).
 #![cfg(target_arch = "wasm32")]
 
-use client_tools::WsTools;
+use client_tools::js_api::WsTools;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;

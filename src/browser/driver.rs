@@ -8,33 +8,28 @@
 use super::calls::Calls;
 use super::guards::{self, Listener, Pump, Pumped};
 use super::host::{Conn, Host};
+use super::oneshot::Sender;
 use super::share::Share;
 use super::stream::Streams;
 use super::{handlers, lifecycle, sending};
+use crate::api::options::Callback;
 use crate::engine::{
-    CallEvent, ClientState, Engine, EngineErrorKind, Input, LeftBy, OpId, Output, Status, StreamId,
+    CallEvent, ClientState, Engine, EngineError, EngineErrorKind, Input, LeftBy, OpId, Output,
+    Status, StreamId,
 };
-use crate::js::{self, Waiter};
+use crate::js;
+use client_tools_core::api::{Error, ErrorKind};
 use client_tools_core::calls::Returned;
 use client_tools_core::quote::Quoted;
 use client_tools_core::time::Instant;
 use client_tools_core::vec_map::VecMap;
-use js_sys::Function;
 use std::cell::{OnceCell, RefCell};
 use std::rc::{Rc, Weak};
-use wasm_bindgen::prelude::*;
 
 pub(crate) use super::guards::now;
 
-/// The `code` of an engine error that reaches JS.
-pub(crate) fn error_code(kind: EngineErrorKind) -> &'static str {
-    match kind {
-        EngineErrorKind::Unauthorized => "unauthorized",
-        EngineErrorKind::Rejected => "rejected",
-        EngineErrorKind::RegisterTimeout => "register_timeout",
-        EngineErrorKind::NotRegistered => "left",
-    }
-}
+/// Where an op's outcome (`set_tools`, `leave`) or the first registration goes.
+pub(crate) type Waiter = Sender<Result<(), Error>>;
 
 /// The state one `Client` shares with its timers, listeners and tasks. Tasks and listeners
 /// hold it weakly (requests on their way excepted), so a client that JS frees goes away.
@@ -42,8 +37,8 @@ pub(crate) struct Shared {
     pub(crate) engine: RefCell<Engine>,
     /// Each tool's handler, by name (the names are unique).
     handlers: RefCell<handlers::Handlers>,
-    on_status: Option<Function>,
-    on_call: Option<Function>,
+    on_status: Option<Callback<Status>>,
+    on_call: Option<Callback<CallEvent>>,
     calls: Calls,
     streams: Streams,
     /// Set when this client shares the session's stream with the other tabs.
@@ -56,14 +51,17 @@ pub(crate) struct Shared {
     listeners: RefCell<Vec<Listener>>,
     /// `requestTimeoutMs`: how long one of the engine's requests may take.
     request_timeout_ms: u32,
+    /// The id and name of the last registration: still true of the client once it left, when
+    /// the engine forgets them.
+    last: RefCell<(Option<String>, Option<String>)>,
 }
 
 impl Shared {
     pub(crate) fn new(
         engine: Engine,
         opts_handlers: handlers::Handlers,
-        on_status: Option<Function>,
-        on_call: Option<Function>,
+        on_status: Option<Callback<Status>>,
+        on_call: Option<Callback<CallEvent>>,
         request_timeout_ms: u32,
     ) -> Rc<Shared> {
         let shared = Rc::new(Shared {
@@ -79,6 +77,7 @@ impl Shared {
             registered: RefCell::default(),
             pump: Pump::default(),
             listeners: RefCell::default(),
+            last: RefCell::default(),
         });
         let (listeners, first) = lifecycle::listen(&shared);
         *shared.listeners.borrow_mut() = listeners;
@@ -88,8 +87,8 @@ impl Shared {
         shared
     }
 
-    /// Sets the promise `Client.register` waits on: the engine resolves it by registering,
-    /// or rejects it with a fatal error (a refusal, or its register timeout, which names the
+    /// Sets what `Client::register` waits on: the engine settles it `Ok` by registering,
+    /// or with a fatal error (a refusal, or its register timeout, which names the
     /// request that failed last).
     pub(crate) fn wait_registered(&self, waiter: Waiter) {
         *self.registered.borrow_mut() = Some(waiter);
@@ -105,7 +104,8 @@ impl Shared {
             let Some(shared) = weak.upgrade() else { return };
             let waiter = shared.registered.borrow_mut().take();
             if let Some(w) = waiter {
-                w.reject(&js::get(&signal_, "reason"));
+                let reason = js::error_text(&js::get(&signal_, "reason"));
+                w.send(Err(Error::new(ErrorKind::Aborted, reason)));
             }
             if shared.engine().state() != crate::engine::ClientState::Failed {
                 shared.engine.borrow_mut().leave(now());
@@ -139,6 +139,16 @@ impl Shared {
 
     pub(crate) fn replace_handlers(&self, handlers: handlers::Handlers) {
         *self.handlers.borrow_mut() = handlers;
+    }
+
+    /// The id and name of the current registration, else of the last one.
+    pub(crate) fn id_and_name(&self) -> (Option<String>, Option<String>) {
+        let engine = self.engine();
+        let last = self.last.borrow();
+        (
+            engine.id().map(str::to_owned).or_else(|| last.0.clone()),
+            engine.name().map(str::to_owned).or_else(|| last.1.clone()),
+        )
     }
 
     pub(crate) fn add_op(&self, op: OpId, waiter: Waiter) {
@@ -213,21 +223,20 @@ impl Pumped for Shared {
                 match &event {
                     CallEvent::Answered { call_id, .. } => {
                         for f in self.calls.end(call_id) {
-                            let _ = js::call(&f, &[]);
+                            f();
                         }
                     }
                     CallEvent::Failed { call_id, .. } => drop(self.calls.end(call_id)),
                     _ => {}
                 }
-                js::tell(self.on_call.as_ref(), &super::events::call(&event));
+                if let Some(f) = &self.on_call {
+                    f(&event);
+                }
             }
             Output::OpDone { op, result } => {
                 let waiter = self.ops.borrow_mut().remove(&op);
                 if let Some(w) = waiter {
-                    match result {
-                        Ok(()) => w.resolve(&JsValue::UNDEFINED),
-                        Err(e) => w.reject(&js::error(error_code(e.kind), &e.message)),
-                    }
+                    w.send(result.map_err(Error::from));
                 }
             }
         }
@@ -336,6 +345,7 @@ impl Shared {
             &self.calls,
             &call_id,
             &run_id,
+            &tool,
             handler,
             arguments,
             deadline.as_ms(),
@@ -345,10 +355,11 @@ impl Shared {
 
     fn on_status(self: &Rc<Self>, status: Status) {
         match &status {
-            Status::Registered { .. } | Status::Reregistered { .. } => {
+            Status::Registered { id, name, .. } | Status::Reregistered { id, name, .. } => {
+                *self.last.borrow_mut() = (Some(id.clone()), Some(name.clone()));
                 let waiter = self.registered.borrow_mut().take();
                 if let Some(w) = waiter {
-                    w.resolve(&JsValue::UNDEFINED);
+                    w.send(Ok(()));
                 }
             }
             Status::Error {
@@ -358,8 +369,9 @@ impl Shared {
             } => {
                 let waiter = self.registered.borrow_mut().take();
                 if let Some(w) = waiter {
-                    let code = kind.map_or("rejected", error_code);
-                    w.reject(&js::error(code, message));
+                    let kind = kind.unwrap_or(EngineErrorKind::Rejected);
+                    let message = message.clone();
+                    w.send(Err(Error::from(EngineError { kind, message })));
                 }
                 self.stop();
             }
@@ -367,7 +379,9 @@ impl Shared {
             Status::Left { by: LeftBy::App } => self.stop(),
             _ => {}
         }
-        js::tell(self.on_status.as_ref(), &super::events::status(&status));
+        if let Some(f) = &self.on_status {
+            f(&status);
+        }
     }
 
     /// Drops the page listeners: the client will not register again. (The timer goes by

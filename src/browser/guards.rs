@@ -125,6 +125,7 @@ impl Timer {
     }
 
     /// Lets a timeout fire without a guard: JS owns its callback, freed once collected.
+    #[cfg(feature = "js-api")]
     pub(crate) fn forget(mut self) {
         if let Some(c) = self.callback.take() {
             drop(c.into_js_value());

@@ -14,17 +14,26 @@
 
 pub(crate) mod calls;
 mod driver;
+#[cfg(feature = "js-api")]
 pub(crate) mod events;
 pub(crate) mod guards;
 pub(crate) mod handlers;
 mod host;
+#[cfg(feature = "js-api")]
 pub(crate) mod keys;
 mod leader;
 mod lifecycle;
 pub(crate) mod net;
+pub(crate) mod oneshot;
+#[cfg(feature = "js-api")]
 pub(crate) mod options;
 mod sending;
 mod share;
 mod stream;
 
 pub(crate) use driver::{now, Shared};
+
+/// The lock and channel name the tabs on one session share its stream under.
+pub(crate) fn share_channel(settings: &client_tools_core::api::Settings) -> String {
+    share::channel_name(&settings.base_url, &settings.session_id, &settings.token)
+}

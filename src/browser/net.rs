@@ -61,12 +61,6 @@ async fn fetch(
     js::task::settle(&sent).await
 }
 
-/// How long one request may take, its answer read whole, by default (`requestTimeoutMs`): as
-/// the native worker's default. A request that takes longer is aborted and counts as a network
-/// error, which the engine retries; without it, a server that never answers would hold one of
-/// the page's few request slots (`sending`) for good.
-pub(crate) const DEFAULT_REQUEST_TIMEOUT_MS: u32 = 30_000;
-
 /// Sends one engine request and reads its answer whole, within `timeout_ms`.
 pub(crate) async fn send(req: &HttpRequest, timeout_ms: u32) -> Result<Answer, String> {
     let abort = Rc::new(RefCell::new(Abort::new("the request was dropped")));

@@ -1,29 +1,13 @@
-//! Reading the options a JS app passes (`Client.register`, `setTools`) into the engine's
-//! config. Every mistake is an error that names the option: `tools[2].handler: must be a
+//! Reading the options a JS app passes (`Client.register`, `setTools`) into the Rust API's
+//! [`Options`] and [`Tool`]s (a JS handler wrapped as a Rust one). Every mistake is an error that names the option: `tools[2].handler: must be a
 //! function`.
 
-use super::handlers::Handlers;
-use crate::engine::{Config, ToolDef, WhenHidden};
-use crate::protocol::{FromJson, Lifetime, ToolSpec};
-use client_tools_core::time::Duration;
+use crate::api::{Options, Tool};
+use crate::engine::WhenHidden;
+use crate::protocol::{FromJson, Lifetime};
 use js_sys::Function;
+use std::time::Duration;
 use wasm_bindgen::{JsCast, JsValue};
-
-/// Everything `Client.register` was given.
-pub(crate) struct Options {
-    pub config: Config,
-    pub handlers: Handlers,
-    pub on_status: Option<Function>,
-    pub on_call: Option<Function>,
-    /// Aborts the registration (or leaves, once registered).
-    pub signal: Option<web_sys::AbortSignal>,
-    /// How long one request (answer included) may take before it counts as a network error,
-    /// which the engine retries as any other (`requestTimeoutMs`).
-    pub request_timeout_ms: u32,
-    /// The lock and channel name to share the session's stream with other tabs under
-    /// (`shareStream`, on by default); `None` when the app turned it off.
-    pub share_stream: Option<String>,
-}
 
 /// The keys of `Client.register`'s options; any other is refused as a typo.
 const REGISTER_KEYS: &[&str] = &[
@@ -129,22 +113,8 @@ fn to_json(v: &JsValue, field: &str) -> Result<serde_json::Value, String> {
     crate::js::json::json_value(&text).map_err(|e| format!("{field}: not JSON ({e})"))
 }
 
-/// Refuses `value` unless `fetch` can send it as an HTTP header value (the token goes out as
-/// `Authorization: Bearer …`): no NUL, CR or LF, and every character in Latin-1, as a
-/// header's ByteString must be. Refused at once, not retried until the register deadline.
-fn header_value(value: &str, key: &str) -> Result<(), String> {
-    let bad = |c: char| matches!(c, '\0' | '\r' | '\n') || c as u32 > 0xFF;
-    match value.contains(bad) {
-        false => Ok(()),
-        true => Err(format!(
-            "{key}: cannot be sent as an HTTP header value: it holds a line break, a NUL or a \
-             character outside Latin-1"
-        )),
-    }
-}
-
 /// Reads one tool definition at `tools[i]`.
-fn tool(v: &JsValue, i: usize) -> Result<(ToolDef, Function), String> {
+fn tool(v: &JsValue, i: usize) -> Result<Tool, String> {
     let at = format!("tools[{i}].");
     if !v.is_object() || v.is_function() {
         return Err(wrong(&at[..at.len() - 1], "", "an object", v));
@@ -164,26 +134,23 @@ fn tool(v: &JsValue, i: usize) -> Result<(ToolDef, Function), String> {
     let timeout_ms = optional_count(v, &at, "timeoutMs")?;
     let max_calls_per_run =
         optional_count(v, &at, "maxCallsPerRun")?.map(|n| n.min(u32::MAX as u64) as u32);
-    let spec = ToolSpec {
+    let mut tool = Tool::with_handler(
         name,
         description,
-        parameters,
-    };
-    let def = ToolDef {
-        spec,
-        timeout_ms,
-        max_calls_per_run,
-    };
-    Ok((def, handler))
+        crate::js::handler::from_function(handler),
+    );
+    tool.def.spec.parameters = parameters;
+    tool.def.timeout_ms = timeout_ms;
+    tool.def.max_calls_per_run = max_calls_per_run;
+    Ok(tool)
 }
 
-/// Reads a tool list (`tools` of `Client.register`, or the argument of `setTools`): what the
-/// engine declares, and each tool's handler by name, in the list's order.
-pub(crate) fn tools(v: &JsValue, field: &str) -> Result<(Vec<ToolDef>, Handlers), String> {
-    let mut defs = Vec::new();
-    let mut handlers = Vec::new();
+/// Reads a tool list (`tools` of `Client.register`, or the argument of `setTools`), in the
+/// list's order.
+pub(crate) fn tools(v: &JsValue, field: &str) -> Result<Vec<Tool>, String> {
+    let mut tools = Vec::new();
     if v.is_undefined() || v.is_null() {
-        return Ok((defs, handlers));
+        return Ok(tools);
     }
     if !crate::js::is_array(v) {
         return Err(wrong("", field, "an array of tools", v));
@@ -192,22 +159,15 @@ pub(crate) fn tools(v: &JsValue, field: &str) -> Result<(Vec<ToolDef>, Handlers)
     let arr = crate::js::to_array(v)
         .map_err(|e| format!("{field}: cannot be read ({})", crate::js::error_text(&e)))?;
     for (i, t) in arr.iter().enumerate() {
-        let (def, handler) = tool(&t, i)?;
-        handlers.push((def.spec.name.clone(), handler));
-        defs.push(def);
+        tools.push(tool(&t, i)?);
     }
-    Ok((defs, handlers))
+    Ok(tools)
 }
 
-/// Reads `Client.register`'s options. `key_prefix` and `seed` come from the caller (the
-/// browser's `crypto.randomUUID()` and `Math.random()`).
-/// `tools_list` is `v.tools` as a list (a registry's definitions, or the array as it is).
-pub(crate) fn register(
-    v: &JsValue,
-    tools_list: &JsValue,
-    key_prefix: String,
-    seed: u64,
-) -> Result<Options, String> {
+/// Reads `Client.register`'s options, checking them in the order a JS app has always been
+/// told of its first mistake. `tools_list` is `v.tools` as a list (a registry's definitions,
+/// or the array as it is).
+pub(crate) fn register(v: &JsValue, tools_list: &JsValue) -> Result<Options, String> {
     if !v.is_object() {
         return Err(wrong("", "options", "an object", v));
     }
@@ -215,65 +175,54 @@ pub(crate) fn register(
     let base_url = required_string(v, "baseUrl")?;
     let session_id = required_string(v, "sessionId")?;
     let token = required_string(v, "token")?;
-    header_value(&token, "token")?;
-    let name = match prop(v, "name") {
-        n if n.is_undefined() => "web".to_owned(),
-        n => string(n, "", "name")?,
-    };
-    let share_stream = match present(v, "shareStream") {
-        None => true,
-        Some(s) => s
+    client_tools_core::api::header_value(&token, "token").map_err(|e| e.to_string())?;
+    let mut options = Options::new(base_url, session_id, token);
+    match prop(v, "name") {
+        n if n.is_undefined() => {}
+        n => options = options.name(string(n, "", "name")?),
+    }
+    if let Some(s) = present(v, "shareStream") {
+        let share = s
             .as_bool()
-            .ok_or_else(|| wrong("", "shareStream", "a boolean", &s))?,
+            .ok_or_else(|| wrong("", "shareStream", "a boolean", &s))?;
+        options = options.share_stream(share);
     }
-    .then(|| super::share::channel_name(&base_url, &session_id, &token));
-    let mut config = Config::new(base_url, session_id, token, name, key_prefix, seed);
-    match present(v, "lifetime") {
-        None => {}
-        Some(l) => {
-            config.lifetime = Lifetime::from_value(&to_json(&l, "lifetime")?).map_err(|_| {
-                "lifetime: must be { type: \"never\" } or { type: \"ttl\", data: { seconds: N } }"
-                    .to_owned()
-            })?
-        }
+    if let Some(l) = present(v, "lifetime") {
+        let lifetime = Lifetime::from_value(&to_json(&l, "lifetime")?).map_err(|_| {
+            "lifetime: must be { type: \"never\" } or { type: \"ttl\", data: { seconds: N } }"
+                .to_owned()
+        })?;
+        options = options.lifetime(lifetime);
     }
-    match present(v, "whenHidden") {
-        None => {}
-        Some(w) => {
-            let s = string(w, "", "whenHidden")?;
-            config.when_hidden = WhenHidden::parse(&s).map_err(|e| e.to_string())?;
-        }
+    if let Some(w) = present(v, "whenHidden") {
+        let s = string(w, "", "whenHidden")?;
+        options = options.when_hidden(WhenHidden::parse(&s).map_err(|e| e.to_string())?);
     }
-    let (defs, handlers) = tools(tools_list, "tools")?;
-    config.tools = defs;
-    config.validate().map_err(|e| e.to_string())?;
-    // The engine's register deadline; capped where `setTimeout` stops counting.
-    if let Some(ms) = optional_count(v, "", "registerTimeoutMs")? {
-        config.register_timeout = Duration::from_ms(ms.min(i32::MAX as u64));
+    options = options.tools(tools(tools_list, "tools")?);
+    // The limits the engine checks, before the options read below (as they always came).
+    options.check().map_err(|e| e.to_string())?;
+    let ms = |key| optional_count(v, "", key).map(|n| n.map(Duration::from_millis));
+    if let Some(d) = ms("registerTimeoutMs")? {
+        options = options.register_timeout(d);
     }
-    // The stream's silence deadline; capped where `setTimeout` stops counting.
-    if let Some(ms) = optional_count(v, "", "streamIdleTimeoutMs")? {
-        config.stream_idle_timeout = Some(Duration::from_ms(ms.min(i32::MAX as u64)));
-        config.validate().map_err(|e| e.to_string())?;
+    if let Some(d) = ms("streamIdleTimeoutMs")? {
+        options = options.stream_idle_timeout(d);
     }
-    // Capped where `setTimeout` stops counting.
-    let request_timeout_ms = optional_count(v, "", "requestTimeoutMs")?
-        .map_or(super::net::DEFAULT_REQUEST_TIMEOUT_MS, |ms| {
-            ms.min(i32::MAX as u64) as u32
+    if let Some(d) = ms("requestTimeoutMs")? {
+        options = options.request_timeout(d);
+    }
+    if let Some(f) = optional_function(v, "", "onStatus")? {
+        options = options.on_status(move |s| {
+            crate::js::tell(Some(&f), &super::events::status(s));
         });
-    Ok(Options {
-        request_timeout_ms,
-        share_stream,
-        config,
-        handlers,
-        on_status: optional_function(v, "", "onStatus")?,
-        on_call: optional_function(v, "", "onCall")?,
-        signal: match present(v, "signal") {
-            None => None,
-            Some(s) => Some(
-                s.dyn_into::<web_sys::AbortSignal>()
-                    .map_err(|s| wrong("", "signal", "an AbortSignal", &s))?,
-            ),
-        },
-    })
+    }
+    if let Some(f) = optional_function(v, "", "onCall")? {
+        options = options.on_call(move |e| crate::js::tell(Some(&f), &super::events::call(e)));
+    }
+    if let Some(s) = present(v, "signal") {
+        let signal = (s.dyn_into::<web_sys::AbortSignal>())
+            .map_err(|s| wrong("", "signal", "an AbortSignal", &s))?;
+        options = options.signal(signal);
+    }
+    Ok(options)
 }

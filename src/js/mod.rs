@@ -5,13 +5,18 @@
 //! across the boundary; in [`task`], the executor its tasks run on and the awaits of JS
 //! promises (the parts use this module, never the other way round).
 
-// The lite build (no `page-tools` feature) leaves the DOM helpers only the page tools use.
-#![cfg_attr(not(feature = "page-tools"), allow(dead_code))]
+// The lite build (no `page-tools` feature) leaves the DOM helpers only the page tools use, and
+// a Rust app's build (no `js-api`) those only the JS classes use.
+#![cfg_attr(not(all(feature = "page-tools", feature = "js-api")), allow(dead_code))]
 
 use js_sys::{Array, Function, Object, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+#[cfg(feature = "js-api")]
+pub(crate) mod client;
+#[cfg(feature = "js-api")]
+pub(crate) mod handler;
 pub(crate) mod json;
 pub(crate) mod task;
 
@@ -406,13 +411,13 @@ pub(crate) fn describe(v: &JsValue) -> &'static str {
 
 /// An `Error` with a `code` a program can switch on (the codes are listed in the `.d.ts`,
 /// `ClientErrorCode`) and a `message` a person can act on.
-pub(crate) fn error(code: &str, message: &str) -> JsValue {
+pub(crate) fn error(kind: client_tools_core::api::ErrorKind, message: &str) -> JsValue {
     let e: JsValue = js_sys::Error::new(message).into();
-    set(&e, "code", &JsValue::from_str(code));
+    set(&e, "code", &JsValue::from_str(kind.code()));
     e
 }
 
 /// An `Error` for a bad argument or option the app gave: code `invalid_option`.
 pub(crate) fn invalid(message: &str) -> JsValue {
-    error("invalid_option", message)
+    error(client_tools_core::api::ErrorKind::InvalidOption, message)
 }

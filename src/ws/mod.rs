@@ -65,7 +65,7 @@ pub struct WsTools {
 
 /// A bad option, as an `Error` with the code `invalid_option`.
 fn error(message: &str) -> JsValue {
-    crate::js::error("invalid_option", message)
+    crate::js::error(client_tools_core::api::ErrorKind::InvalidOption, message)
 }
 
 use crate::js::get as prop;
@@ -83,8 +83,9 @@ fn read_tools(v: &JsValue) -> Result<(Vec<WsTool>, Handlers), String> {
         false => v,
     };
     let mut tools = Vec::new();
-    let (defs, handlers) = options::tools(&v, "tools")?;
-    for (i, def) in defs.into_iter().enumerate() {
+    let read = options::tools(&v, "tools")?;
+    let handlers = crate::browser::handlers::of(&read);
+    for (i, tool) in read.into_iter().enumerate() {
         let item = v
             .dyn_ref::<Array>()
             .map(|a| a.get(i as u32))
@@ -96,7 +97,7 @@ fn read_tools(v: &JsValue) -> Result<(Vec<WsTool>, Handlers), String> {
                 .ok_or_else(|| format!("tools[{i}].expectsResponse: must be a boolean"))?,
         };
         tools.push(WsTool {
-            def,
+            def: tool.def,
             expects_response,
         });
     }

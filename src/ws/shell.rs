@@ -134,7 +134,7 @@ impl Pumped for Shared {
                     WsCallEvent::Answered { call_id, .. } => {
                         // After the result frame left (or, with none wanted, once answered).
                         for f in self.calls.end(call_id) {
-                            let _ = crate::js::call(&f, &[]);
+                            f();
                         }
                     }
                     WsCallEvent::Failed { call_id, .. } => drop(self.calls.end(call_id)),
@@ -176,6 +176,7 @@ impl Shared {
             &self.calls,
             &call_id,
             &run_id,
+            &tool,
             handler,
             arguments,
             deadline.as_ms(),

@@ -4,7 +4,8 @@
 //! what the scenario cannot import (`ToolRegistry(tools)`, `TurnTools(tools, options)`,
 //! `exposeToWebMCP(source, options)`, `describeFormTool(options)`).
 
-use client_tools::{expose_to_webmcp, tools::describe_form_tool, Client, ToolRegistry, TurnTools};
+use client_tools::js_api::{expose_to_webmcp, Client, ToolRegistry, TurnTools};
+use client_tools::tools::describe_form_tool;
 use js_sys::{Object, Promise, Reflect};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;

@@ -3,7 +3,7 @@
 //! `scenarioContext` in tests/web/agent.js and answers what it saw as a JSON-able object,
 //! which the Rust test asserts on.
 
-use client_tools::Client;
+use client_tools::js_api::Client;
 use js_sys::Promise;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;

@@ -2,7 +2,7 @@
 //! JS scenario run against its voice-agent simulator with `new WsTools` and `WsTools.attach`
 //! at hand (tests/web/ws_agent.js). The scenario answers what it saw as JSON.
 
-use client_tools::WsTools;
+use client_tools::js_api::WsTools;
 use js_sys::Promise;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;

@@ -89,7 +89,7 @@ impl Settings {
         }
         header_value(&self.token, "token")?;
         let mut config = Config::new(
-            self.base_url.trim_end_matches('/'),
+            self.base_url.clone(),
             self.session_id.clone(),
             self.token.clone(),
             self.name.clone(),
@@ -137,7 +137,7 @@ mod tests {
     fn the_config_is_checked_naming_the_field() {
         let s = Settings::new("http://127.0.0.1:1/", "s", "t", "web", Lifetime::default());
         let config = s.config(Vec::new(), "k".into(), 1).unwrap();
-        assert_eq!(config.base_url, "http://127.0.0.1:1");
+        assert_eq!(config.base_url, "http://127.0.0.1:1/");
         let mut zero = s.clone();
         zero.request_timeout = Duration::ZERO;
         let e = zero.config(Vec::new(), "k".into(), 1).unwrap_err();

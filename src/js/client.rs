@@ -1,9 +1,10 @@
-//! The JS-facing API: `Client.register`, `setTools`, `leave` and the client's getters.
+//! The JS `Client`: `Client.register`, `setTools`, `leave` and the client's getters, over the
+//! Rust [`crate::Client`]: options read from JS values, outcomes written back as JS values.
 
-use crate::browser::{now, options, Shared};
-use crate::engine::Engine;
-use crate::js::{self, Waiter};
+use crate::js;
+use client_tools_core::api::{Error, ErrorKind};
 use js_sys::Promise;
+use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -226,50 +227,36 @@ export class Client {
 }
 "#;
 
-/// A registration on a session: it declares the page's tools and answers the agent's calls
-/// to them until it leaves. Typed in `TS_TYPES` (the package's JS wraps it: see
-/// pkg-template/api.js).
+/// A registration on a session, as JS holds it: the Rust [`crate::Client`] with its options
+/// read from JS and its outcomes written back. Typed in `TS_TYPES` (the package's JS wraps it:
+/// see pkg-template/api.js).
 #[wasm_bindgen(skip_typescript)]
 pub struct Client {
-    shared: Rc<Shared>,
+    client: crate::Client,
     /// What `exposeToWebMCP(client)` follows: owned here, so it goes with the client.
     followed: Rc<crate::webmcp::Followed>,
+    /// The first `leave()`'s promise, which a second call returns.
+    leaving: RefCell<Option<Promise>>,
 }
 
-fn key_prefix() -> String {
-    // `globalThis.crypto`: a window's, a worker's, or Node's. `randomUUID` exists only in
-    // secure contexts, so it is looked up before it is called.
-    let crypto = Some(js::get(&js_sys::global(), "crypto"))
-        .filter(|c| js::get(c, "randomUUID").is_function());
-    match crypto {
-        Some(c) => js::call_method(&c, "randomUUID", &[])
-            .ok()
-            .and_then(|u| u.as_string())
-            .unwrap_or_default(),
-        // Not a secure context: still unique enough per page for idempotency.
-        None => format!(
-            "{:x}-{:x}",
-            now().as_ms(),
-            (js_sys::Math::random() * 9.0e15) as u64
-        ),
+impl Client {
+    /// The key `exposeToWebMCP` finds this client by.
+    fn key(&self) -> usize {
+        Rc::as_ptr(&self.client.shared) as usize
     }
 }
 
-/// A promise rejected with an `Error` whose `code` is `code`.
-fn rejected(code: &str, message: &str) -> Promise {
-    Promise::reject(&js::error(code, message))
+/// A promise rejected with the SDK's `Error` for `e` (its code, and its message naming the
+/// option in the JS spelling).
+fn rejected(e: &Error) -> Promise {
+    Promise::reject(&js::error(e.kind(), &e.to_string()))
 }
 
-/// A client freed by JS (`free()`, or collected once nothing refers to it) leaves, so the
-/// model is not offered tools that nobody answers.
+/// A client freed by JS (`free()`, or collected once nothing refers to it) leaves, as a
+/// dropped Rust client does; `exposeToWebMCP` stops finding it.
 impl Drop for Client {
     fn drop(&mut self) {
-        use crate::engine::ClientState::{Registered, Registering};
-        crate::webmcp::forget_client(Rc::as_ptr(&self.shared) as usize);
-        if matches!(self.shared.engine().state(), Registering | Registered) {
-            self.shared.engine.borrow_mut().leave(now());
-            self.shared.drain();
-        }
+        crate::webmcp::forget_client(self.key());
     }
 }
 
@@ -277,69 +264,56 @@ impl Drop for Client {
 impl Client {
     /// Registers on the session and starts answering calls. Resolves once the server took
     /// the registration; rejects with an `Error` naming the option that is wrong, with the
-    /// server's refusal (a bad token, a full session), or when `registerTimeoutMs` (30 s) pass
-    /// without a registration (the server unreachable, or answering 5xx).
+    /// server's refusal (a bad token, a full session), when `registerTimeoutMs` (30 s) pass
+    /// without a registration (the server unreachable, or answering 5xx), or with the
+    /// signal's reason when it aborts first.
     pub fn register(options: JsValue) -> Promise {
-        let seed = (js_sys::Math::random() * 9.0e15) as u64;
         // `tools` may be a registry: its definitions are the list.
         let tools = crate::registry::tool_list(&js::get(&options, "tools"));
-        let opts = match options::register(&options, &tools, key_prefix(), seed) {
+        let opts = match crate::browser::options::register(&options, &tools) {
             Ok(o) => o,
-            Err(message) => return rejected("invalid_option", &message),
+            Err(message) => return Promise::reject(&js::invalid(&message)),
         };
-        if let Some(signal) = (opts.signal.as_ref()).filter(|s| js::bool_prop(s, "aborted")) {
-            return Promise::reject(&js::get(signal, "reason"));
-        }
-        let engine = match Engine::new(opts.config, now()) {
-            Ok(e) => e,
-            Err(e) => return rejected("invalid_option", &e.to_string()),
-        };
-        let shared = Shared::new(
-            engine,
-            opts.handlers,
-            opts.on_status,
-            opts.on_call,
-            opts.request_timeout_ms,
-        );
-        if let Some(name) = opts.share_stream {
-            shared.share_stream(name);
-        }
-        let (registered, waiter) = Waiter::new();
-        shared.wait_registered(waiter);
-        if let Some(signal) = &opts.signal {
-            shared.stop_on(signal);
-        }
-        shared.drain();
-        let key = Rc::as_ptr(&shared) as usize;
-        let followed = Rc::default();
-        let client = Client {
-            shared,
-            followed: Rc::clone(&followed),
-        };
-        crate::js::task::promise(Box::pin(async move {
-            crate::js::task::wait(&registered).await?;
-            let client = JsValue::from(client);
-            crate::webmcp::track_client(&client, key, &followed, &tools);
-            Ok(client)
+        let signal = opts.signal.clone();
+        js::task::promise(Box::pin(async move {
+            match crate::Client::register_js_spelled(opts).await {
+                Ok(client) => {
+                    let followed = Rc::default();
+                    let client = Client {
+                        client,
+                        followed: Rc::clone(&followed),
+                        leaving: RefCell::new(None),
+                    };
+                    let key = client.key();
+                    let client = JsValue::from(client);
+                    crate::webmcp::track_client(&client, key, &followed, &tools);
+                    Ok(client)
+                }
+                // The signal's own reason, as a JS `await` of an aborted fetch rejects.
+                Err(e) if e.kind() == ErrorKind::Aborted => Err(signal
+                    .map(|s| js::get(&s, "reason"))
+                    .unwrap_or_else(|| js::error(e.kind(), &e.to_string()))),
+                Err(e) => Err(js::error(e.kind(), &e.to_string())),
+            }
         }))
     }
 
     /// The client id the server gave (`cli_…`).
     #[wasm_bindgen(getter)]
     pub fn id(&self) -> Option<String> {
-        self.shared.engine().id().map(str::to_owned)
+        self.client.id()
     }
 
     /// The name the client got: the one asked for, or with a counter appended (`web-2`).
     #[wasm_bindgen(getter)]
     pub fn name(&self) -> Option<String> {
-        self.shared.engine().name().map(str::to_owned)
+        self.client.name()
     }
 
     /// When the registration runs out unless pinged; `null` for a `never` lifetime.
     #[wasm_bindgen(getter, js_name = expiresAt)]
     pub fn expires_at(&self) -> JsValue {
-        match self.shared.engine().expiry() {
+        match self.client.shared.engine().expiry() {
             Some(at) => js_sys::Date::new(&JsValue::from_f64(at.as_ms() as f64)).into(),
             None => JsValue::NULL,
         }
@@ -349,7 +323,7 @@ impl Client {
     #[wasm_bindgen(getter)]
     pub fn state(&self) -> String {
         use crate::engine::ClientState::*;
-        match self.shared.engine().state() {
+        match self.client.state() {
             Registering => "registering",
             Registered => "registered",
             Left => "left",
@@ -365,34 +339,46 @@ impl Client {
     #[wasm_bindgen(js_name = setTools)]
     pub fn set_tools(&self, tools: JsValue) -> Promise {
         let list = crate::registry::tool_list(&tools);
-        let (defs, handlers) = match options::tools(&list, "tools") {
+        let tools = match crate::browser::options::tools(&list, "tools") {
             Ok(t) => t,
-            Err(message) => return rejected("invalid_option", &message),
+            Err(message) => return Promise::reject(&js::invalid(&message)),
         };
-        let op = match self.shared.engine.borrow_mut().set_tools(defs, now()) {
-            Ok(op) => op,
-            Err(e) => return rejected("invalid_option", &e.to_string()),
+        let pending = match self.client.begin_set_tools(tools) {
+            Ok(p) => p,
+            Err(e) => return rejected(&e),
         };
-        self.shared.replace_handlers(handlers);
         crate::webmcp::client_tools_set(&self.followed, &list);
-        let (promise, waiter) = Waiter::new();
-        self.shared.add_op(op, waiter);
-        self.shared.drain();
-        promise
+        settle(pending)
     }
 
     /// Leaves the session (a `DELETE`): frees the name; calls still owed fail on the server
     /// with `client_gone` and their handlers' signals abort. The client is done for good; a
-    /// client that stopped on an error has nothing to leave, and resolves at once.
+    /// client that stopped on an error has nothing to leave, and resolves at once. Calling it
+    /// again returns the first call's promise.
     pub fn leave(&self) -> Promise {
-        crate::webmcp::forget_client(Rc::as_ptr(&self.shared) as usize);
-        if self.shared.engine().state() == crate::engine::ClientState::Failed {
-            return Promise::resolve(&JsValue::UNDEFINED);
+        if let Some(p) = self.leaving.borrow().as_ref() {
+            return p.clone();
         }
-        let op = self.shared.engine.borrow_mut().leave(now());
-        let (promise, waiter) = Waiter::new();
-        self.shared.add_op(op, waiter);
-        self.shared.drain();
+        crate::webmcp::forget_client(self.key());
+        let promise = match self.client.begin_leave() {
+            Some(pending) => settle(pending),
+            None => Promise::resolve(&JsValue::UNDEFINED),
+        };
+        *self.leaving.borrow_mut() = Some(promise.clone());
         promise
     }
+}
+
+/// The promise of an op: resolved once the server answered, rejected with the SDK's `Error`.
+fn settle(pending: crate::api::client::Pending) -> Promise {
+    js::task::promise(Box::pin(async move {
+        match pending.await {
+            Some(Ok(())) => Ok(JsValue::UNDEFINED),
+            Some(Err(e)) => Err(js::error(e.kind(), &e.to_string())),
+            None => Err(js::error(
+                ErrorKind::NotRegistered,
+                "the client has stopped",
+            )),
+        }
+    }))
 }

@@ -1,0 +1,263 @@
+//! Browser tests of the Rust API (`client_tools::{Client, Options, Tool, CallContext}`), as a
+//! Rust web app or a `wasm-pack test` suite uses it, against a real devserver: register; a
+//! call through the agent routes answered; typed arguments refused naming the field;
+//! `set_tools` swapped before the result of the call that asked for it; `leave` twice;
+//! cancellation reaching a handler when its call fails on the server.
+//! Run with `wasm-pack test --headless --chrome -- --test web_rust_api`
+//! (`CLIENT_TOOLS_DEVSERVER` names the devserver; `scripts/test` sets it).
+#![cfg(target_arch = "wasm32")]
+
+#[path = "web_rust/support.rs"]
+mod support;
+
+use client_tools::{CallContext, Client, ClientState, ErrorKind, Options, Tool};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use support::{agent, options, session, sleep, wait_for};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen_test]
+async fn a_client_registers_and_answers_a_call_through_the_agent_routes() {
+    let s = session().await;
+    let seen: Rc<RefCell<Vec<String>>> = Rc::default();
+    let log = seen.clone();
+    let lookup = Tool::new(
+        "lookup",
+        "Looks an order up.",
+        move |args, ctx: CallContext| {
+            let log = log.clone();
+            async move {
+                log.borrow_mut()
+                    .push(format!("{} {}", ctx.tool(), ctx.run_id()));
+                assert!(ctx.remaining().as_millis() > 0, "a deadline ahead");
+                json!({"order": args["id"], "status": "shipped"})
+            }
+        },
+    )
+    .parameters(
+        json!({"type": "object", "properties": {"id": {"type": "integer"}}, "required": ["id"]}),
+    );
+    let client = Client::register(options(&s, "rust").tool(lookup))
+        .await
+        .expect("registered");
+    assert!(
+        client.id().is_some_and(|id| id.starts_with("cli_")),
+        "{:?}",
+        client.id()
+    );
+    assert_eq!(client.name().as_deref(), Some("rust"));
+    assert_eq!(client.state(), ClientState::Registered);
+    assert!(client.expires_at().is_some(), "a TTL lifetime");
+    let run = agent::start_run(&s).await;
+    let out = agent::call(&s, &run, "client__rust__lookup", json!({"id": 7})).await;
+    assert_eq!(out["is_error"], false, "{out}");
+    let text: Value = serde_json::from_str(out["text"].as_str().unwrap()).unwrap();
+    assert_eq!(text, json!({"order": 7, "status": "shipped"}));
+    let bad = agent::call(&s, &run, "client__rust__lookup", json!({"id": "7"})).await;
+    assert_eq!(bad["is_error"], true, "the schema is checked first: {bad}");
+    assert_eq!(seen.borrow().clone(), vec![format!("lookup {run}")]);
+    client.leave().await.expect("left");
+}
+
+#[derive(Deserialize)]
+struct Highlight {
+    row_id: String,
+    #[serde(default)]
+    color: Option<String>,
+}
+
+#[wasm_bindgen_test]
+async fn typed_arguments_that_do_not_fit_are_refused_naming_the_field() {
+    let s = session().await;
+    let ran = Rc::new(Cell::new(0));
+    let counter = ran.clone();
+    let highlight = Tool::typed(
+        "highlight_row",
+        "Highlights a row.",
+        move |args: Highlight, _ctx| {
+            counter.set(counter.get() + 1);
+            let color = args.color.unwrap_or_else(|| "yellow".into());
+            async move { format!("Row {} is {color}.", args.row_id) }
+        },
+    );
+    let client = Client::register(options(&s, "typed").tool(highlight))
+        .await
+        .expect("registered");
+    let run = agent::start_run(&s).await;
+    let ok = agent::call(
+        &s,
+        &run,
+        "client__typed__highlight_row",
+        json!({"row_id": "42"}),
+    )
+    .await;
+    assert_eq!(
+        (ok["is_error"].clone(), ok["text"].clone()),
+        (json!(false), json!("Row 42 is yellow."))
+    );
+    let bad = agent::call(
+        &s,
+        &run,
+        "client__typed__highlight_row",
+        json!({"row_id": 42}),
+    )
+    .await;
+    assert_eq!(bad["is_error"], true, "{bad}");
+    let text = bad["text"].as_str().unwrap();
+    assert!(
+        text.contains("row_id: invalid type: integer `42`, expected a string"),
+        "{text}"
+    );
+    let missing = agent::call(&s, &run, "client__typed__highlight_row", json!({})).await;
+    assert_eq!(
+        missing["text"],
+        "the arguments do not fit: missing field `row_id`"
+    );
+    assert_eq!(
+        ran.get(),
+        1,
+        "the handler ran only for the arguments that fit"
+    );
+    client.leave().await.expect("left");
+}
+
+#[wasm_bindgen_test]
+async fn set_tools_in_a_handler_is_declared_before_its_result() {
+    let s = session().await;
+    let slot: Rc<RefCell<Option<Client>>> = Rc::default();
+    let owner = slot.clone();
+    let navigate = Tool::new("navigate", "Opens a screen.", move |_args, _ctx| {
+        let owner = owner.clone();
+        async move {
+            let filter = Tool::new("filter_orders", "Filters the orders.", |_a, _c| async {
+                "filtered"
+            });
+            // Taken out of the borrow before it is awaited.
+            let swap = owner.borrow().as_ref().map(|c| c.set_tools(vec![filter]));
+            match swap {
+                Some(swap) => swap.await.map(|()| "Opened the orders page."),
+                None => Ok("no client"),
+            }
+        }
+    });
+    let client = Client::register(options(&s, "nav").tool(navigate))
+        .await
+        .expect("registered");
+    *slot.borrow_mut() = Some(client);
+    let run = agent::start_run(&s).await;
+    let id = agent::call_tool(&s, &run, "client__nav__navigate", json!({})).await;
+    let out = agent::wait_call(&s, &run, &id).await;
+    assert_eq!(out["text"], "Opened the orders page.", "{out}");
+    let log: Vec<String> = agent::events(&s)
+        .await
+        .iter()
+        .filter(|e| e["type"] == "client_tools_replaced" || e["data"]["call_id"] == id.as_str())
+        .map(|e| e["type"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    assert_eq!(
+        log,
+        [
+            "client_tool_dispatched",
+            "client_tool_acked",
+            "client_tools_replaced",
+            "client_tool_succeeded"
+        ]
+    );
+    let model = agent::model_tools(&s).await;
+    assert_eq!(model, ["client__nav__filter_orders"]);
+    let client = slot.borrow_mut().take().unwrap();
+    client.leave().await.expect("left");
+}
+
+#[wasm_bindgen_test]
+async fn leave_twice_is_fine_and_a_left_client_keeps_its_id() {
+    let s = session().await;
+    let client = Client::register(options(&s, "twice"))
+        .await
+        .expect("registered");
+    let id = client.id();
+    assert_eq!(agent::clients(&s).await, 1);
+    client.leave().await.expect("left");
+    assert_eq!(client.state(), ClientState::Left);
+    assert_eq!(
+        client.leave().await,
+        Ok(()),
+        "a second leave has nothing to do"
+    );
+    assert_eq!(client.id(), id, "still the id it had");
+    assert_eq!(agent::clients(&s).await, 0);
+    let e = client.set_tools(Vec::new()).await.expect_err("left");
+    assert_eq!(e.kind(), ErrorKind::NotRegistered, "{e}");
+}
+
+#[wasm_bindgen_test]
+async fn bad_options_fail_naming_the_field_in_rust_spelling() {
+    let s = session().await;
+    let zero = std::time::Duration::ZERO;
+    let tool = Tool::new("x", "", |_a, _c| async {}).timeout(zero);
+    let e = Client::register(options(&s, "bad").tool(tool))
+        .await
+        .err()
+        .expect("refused");
+    assert_eq!(e.kind(), ErrorKind::InvalidOption);
+    assert_eq!(e.field(), Some("tools[0].timeout"), "{e}");
+    let e = Client::register(options(&s, "bad").register_timeout(zero))
+        .await
+        .err()
+        .expect("refused");
+    assert_eq!(e.to_string(), "register_timeout: zero, must be above 0");
+    let e = Client::register(options(&s, "Bad Name"))
+        .await
+        .err()
+        .expect("refused");
+    assert_eq!(e.field(), Some("name"), "{e}");
+    let e = Client::register(Options::new(support::devserver(), &s.id, "wrong-token"))
+        .await
+        .err()
+        .expect("refused");
+    assert_eq!(e.kind(), ErrorKind::Unauthorized, "{e}");
+}
+
+#[wasm_bindgen_test]
+async fn a_call_that_fails_on_the_server_cancels_its_handler() {
+    let s = session().await;
+    let started = Rc::new(Cell::new(false));
+    let seen: Rc<RefCell<Option<(bool, String)>>> = Rc::default();
+    let (flag, record) = (started.clone(), seen.clone());
+    let slow = Tool::new(
+        "slow",
+        "Waits to be cancelled.",
+        move |_args, ctx: CallContext| {
+            let (flag, record) = (flag.clone(), record.clone());
+            async move {
+                let signal = ctx.signal().expect("an AbortSignal");
+                flag.set(true);
+                ctx.cancelled().await;
+                let reason = js_sys::Reflect::get(&signal, &"reason".into())
+                    .ok()
+                    .and_then(|r| js_sys::Reflect::get(&r, &"message".into()).ok())
+                    .and_then(|m| m.as_string())
+                    .unwrap_or_default();
+                *record.borrow_mut() = Some((signal.aborted() && ctx.is_cancelled(), reason));
+                "too late"
+            }
+        },
+    );
+    let client = Client::register(options(&s, "cancel").tool(slow))
+        .await
+        .expect("registered");
+    let run = agent::start_run(&s).await;
+    let _id = agent::call_tool(&s, &run, "client__cancel__slow", json!({})).await;
+    wait_for("the handler to start", || started.get()).await;
+    agent::cancel_run(&s, &run).await;
+    wait_for("the handler to be cancelled", || seen.borrow().is_some()).await;
+    let (aborted, reason) = seen.borrow().clone().unwrap();
+    assert!(aborted, "the signal aborted and the context says cancelled");
+    assert!(!reason.is_empty(), "the signal's reason says why");
+    sleep(100).await;
+    client.leave().await.expect("left");
+}
