@@ -21,7 +21,7 @@ mod registry;
 #[cfg(feature = "js-api")]
 mod runner;
 
-#[cfg(all(feature = "page-tools", feature = "js-api"))]
+#[cfg(feature = "page-tools")]
 pub mod tools;
 #[cfg(feature = "js-api")]
 mod turns;

@@ -20,6 +20,18 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+/// The devserver's log of a call whose handler replaced the tools: the new list was declared
+/// before the call was answered (the ack may come before or after the `PUT`).
+fn assert_tools_before_result(log: &[String]) {
+    let at = |kind: &str| log.iter().position(|e| e == kind);
+    let (replaced, succeeded) = (at("client_tools_replaced"), at("client_tool_succeeded"));
+    assert!(
+        replaced.is_some() && succeeded.is_some() && replaced < succeeded,
+        "the tools are replaced before the result: {log:?}"
+    );
+    assert_eq!(log.len(), 4, "dispatched, acked, replaced, succeeded: {log:?}");
+}
+
 #[wasm_bindgen_test]
 async fn a_client_registers_and_answers_a_call_through_the_agent_routes() {
     let s = session().await;
@@ -158,15 +170,7 @@ async fn set_tools_in_a_handler_is_declared_before_its_result() {
         .filter(|e| e["type"] == "client_tools_replaced" || e["data"]["call_id"] == id.as_str())
         .map(|e| e["type"].as_str().unwrap_or_default().to_owned())
         .collect();
-    assert_eq!(
-        log,
-        [
-            "client_tool_dispatched",
-            "client_tool_acked",
-            "client_tools_replaced",
-            "client_tool_succeeded"
-        ]
-    );
+    assert_tools_before_result(&log);
     let model = agent::model_tools(&s).await;
     assert_eq!(model, ["client__nav__filter_orders"]);
     let client = slot.borrow_mut().take().unwrap();
@@ -259,5 +263,119 @@ async fn a_call_that_fails_on_the_server_cancels_its_handler() {
     assert!(aborted, "the signal aborted and the context says cancelled");
     assert!(!reason.is_empty(), "the signal's reason says why");
     sleep(100).await;
+    client.leave().await.expect("left");
+}
+
+#[wasm_bindgen_test]
+async fn a_page_tool_made_in_rust_fills_a_form() {
+    use client_tools::tools::{describe_form, fill_form, FormOptions};
+    use wasm_bindgen::JsCast;
+    let s = session().await;
+    let document = web_sys::window().unwrap().document().unwrap();
+    // The fixture in its own appended <div>, removed at the end.
+    let div = document.create_element("div").unwrap();
+    div.set_inner_html(
+        r#"<form id="order"><label>Customer <input name="customer" value="Ada"></label>
+        <label>Password <input type="password" name="pw"></label><button>Save</button></form>"#,
+    );
+    document.body().unwrap().append_child(&div).unwrap();
+    let form: web_sys::HtmlFormElement = div
+        .query_selector("form")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    let tools = vec![
+        fill_form(FormOptions::default().form(form.clone())).expect("valid options"),
+        describe_form(FormOptions::default().root(div.clone()).name("read_form")).expect("valid"),
+    ];
+    assert_eq!(tools[0].name(), "fill_form");
+    let bad = fill_form(FormOptions::default().sensitive(&["[".to_owned()]));
+    assert!(
+        bad.err()
+            .is_some_and(|e| e.to_string().contains("is not a valid CSS selector")),
+        "a bad selector is refused when the tool is made"
+    );
+    let client = Client::register(options(&s, "forms").tools(tools))
+        .await
+        .expect("registered");
+    let run = agent::start_run(&s).await;
+    let args = json!({"fields": {"customer": "Grace", "pw": "hunter2"}});
+    let out = agent::call(&s, &run, "client__forms__fill_form", args).await;
+    let input: web_sys::HtmlInputElement = div
+        .query_selector("[name=customer]")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    let pw: web_sys::HtmlInputElement = div
+        .query_selector("[name=pw]")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    assert_eq!(input.value(), "Grace", "filled: {out}");
+    assert_eq!(
+        pw.value(),
+        "",
+        "a password is refused without allow_sensitive: {out}"
+    );
+    let text = out["text"].as_str().unwrap_or_default();
+    assert!(text.contains("customer"), "{text}");
+    let read = agent::call(&s, &run, "client__forms__read_form", json!({})).await;
+    assert_eq!(read["is_error"], false, "{read}");
+    assert!(
+        read["text"].as_str().unwrap_or_default().contains("Grace"),
+        "{read}"
+    );
+    let schemas = agent::model_tool_schemas(&s).await;
+    assert_eq!(
+        schemas["client__forms__fill_form"]["properties"].get("form"),
+        None,
+        "a pinned form takes the form argument out of the schema"
+    );
+    client.leave().await.expect("left");
+    div.remove();
+}
+
+#[wasm_bindgen_test]
+async fn the_navigate_tool_made_in_rust_declares_the_new_screens_tools_before_its_result() {
+    use client_tools::tools::{navigate, NavigateOptions};
+    let s = session().await;
+    let slot: Rc<RefCell<Option<Client>>> = Rc::default();
+    let paths: Rc<RefCell<Vec<String>>> = Rc::default();
+    let (owner, seen) = (slot.clone(), paths.clone());
+    let nav = navigate(NavigateOptions::default().router(move |path| {
+        let (owner, seen) = (owner.clone(), seen.clone());
+        async move {
+            seen.borrow_mut().push(path);
+            let screen = Tool::new("filter_orders", "Filters the orders.", |_a, _c| async {
+                "ok"
+            });
+            let swap = owner.borrow().as_ref().map(|c| c.set_tools(vec![screen]));
+            if let Some(swap) = swap {
+                swap.await.expect("the new screen's tools");
+            }
+        }
+    }))
+    .expect("valid options");
+    let client = Client::register(options(&s, "router").tool(nav))
+        .await
+        .expect("registered");
+    *slot.borrow_mut() = Some(client);
+    let run = agent::start_run(&s).await;
+    let id = agent::call_tool(
+        &s,
+        &run,
+        "client__router__navigate",
+        json!({"url": "/orders?q=7"}),
+    )
+    .await;
+    let out = agent::wait_call(&s, &run, &id).await;
+    assert_eq!(out["is_error"], false, "{out}");
+    assert_eq!(paths.borrow().clone(), ["/orders?q=7"]);
+    let log: Vec<String> = (agent::events(&s).await.iter())
+        .filter(|e| e["type"] == "client_tools_replaced" || e["data"]["call_id"] == id.as_str())
+        .map(|e| e["type"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    assert_tools_before_result(&log);
+    let client = slot.borrow_mut().take().unwrap();
     client.leave().await.expect("left");
 }

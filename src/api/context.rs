@@ -113,7 +113,6 @@ impl CallContext {
     }
 
     /// `ctx.deadline` of a JS handler: one `Date` per call, moved with the deadline.
-    #[cfg(feature = "js-api")]
     pub(crate) fn deadline_date(&self) -> js_sys::Date {
         let mut date = self.0.date.borrow_mut();
         let d = date

@@ -31,6 +31,7 @@ pub(crate) fn check(obj: &JsValue, known: &[&str], prefix: &str) -> Result<(), S
 /// The options object of an entry point, named `what` in messages (`"options"`): absent is
 /// none; anything but an object, or an object with a key not in `known`, is refused with an
 /// `invalid_option` `Error`.
+#[cfg(feature = "js-api")]
 pub(crate) fn options(v: &JsValue, known: &[&str], what: &str) -> Result<(), JsValue> {
     if v.is_undefined() || v.is_null() {
         return Ok(());

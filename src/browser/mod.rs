@@ -19,7 +19,7 @@ pub(crate) mod events;
 pub(crate) mod guards;
 pub(crate) mod handlers;
 mod host;
-#[cfg(feature = "js-api")]
+#[cfg(any(feature = "js-api", feature = "page-tools"))]
 pub(crate) mod keys;
 mod leader;
 mod lifecycle;

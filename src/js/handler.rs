@@ -1,27 +1,27 @@
-//! A JS tool handler as the Rust API's [`Handler`]: `handler(args, ctx)`, then
+//! A JS tool handler as the Rust API's [`Handler`](crate::api::tool::Handler): `handler(args, ctx)`, then
 //! `await Promise.resolve(result)`, so sync, async and throwing handlers all work the same
 //! way; what it gave back is read as JSON for the call runtime.
 
 use super::{error_text, Callback};
-use crate::api::tool::Handler;
 use crate::api::CallContext;
 use client_tools_core::calls::Returned;
 use js_sys::{Function, Object};
-use serde_json::{Map, Value};
-use std::rc::Rc;
+use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// The Rust handler that calls the JS function `f`.
-pub(crate) fn from_function(f: Function) -> Handler {
-    Rc::new(move |args, ctx| {
+#[cfg(feature = "js-api")]
+pub(crate) fn from_function(f: Function) -> crate::api::tool::Handler {
+    std::rc::Rc::new(move |args, ctx| {
         let f = f.clone();
         Box::pin(async move { call(&f, &args, &ctx).await })
     })
 }
 
-/// `ctx` as a JS handler sees it: `{ callId, runId, signal, deadline, afterResult(fn) }`.
-fn context(ctx: &CallContext) -> Object {
+/// `ctx` as a JS handler sees it: `{ callId, runId, signal, deadline, afterResult(fn) }` (the
+/// page tools read the same shape).
+pub(crate) fn context(ctx: &CallContext) -> Object {
     let o = Object::new();
     let set = |k: &str, v: &JsValue| super::set(&o, k, v);
     set("callId", &JsValue::from_str(ctx.call_id()));
@@ -44,7 +44,12 @@ fn context(ctx: &CallContext) -> Object {
 
 /// Calls the handler and waits for what it returns; the call runtime reads it by its
 /// convention ([`Answer::from_returned`](client_tools_core::calls::Answer::from_returned)).
-async fn call(handler: &Function, arguments: &Map<String, Value>, ctx: &CallContext) -> Returned {
+#[cfg(feature = "js-api")]
+async fn call(
+    handler: &Function,
+    arguments: &serde_json::Map<String, Value>,
+    ctx: &CallContext,
+) -> Returned {
     let args = js_sys::JSON::parse(&client_tools_core::protocol::object_text(arguments))
         .ok()
         .unwrap_or_else(|| Object::new().into());

@@ -15,7 +15,6 @@ use wasm_bindgen::JsCast;
 
 #[cfg(feature = "js-api")]
 pub(crate) mod client;
-#[cfg(feature = "js-api")]
 pub(crate) mod handler;
 pub(crate) mod json;
 pub(crate) mod task;

@@ -4,6 +4,7 @@
 //! the app gave it, refuses what a careful person would not do, and answers a refusal with an
 //! `{ isError: true, text }` result, never a throw.
 
+mod api;
 mod controls;
 mod describe;
 mod dom;
@@ -17,6 +18,11 @@ mod submit;
 mod text;
 mod url;
 
+pub use api::{
+    describe_form, fill_form, navigate, submit_form, FormOptions, FormRef, NavigateMode,
+    NavigateOptions, PageAction,
+};
+#[cfg(feature = "js-api")]
 use std::rc::Rc;
 
 // The one JS plumbing module of the SDK, shared with the browser shell.
@@ -25,9 +31,12 @@ use crate::js;
 use wasm_bindgen::prelude::*;
 
 use js::json::{read_json, string_arg};
-use js::{error_result, object, set, CallContext};
+use js::CallContext;
+#[cfg(feature = "js-api")]
+use js::{error_result, object, set};
 use options::Config;
 
+#[cfg(feature = "js-api")]
 #[wasm_bindgen(typescript_custom_section)]
 const PAGE_TOOL_TYPES: &'static str = r#"
 /** What a page tool hands to `confirm` before it acts; `summary` is one line for a person,
@@ -133,14 +142,51 @@ const FILL_SCHEMA: &str = r##"{"type":"object","properties":{"form":{"type":"str
 const SUBMIT_SCHEMA: &str = r#"{"type":"object","properties":{"form":{"type":"string","description":"The form: its ref as describe_form reports it (its id, name or \"form N\"). Needed only when the page has several forms."},"button":{"type":"string","description":"The submit button's label, name or id; default: the form's first submit button."}}}"#;
 const NAVIGATE_SCHEMA: &str = r#"{"type":"object","properties":{"url":{"type":"string","description":"A path of this app such as /orders/42, or a full http(s) URL of this site."}},"required":["url"]}"#;
 
-fn parameters(kind: Kind, config: &Config) -> JsValue {
-    let text = match kind {
+fn schema_text(kind: Kind) -> &'static str {
+    match kind {
         Kind::Describe => DESCRIBE_SCHEMA,
         Kind::Fill => FILL_SCHEMA,
         Kind::Submit => SUBMIT_SCHEMA,
         Kind::Navigate => NAVIGATE_SCHEMA,
-    };
-    let schema = js::json::parse_json(text);
+    }
+}
+
+/// A page tool's definition for the Rust API: what the JS factories set on their objects.
+struct Parts {
+    name: String,
+    description: String,
+    parameters: serde_json::Value,
+    timeout_ms: Option<u64>,
+    max_calls_per_run: Option<u32>,
+    annotations: Option<serde_json::Value>,
+}
+
+impl Parts {
+    fn of(kind: Kind, config: &Config) -> Parts {
+        let mut parameters = client_tools_core::json::parse(schema_text(kind)).unwrap_or_default();
+        if config.form.is_some() {
+            if let Some(serde_json::Value::Object(p)) = parameters.get_mut("properties") {
+                p.remove("form");
+            }
+        }
+        let count = |v: &JsValue| v.as_f64().map(|n| n as u64);
+        Parts {
+            name: config.name.clone(),
+            description: (config.description.clone())
+                .unwrap_or_else(|| default_description(kind).into()),
+            parameters,
+            timeout_ms: count(&config.timeout_ms),
+            max_calls_per_run: count(&config.max_calls_per_run)
+                .map(|n| n.min(u32::MAX as u64) as u32),
+            annotations: matches!(kind, Kind::Describe)
+                .then(|| serde_json::json!({ "readOnlyHint": true })),
+        }
+    }
+}
+
+#[cfg(feature = "js-api")]
+fn parameters(kind: Kind, config: &Config) -> JsValue {
+    let schema = js::json::parse_json(schema_text(kind));
     if config.form.is_some() {
         js::delete(&js::get(&schema, "properties"), "form");
     }
@@ -186,6 +232,7 @@ async fn dispatch(
 }
 
 /// Builds the tool definition object around a handler closure that owns the config.
+#[cfg(feature = "js-api")]
 fn make(
     kind: Kind,
     options: Option<js_sys::Object>,
@@ -233,6 +280,7 @@ fn make(
 /// A tool that describes a form (labels, types, constraints, options, values, validity and
 /// submit buttons), with secrets redacted. Throws if an option is malformed.
 // Typed in PAGE_TOOL_TYPES, where `options` can be optional.
+#[cfg(feature = "js-api")]
 #[wasm_bindgen(js_name = describeFormTool, skip_typescript)]
 pub fn describe_form_tool(options: Option<js_sys::Object>) -> Result<JsValue, JsValue> {
     make(Kind::Describe, options, "describe_form")
@@ -241,6 +289,7 @@ pub fn describe_form_tool(options: Option<js_sys::Object>) -> Result<JsValue, Js
 /// A tool that fills a form's fields by label, name or id, so the app's state follows, and
 /// reports per field what was set, changed or refused. Throws if an option is malformed.
 // Typed in PAGE_TOOL_TYPES, where `options` can be optional.
+#[cfg(feature = "js-api")]
 #[wasm_bindgen(js_name = fillFormTool, skip_typescript)]
 pub fn fill_form_tool(options: Option<js_sys::Object>) -> Result<JsValue, JsValue> {
     make(Kind::Fill, options, "fill_form")
@@ -249,6 +298,7 @@ pub fn fill_form_tool(options: Option<js_sys::Object>) -> Result<JsValue, JsValu
 /// A tool that submits a valid form with `requestSubmit` after `confirm`, and reports whether
 /// the app handled it or a page load follows. Throws if an option is malformed.
 // Typed in PAGE_TOOL_TYPES, where `options` can be optional.
+#[cfg(feature = "js-api")]
 #[wasm_bindgen(js_name = submitFormTool, skip_typescript)]
 pub fn submit_form_tool(options: Option<js_sys::Object>) -> Result<JsValue, JsValue> {
     make(Kind::Submit, options, "submit_form")
@@ -257,6 +307,7 @@ pub fn submit_form_tool(options: Option<js_sys::Object>) -> Result<JsValue, JsVa
 /// A tool that navigates to an app route (router, or History API) or, for allowed sites, loads
 /// the page after the result is posted. Throws if an option is malformed.
 // Typed in PAGE_TOOL_TYPES, where `options` can be optional.
+#[cfg(feature = "js-api")]
 #[wasm_bindgen(js_name = navigateTool, skip_typescript)]
 pub fn navigate_tool(options: Option<js_sys::Object>) -> Result<JsValue, JsValue> {
     make(Kind::Navigate, options, "navigate")

@@ -152,6 +152,22 @@ pub mod agent {
         names
     }
 
+    /// Each offered tool's parameters, by name.
+    pub async fn model_tool_schemas(s: &Session) -> Value {
+        let v: Value = done(
+            "reading the model's tools",
+            super::model_tools(devserver(), &s.js),
+        )
+        .await;
+        let mut out = serde_json::Map::new();
+        for t in v["tools"].as_array().into_iter().flatten() {
+            if let Some(name) = t["name"].as_str() {
+                out.insert(name.to_owned(), t["parameters"].clone());
+            }
+        }
+        Value::Object(out)
+    }
+
     /// How many live clients the session holds.
     pub async fn clients(s: &Session) -> usize {
         let v: Vec<Value> = done("reading the clients", super::clients(devserver(), &s.js)).await;

@@ -1,0 +1,318 @@
+//! The page tools for Rust callers: [`describe_form`], [`fill_form`], [`submit_form`] and
+//! [`navigate`], each a function of an options struct ([`FormOptions`], [`NavigateOptions`])
+//! returning a [`Tool`]. The options are checked by the same reader as the JS factories'
+//! (`describeFormTool` and the others), so a Rust app and a JS app get the same rules and
+//! messages; the tools run the same code.
+
+use super::{dispatch, Kind};
+use crate::api::tool::Handler;
+use crate::{Error, ErrorKind, Returned, Tool};
+use std::future::Future;
+use std::rc::Rc;
+use std::time::Duration;
+use wasm_bindgen::prelude::*;
+use web_sys::{Element, HtmlFormElement};
+
+/// What a page tool hands to a `confirm` hook before it acts.
+pub struct PageAction(JsValue);
+
+impl PageAction {
+    /// `"submit"` or `"navigate"`.
+    pub fn kind(&self) -> String {
+        crate::js::string_prop(&self.0, "kind")
+    }
+
+    /// One line for a person: `submit a form with "Pay" to https://shop.example/pay (POST)`.
+    pub fn summary(&self) -> String {
+        crate::js::string_prop(&self.0, "summary")
+    }
+
+    /// Where the submission or the navigation goes.
+    pub fn url(&self) -> String {
+        crate::js::string_prop(&self.0, "url")
+    }
+}
+
+/// The form a form tool works on.
+pub enum FormRef {
+    /// The element itself.
+    Element(HtmlFormElement),
+    /// A CSS selector, resolved inside the root at each call (the app's own selector: trusted).
+    Selector(String),
+}
+
+impl From<HtmlFormElement> for FormRef {
+    fn from(form: HtmlFormElement) -> FormRef {
+        FormRef::Element(form)
+    }
+}
+
+impl From<&str> for FormRef {
+    fn from(selector: &str) -> FormRef {
+        FormRef::Selector(selector.to_owned())
+    }
+}
+
+/// How the navigate tool changes the page without a router.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+pub enum NavigateMode {
+    /// Push the path and fire `popstate` (the default).
+    #[default]
+    History,
+    /// Load the page after the result is posted.
+    Document,
+}
+
+/// The options every page tool takes, as a JS options object under construction.
+#[derive(Clone)]
+struct Common(JsValue);
+
+impl Default for Common {
+    fn default() -> Common {
+        Common(crate::js::object())
+    }
+}
+
+impl Common {
+    fn set(&self, key: &str, v: JsValue) {
+        crate::js::set(&self.0, key, &v);
+    }
+
+    fn strings(&self, key: &str, list: &[String]) {
+        let items: Vec<JsValue> = list.iter().map(|s| JsValue::from_str(s)).collect();
+        self.set(
+            key,
+            crate::js::array(&items.iter().collect::<Vec<_>>()).into(),
+        );
+    }
+}
+
+/// The app's async `confirm` hook as the JS function the tools call.
+fn confirm_hook<F, Fut>(f: F) -> JsValue
+where
+    F: Fn(PageAction) -> Fut + 'static,
+    Fut: Future<Output = bool> + 'static,
+{
+    let f = Rc::new(f);
+    Closure::<crate::js::Callback>::new(move |action: JsValue, _| {
+        let f = f.clone();
+        crate::js::task::promise(Box::pin(async move {
+            Ok(JsValue::from_bool(f(PageAction(action)).await))
+        }))
+        .into()
+    })
+    .into_js_value()
+}
+
+/// Options of [`describe_form`], [`fill_form`] and [`submit_form`]. The default sees the whole
+/// page (`document.body`), finds the form by the ref the model names, and refuses secrets,
+/// files and hidden fields.
+#[derive(Clone, Default)]
+pub struct FormOptions(Common);
+
+/// Options of [`navigate`]. The default opens same-origin paths with the History API.
+#[derive(Clone, Default)]
+pub struct NavigateOptions(Common);
+
+macro_rules! common_options {
+    ($t:ty) => {
+        impl $t {
+            /// The tool's name (1 to 64 of `A-Z a-z 0-9 _ -`); each tool has a default.
+            pub fn name(self, name: &str) -> Self {
+                self.0.set("name", name.into());
+                self
+            }
+
+            /// What the model reads about the tool; each tool has a default.
+            pub fn description(self, description: &str) -> Self {
+                self.0.set("description", description.into());
+                self
+            }
+
+            /// The local deadline of one call (default 30 s).
+            pub fn timeout(self, timeout: Duration) -> Self {
+                self.0.set("timeoutMs", (timeout.as_millis() as f64).into());
+                self
+            }
+
+            /// At most this many calls per agent run.
+            pub fn max_calls_per_run(self, max: u32) -> Self {
+                self.0.set("maxCallsPerRun", max.into());
+                self
+            }
+
+            /// Origins besides the page's own the tool may reach (`https://pay.example`).
+            pub fn allow_origins(self, origins: &[String]) -> Self {
+                self.0.strings("allowOrigins", origins);
+                self
+            }
+
+            /// Asked before the tool submits or navigates; `false` stops it and the agent is
+            /// told so.
+            pub fn confirm<F, Fut>(self, f: F) -> Self
+            where
+                F: Fn(PageAction) -> Fut + 'static,
+                Fut: Future<Output = bool> + 'static,
+            {
+                self.0.set("confirm", confirm_hook(f));
+                self
+            }
+        }
+    };
+}
+common_options!(FormOptions);
+common_options!(NavigateOptions);
+
+impl FormOptions {
+    /// The element the tool may see into (default: `document.body`).
+    pub fn root(self, root: Element) -> Self {
+        self.0.set("root", root.into());
+        self
+    }
+
+    /// The form to work on: the element, or a selector resolved inside the root at each call.
+    /// Without it the model names a form by its ref when the root holds several.
+    pub fn form(self, form: impl Into<FormRef>) -> Self {
+        let v = match form.into() {
+            FormRef::Element(e) => e.into(),
+            FormRef::Selector(s) => JsValue::from_str(&s),
+        };
+        self.0.set("form", v);
+        self
+    }
+
+    /// CSS selectors of more fields to treat as secrets, like passwords.
+    pub fn sensitive(self, selectors: &[String]) -> Self {
+        self.0.strings("sensitive", selectors);
+        self
+    }
+
+    /// Let the agent fill passwords, card data, one-time codes and `sensitive` fields.
+    pub fn allow_sensitive(self, allow: bool) -> Self {
+        self.0.set("allowSensitive", allow.into());
+        self
+    }
+
+    /// Let the agent put text files into file inputs.
+    pub fn allow_files(self, allow: bool) -> Self {
+        self.0.set("allowFiles", allow.into());
+        self
+    }
+
+    /// Let the agent set hidden inputs.
+    pub fn allow_hidden(self, allow: bool) -> Self {
+        self.0.set("allowHidden", allow.into());
+        self
+    }
+}
+
+impl NavigateOptions {
+    /// The app's router, called with `/path?query#hash` for a same-origin URL and awaited, so
+    /// that the tools it declares for the new screen are in place before the result.
+    pub fn router<F, Fut>(self, f: F) -> Self
+    where
+        F: Fn(String) -> Fut + 'static,
+        Fut: Future<Output = ()> + 'static,
+    {
+        let f = Rc::new(f);
+        let hook = Closure::<crate::js::Callback>::new(move |path: JsValue, _| {
+            let f = f.clone();
+            let path = path.as_string().unwrap_or_default();
+            crate::js::task::promise(Box::pin(async move {
+                f(path).await;
+                Ok(JsValue::UNDEFINED)
+            }))
+            .into()
+        });
+        self.0.set("router", hook.into_js_value());
+        self
+    }
+
+    /// Without a router: [`NavigateMode::History`] (default) or [`NavigateMode::Document`].
+    pub fn mode(self, mode: NavigateMode) -> Self {
+        let mode = match mode {
+            NavigateMode::History => "history",
+            NavigateMode::Document => "document",
+        };
+        self.0.set("mode", mode.into());
+        self
+    }
+}
+
+/// A page tool of `kind` from its options, checked as the JS factories check them.
+fn make(kind: Kind, options: &JsValue, default_name: &str) -> Result<Tool, Error> {
+    let config = super::options::Config::read(options, default_name)
+        .map_err(|m| Error::new(ErrorKind::InvalidOption, m))?;
+    let parts = super::Parts::of(kind, &config);
+    let config = Rc::new(config);
+    let handler: Handler = Rc::new(move |args, ctx| {
+        let config = config.clone();
+        Box::pin(async move {
+            let text = client_tools_core::protocol::object_text(&args);
+            let args = js_sys::JSON::parse(&text).unwrap_or_else(|_| crate::js::object());
+            let js_ctx = crate::js::handler::context(&ctx);
+            let ctx = crate::js::CallContext::new(js_ctx.into());
+            match dispatch(kind, &config, args, ctx).await {
+                Ok(v) => crate::js::handler::returned_value(&v),
+                Err(why) => Returned::Threw(why),
+            }
+        })
+    });
+    let mut tool = Tool::with_handler(parts.name, parts.description, handler);
+    tool.def.spec.parameters = Some(parts.parameters);
+    tool.def.timeout_ms = parts.timeout_ms;
+    tool.def.max_calls_per_run = parts.max_calls_per_run;
+    tool.annotations = parts.annotations;
+    Ok(tool)
+}
+
+/// A tool that describes a form (labels, types, constraints, options, values, validity and
+/// submit buttons), with secrets redacted. Fails naming a malformed option.
+///
+/// ```no_run
+/// use client_tools::tools::{describe_form, FormOptions};
+/// let tool = describe_form(FormOptions::default().form("#order-form")).expect("valid options");
+/// ```
+pub fn describe_form(options: FormOptions) -> Result<Tool, Error> {
+    make(Kind::Describe, &options.0 .0, "describe_form")
+}
+
+/// A tool that fills a form's fields by label, name or id so the app's state follows (React,
+/// Vue and Angular see the change), and reports per field what was set or refused.
+///
+/// ```no_run
+/// use client_tools::tools::{fill_form, FormOptions};
+/// let tool = fill_form(FormOptions::default().form("#order-form")).expect("valid options");
+/// ```
+pub fn fill_form(options: FormOptions) -> Result<Tool, Error> {
+    make(Kind::Fill, &options.0 .0, "fill_form")
+}
+
+/// A tool that submits a valid form with `requestSubmit` after `confirm`, and reports whether
+/// the app handled it or a page load follows (after the result is posted).
+///
+/// ```no_run
+/// use client_tools::tools::{submit_form, FormOptions};
+/// let tool = submit_form(FormOptions::default().form("#order-form").confirm(|action| async move {
+///     web_sys::window().and_then(|w| w.confirm_with_message(&action.summary()).ok()).unwrap_or(false)
+/// }))
+/// .expect("valid options");
+/// ```
+pub fn submit_form(options: FormOptions) -> Result<Tool, Error> {
+    make(Kind::Submit, &options.0 .0, "submit_form")
+}
+
+/// A tool that opens an app route (the router, or the History API) or, for allowed sites,
+/// loads the page after the result is posted.
+///
+/// ```no_run
+/// use client_tools::tools::{navigate, NavigateOptions};
+/// let tool = navigate(NavigateOptions::default().router(|path| async move {
+///     // the app's router: render the screen of `path` and set its tools
+///     let _ = path;
+/// }))
+/// .expect("valid options");
+/// ```
+pub fn navigate(options: NavigateOptions) -> Result<Tool, Error> {
+    make(Kind::Navigate, &options.0 .0, "navigate")
+}
