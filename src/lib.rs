@@ -7,6 +7,8 @@
 //! `client-tools-native`. With the `js-api` feature (the npm package's build), [`js_api`] holds the
 //! JS classes, thin over the Rust API.
 
+#![warn(missing_docs)]
+
 #[cfg(all(not(target_feature = "atomics"), target_family = "wasm"))]
 #[global_allocator]
 static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();

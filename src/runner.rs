@@ -10,6 +10,7 @@
 use crate::api::tool::Handler;
 use crate::browser::calls::Calls;
 use crate::browser::guards::{self, Listener, Pump, Pumped};
+use crate::browser::oneshot::{self, Receiver, Sender};
 use crate::browser::{handlers, now};
 use client_tools_core::calls::{Answer, CallRuntime};
 use client_tools_core::time::Instant;
@@ -19,40 +20,17 @@ use std::cell::RefCell;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
-use std::task::{Context, Poll, Waker};
+use std::task::{Context, Poll};
 use wasm_bindgen::prelude::*;
 use web_sys::AbortSignal;
 
-/// Where a call's answer lands: `Some(answer)`, or `None` when the caller cancelled it.
-#[derive(Default)]
-struct Slot {
-    value: RefCell<Option<Option<Answer>>>,
-    waker: RefCell<Option<Waker>>,
-}
-
-impl Slot {
-    fn fill(&self, value: Option<Answer>) {
-        if self.value.borrow().is_some() {
-            return;
-        }
-        *self.value.borrow_mut() = Some(value);
-        if let Some(w) = self.waker.borrow_mut().take() {
-            w.wake();
-        }
-    }
-}
-
 /// A call's answer, once it comes: `None` if the caller's signal cancelled it first.
-pub(crate) struct Outcome(Rc<Slot>);
+pub(crate) struct Outcome(Receiver<Option<Answer>>);
 
 impl Future for Outcome {
     type Output = Option<Answer>;
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Answer>> {
-        if let Some(v) = self.0.value.borrow_mut().take() {
-            return Poll::Ready(v);
-        }
-        *self.0.waker.borrow_mut() = Some(cx.waker().clone());
-        Poll::Pending
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Answer>> {
+        Pin::new(&mut self.0).poll(cx).map(Option::flatten)
     }
 }
 
@@ -61,7 +39,7 @@ impl Future for Outcome {
 struct Pending {
     /// Cancels the call when the caller's signal aborts.
     _caller: Option<Listener>,
-    slot: Rc<Slot>,
+    slot: Sender<Option<Answer>>,
 }
 
 /// The calls of one transport: its call runtime and the handlers it runs.
@@ -104,8 +82,8 @@ impl Runner {
         deadline: Instant,
         signal: Option<&AbortSignal>,
     ) -> Outcome {
-        let slot = Rc::new(Slot::default());
-        let outcome = Outcome(slot.clone());
+        let (slot, answer) = oneshot::channel();
+        let outcome = Outcome(answer);
         let caller = signal.and_then(|signal| {
             let weak = Rc::downgrade(self);
             let id = call_id.to_owned();
@@ -169,11 +147,11 @@ impl Runner {
                 _ => "the caller aborted the call".to_owned(),
             };
             self.calls.abort(call_id, &reason);
-            p.slot.fill(answer);
+            p.slot.send(answer);
             return;
         }
         let after = self.calls.end(call_id);
-        p.slot.fill(answer);
+        p.slot.send(answer);
         // After the answer reached the caller (a later task than the promise it settles), as
         // `ctx.afterResult` runs after a Sessions result is posted. An aborted call's callbacks
         // are dropped: nothing was delivered from its handler.
