@@ -2,9 +2,10 @@
 //! with their handlers, time limits and the optional status and call callbacks.
 
 use crate::handler::{erase, CallContext, Handler};
-use client_tools_core::api::{IntoToolResult, Settings};
+use client_tools_core::api::{typed_arguments, IntoToolResult, Settings};
 use client_tools_core::engine::{CallEvent, Paths, Status, ToolDef};
 use client_tools_core::protocol::{Lifetime, ToolSpec};
+use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use std::fmt;
 use std::future::Future;
@@ -52,6 +53,40 @@ impl Tool {
             }),
             handler: erase(f),
         }
+    }
+
+    /// A tool whose handler takes its arguments as an `A`: arguments that do not deserialize
+    /// are answered `is_error` naming the field (`row_id: invalid type: integer `42`, expected
+    /// a string`) and the handler does not run. As the browser SDK's `Tool::typed`.
+    ///
+    /// ```no_run
+    /// # use client_tools_native::Tool;
+    /// #[derive(serde::Deserialize)]
+    /// struct Sum { a: f64, b: f64 }
+    /// let add = Tool::typed("add", "Adds two numbers.", |s: Sum, _ctx| async move { (s.a + s.b).to_string() });
+    /// ```
+    pub fn typed<A, F, Fut, R>(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        f: F,
+    ) -> Tool
+    where
+        A: DeserializeOwned + Send + 'static,
+        F: Fn(A, CallContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = R> + Send + 'static,
+        R: IntoToolResult + 'static,
+    {
+        let f = Arc::new(f);
+        Tool::new(name, description, move |args, ctx| {
+            let read = typed_arguments::<A>(args);
+            let f = f.clone();
+            async move {
+                match read {
+                    Ok(args) => f(args, ctx).await.into_returned(),
+                    Err(why) => client_tools_core::calls::Returned::Threw(why),
+                }
+            }
+        })
     }
 
     /// The JSON Schema of the arguments; calls whose arguments fail it are answered
