@@ -29,7 +29,11 @@ fn assert_tools_before_result(log: &[String]) {
         replaced.is_some() && succeeded.is_some() && replaced < succeeded,
         "the tools are replaced before the result: {log:?}"
     );
-    assert_eq!(log.len(), 4, "dispatched, acked, replaced, succeeded: {log:?}");
+    assert_eq!(
+        log.len(),
+        4,
+        "dispatched, acked, replaced, succeeded: {log:?}"
+    );
 }
 
 #[wasm_bindgen_test]
