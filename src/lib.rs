@@ -6,6 +6,31 @@
 //! [`CallContext`], with the same names, builders and meaning as the native worker's
 //! `client-tools-native`. With the `js-api` feature (the npm package's build), [`js_api`] holds the
 //! JS classes, thin over the Rust API.
+//!
+//! ```no_run
+//! use client_tools::tools::{fill_form, navigate, FormOptions, NavigateOptions};
+//! use client_tools::{Client, Options, Tool};
+//! use serde_json::json;
+//!
+//! #[derive(serde::Deserialize)]
+//! struct Row { row_id: String }
+//!
+//! async fn serve() -> Result<Client, client_tools::Error> {
+//!     let highlight = Tool::typed("highlight_row", "Highlight a row of the table.", |row: Row, _ctx| async move {
+//!         format!("Row {} is highlighted.", row.row_id)
+//!     })
+//!     .parameters(json!({"type": "object", "required": ["row_id"], "properties": {"row_id": {"type": "string"}}}));
+//!     let client = Client::register(
+//!         Options::new("https://agent.example.com", "session-id", "session-token")
+//!             .name("web")
+//!             .tool(highlight)
+//!             .tool(fill_form(FormOptions::default().form("#order-form"))?)
+//!             .tool(navigate(NavigateOptions::default().router(|path| async move { let _ = path; }))?),
+//!     )
+//!     .await?;
+//!     Ok(client) // keep it: a dropped Client leaves
+//! }
+//! ```
 
 #![warn(missing_docs)]
 
