@@ -14,7 +14,9 @@ export PATH="$HOME/.cargo/bin:$PATH"
 fail() { echo "tabs: $*" >&2; echo "0 passed, 1 failed"; exit 1; }
 
 cd "$root"
+# The JS classes are the js-api feature's (a Rust app's build has none).
 wasm-pack --quiet build --dev --target web --no-pack --out-dir "$here/.sdk" --out-name client_tools . \
+  --features js-api \
   || fail "wasm-pack build failed"
 cargo build --quiet -p devserver || fail "the devserver does not build"
 target_dir=$(cargo metadata --format-version 1 --no-deps | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).target_directory))')
