@@ -36,8 +36,7 @@ impl Slot {
             return;
         }
         *self.value.borrow_mut() = Some(value);
-        let waker = self.waker.borrow_mut().take();
-        if let Some(w) = waker {
+        if let Some(w) = self.waker.take() {
             w.wake();
         }
     }

@@ -162,9 +162,8 @@ impl Exposure {
             )
             .map_err(|e| crate::js::invalid(&e.to_string()))?;
         }
-        // Taken before it aborts: the signal's listeners may call back in.
-        let old = self.generation.borrow_mut().take();
-        if let Some(old) = old {
+        // Taken out before it aborts: the signal's listeners may call back in.
+        if let Some(old) = self.generation.take() {
             let _ = crate::js::call_method(&old, "abort", &[]);
         }
         self.closures.borrow_mut().clear();
@@ -287,8 +286,7 @@ impl Exposure {
     /// The app's signal aborted: every tool is unregistered and no client is followed.
     fn stop(self: &Rc<Self>) {
         self.stopped.set(true);
-        let generation = self.generation.borrow_mut().take();
-        if let Some(c) = generation {
+        if let Some(c) = self.generation.take() {
             let _ = crate::js::call_method(&c, "abort", &[]);
         }
         // Dropped (the listener removed) after this call returns: this may run inside the

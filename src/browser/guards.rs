@@ -237,8 +237,7 @@ impl Alarm {
         // The old timer is dropped (cleared) and the new one started outside the borrow: both
         // call into JS.
         let Some(at) = at else {
-            let old = self.armed.replace(None);
-            drop(old);
+            drop(self.armed.take());
             return;
         };
         let same =
@@ -258,7 +257,6 @@ impl Alarm {
                 fire();
             }),
         );
-        let old = self.armed.replace(Some((at, fired, timeout)));
-        drop(old);
+        drop(self.armed.replace(Some((at, fired, timeout))));
     }
 }

@@ -142,26 +142,22 @@ impl Leadership {
 
     /// This tab leads now; without Web Locks it beats (`beat` posts one) until it lets go.
     pub(super) fn take(&self, release: Option<Function>, beat: impl Fn() + 'static) {
-        let asked = std::mem::replace(&mut *self.lock.borrow_mut(), Lock::Idle);
-        if let Lock::Asked(abort) = asked {
+        if let Lock::Asked(abort) = self.lock.replace(Lock::Idle) {
             abort.forget();
         }
         let by_beats = release.is_none();
         *self.lock.borrow_mut() = Lock::Held(release);
         let ticker = by_beats.then(|| super::guards::interval(BEAT_MS, Box::new(beat)));
-        let old = self.ticker.replace(ticker);
-        drop(old);
+        drop(self.ticker.replace(ticker));
     }
 
     /// Gives the lead back, or leaves the election.
     pub(super) fn let_go(&self) {
         // Each taken out of its cell before it is dropped or called: a timer's drop and a
         // lock's release call into JS.
-        let ticker = self.ticker.borrow_mut().take();
-        drop(ticker);
+        drop(self.ticker.take());
         self.probed.set(None);
-        let lock = std::mem::replace(&mut *self.lock.borrow_mut(), Lock::Idle);
-        match lock {
+        match self.lock.replace(Lock::Idle) {
             Lock::Held(Some(release)) => drop(crate::js::call(&release, &[])),
             Lock::Asked(abort) => drop(abort),
             Lock::Held(None) | Lock::Waiting | Lock::Idle => {}

@@ -77,8 +77,7 @@ pub(crate) async fn send(req: &HttpRequest, timeout_ms: u32) -> Result<Answer, S
         guards::timeout(
             timeout_ms,
             Box::new(move || {
-                let a = abort.borrow_mut().take();
-                if let Some(a) = a {
+                if let Some(a) = abort.take() {
                     a.abort(&format!("no answer within {timeout_ms} ms"));
                 }
             }),
@@ -86,8 +85,7 @@ pub(crate) async fn send(req: &HttpRequest, timeout_ms: u32) -> Result<Answer, S
     };
     let answer = exchange(req, signal.as_ref()).await;
     drop(on_time);
-    let a = abort.borrow_mut().take();
-    if let Some(a) = a {
+    if let Some(a) = abort.take() {
         a.forget();
     }
     answer

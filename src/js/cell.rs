@@ -46,9 +46,9 @@ impl<T> JsRefCell<T> {
         }
     }
 
-    /// Puts `value` in and answers the old value, for the caller to drop outside the borrow
-    /// (`*cell.borrow_mut() = value` drops the old one inside it, and a guard's drop may call
-    /// into JS).
+    /// Puts `value` in and answers the old value, the borrow ended, for the caller to drop
+    /// (`*cell.borrow_mut() = value` drops the old one inside the borrow, and a guard's drop
+    /// may call into JS).
     pub(crate) fn replace(&self, value: T) -> T {
         self.inner.replace(value)
     }
@@ -56,6 +56,15 @@ impl<T> JsRefCell<T> {
     /// The value, the cell consumed.
     pub(crate) fn into_inner(self) -> T {
         self.inner.into_inner()
+    }
+}
+
+impl<T: Default> JsRefCell<T> {
+    /// Takes the value out, leaving `T::default()`; the borrow ends before this returns, so
+    /// `if let Some(v) = cell.take() { .. }` may call into JS with `v` (an `if let` on
+    /// `cell.borrow_mut().take()` would hold the borrow through its body).
+    pub(crate) fn take(&self) -> T {
+        self.inner.take()
     }
 }
 
