@@ -57,6 +57,13 @@ mod webmcp;
 #[cfg(feature = "js-api")]
 mod ws;
 
+/// Checks for the SDK's own tests, in debug builds only: see `src/js/cell.rs`.
+#[cfg(debug_assertions)]
+#[doc(hidden)]
+pub mod debug {
+    pub use crate::js::cell::{borrows_held_across_js, hold_a_borrow_across};
+}
+
 pub use api::{CallContext, Cancelled, Client, Options, Tool};
 pub use client_tools_core::api::{Error, ErrorKind, IntoToolResult};
 pub use client_tools_core::calls::Returned;

@@ -12,11 +12,11 @@ use crate::browser::calls::Calls;
 use crate::browser::guards::{self, Listener, Pump, Pumped};
 use crate::browser::oneshot::{self, Receiver, Sender};
 use crate::browser::{handlers, now};
+use crate::js::JsRefCell;
 use client_tools_core::calls::{Answer, CallRuntime};
 use client_tools_core::time::Instant;
 use client_tools_core::vec_map::VecMap;
 use serde_json::{Map, Value};
-use std::cell::RefCell;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
@@ -44,8 +44,8 @@ struct Pending {
 
 /// The calls of one transport: its call runtime and the handlers it runs.
 pub(crate) struct Runner {
-    pub(crate) runtime: RefCell<CallRuntime>,
-    pending: RefCell<VecMap<String, Pending>>,
+    pub(crate) runtime: JsRefCell<CallRuntime>,
+    pending: JsRefCell<VecMap<String, Pending>>,
     /// The running handlers' `ctx`, kept as the Client's driver keeps them.
     calls: Calls,
     /// The one timer, at the runtime's next deadline.
@@ -56,8 +56,8 @@ impl Runner {
     /// A runner that has seen no call.
     pub(crate) fn new() -> Rc<Runner> {
         Rc::new(Runner {
-            runtime: RefCell::default(),
-            pending: RefCell::default(),
+            runtime: JsRefCell::default(),
+            pending: JsRefCell::default(),
             calls: Calls::new(),
             pump: Pump::default(),
         })

@@ -77,6 +77,7 @@ async fn a_client_registers_and_answers_a_call_through_the_agent_routes() {
     assert_eq!(bad["is_error"], true, "the schema is checked first: {bad}");
     assert_eq!(seen.borrow().clone(), vec![format!("lookup {run}")]);
     client.leave().await.expect("left");
+    support::assert_no_borrow_across_js("the test");
 }
 
 #[derive(Deserialize)]
@@ -139,6 +140,7 @@ async fn typed_arguments_that_do_not_fit_are_refused_naming_the_field() {
         "the handler ran only for the arguments that fit"
     );
     client.leave().await.expect("left");
+    support::assert_no_borrow_across_js("the test");
 }
 
 #[wasm_bindgen_test]
@@ -179,6 +181,7 @@ async fn set_tools_in_a_handler_is_declared_before_its_result() {
     assert_eq!(model, ["client__nav__filter_orders"]);
     let client = slot.borrow_mut().take().unwrap();
     client.leave().await.expect("left");
+    support::assert_no_borrow_across_js("the test");
 }
 
 #[wasm_bindgen_test]
@@ -200,6 +203,7 @@ async fn leave_twice_is_fine_and_a_left_client_keeps_its_id() {
     assert_eq!(agent::clients(&s).await, 0);
     let e = client.set_tools(Vec::new()).await.expect_err("left");
     assert_eq!(e.kind(), ErrorKind::NotRegistered, "{e}");
+    support::assert_no_borrow_across_js("the test");
 }
 
 #[wasm_bindgen_test]
@@ -228,6 +232,7 @@ async fn bad_options_fail_naming_the_field_in_rust_spelling() {
         .err()
         .expect("refused");
     assert_eq!(e.kind(), ErrorKind::Unauthorized, "{e}");
+    support::assert_no_borrow_across_js("the test");
 }
 
 #[wasm_bindgen_test]
@@ -268,6 +273,7 @@ async fn a_call_that_fails_on_the_server_cancels_its_handler() {
     assert!(!reason.is_empty(), "the signal's reason says why");
     sleep(100).await;
     client.leave().await.expect("left");
+    support::assert_no_borrow_across_js("the test");
 }
 
 #[wasm_bindgen_test]
@@ -337,6 +343,7 @@ async fn a_page_tool_made_in_rust_fills_a_form() {
     );
     client.leave().await.expect("left");
     div.remove();
+    support::assert_no_borrow_across_js("the test");
 }
 
 #[wasm_bindgen_test]
@@ -382,4 +389,5 @@ async fn the_navigate_tool_made_in_rust_declares_the_new_screens_tools_before_it
     assert_tools_before_result(&log);
     let client = slot.borrow_mut().take().unwrap();
     client.leave().await.expect("left");
+    support::assert_no_borrow_across_js("the test");
 }

@@ -1,7 +1,8 @@
 //! What a handler gets besides its arguments: which call it is, its deadline, and whether the
 //! answer is still wanted.
 
-use std::cell::{Cell, RefCell};
+use crate::js::JsRefCell;
+use std::cell::Cell;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
@@ -24,14 +25,14 @@ pub(crate) struct CallState {
     /// When the shell answers "timed out" in the handler's place, ms since the epoch.
     deadline_ms: Cell<u64>,
     /// Why the answer is no longer wanted, once it is not.
-    cancelled: RefCell<Option<String>>,
-    wakers: RefCell<Vec<Waker>>,
+    cancelled: JsRefCell<Option<String>>,
+    wakers: JsRefCell<Vec<Waker>>,
     /// The controller of [`CallContext::signal`], made on first use.
-    controller: RefCell<Option<AbortController>>,
+    controller: JsRefCell<Option<AbortController>>,
     /// A JS handler's `ctx.deadline`, made on first use and moved with the deadline.
-    date: RefCell<Option<js_sys::Date>>,
+    date: JsRefCell<Option<js_sys::Date>>,
     /// What runs once the call's result has been handed over.
-    after_result: RefCell<Vec<Box<dyn FnOnce()>>>,
+    after_result: JsRefCell<Vec<Box<dyn FnOnce()>>>,
 }
 
 impl CallContext {
@@ -41,11 +42,11 @@ impl CallContext {
             run_id: run_id.to_owned(),
             tool: tool.to_owned(),
             deadline_ms: Cell::new(deadline_ms),
-            cancelled: RefCell::new(None),
-            wakers: RefCell::default(),
-            controller: RefCell::new(None),
-            date: RefCell::new(None),
-            after_result: RefCell::default(),
+            cancelled: JsRefCell::new(None),
+            wakers: JsRefCell::default(),
+            controller: JsRefCell::new(None),
+            date: JsRefCell::new(None),
+            after_result: JsRefCell::default(),
         }))
     }
 
@@ -94,15 +95,22 @@ impl CallContext {
     /// `Error`: for a `fetch` the handler makes. `None` where the browser has no
     /// `AbortController`.
     pub fn signal(&self) -> Option<AbortSignal> {
-        let mut controller = self.0.controller.borrow_mut();
-        if controller.is_none() {
-            let made = AbortController::new().ok()?;
-            if let Some(reason) = self.0.cancelled.borrow().as_deref() {
-                abort(&made, reason);
+        // Each read out of its cell before the call into JS (a signal's listeners and the
+        // `signal` getter are the app's to patch).
+        let controller = self.0.controller.borrow().clone();
+        let controller = match controller {
+            Some(c) => c,
+            None => {
+                let made = AbortController::new().ok()?;
+                *self.0.controller.borrow_mut() = Some(made.clone());
+                let reason = self.0.cancelled.borrow().clone();
+                if let Some(reason) = reason {
+                    abort(&made, &reason);
+                }
+                made
             }
-            *controller = Some(made);
-        }
-        (controller.as_ref()).map(|c| crate::js::get(c, "signal").unchecked_into())
+        };
+        Some(crate::js::get(&controller, "signal").unchecked_into())
     }
 
     /// Runs `f` once this call's result has been handed over (posted, sent on the socket,
@@ -114,17 +122,21 @@ impl CallContext {
 
     /// `ctx.deadline` of a JS handler: one `Date` per call, moved with the deadline.
     pub(crate) fn deadline_date(&self) -> js_sys::Date {
-        let mut date = self.0.date.borrow_mut();
-        let d = date
-            .get_or_insert_with(|| js_sys::Date::new(&(self.0.deadline_ms.get() as f64).into()));
-        d.clone()
+        let date = self.0.date.borrow().clone();
+        date.unwrap_or_else(|| {
+            let made = js_sys::Date::new(&(self.0.deadline_ms.get() as f64).into());
+            *self.0.date.borrow_mut() = Some(made.clone());
+            made
+        })
     }
 
     /// The shell brought the deadline forward.
     pub(crate) fn move_deadline(&self, deadline_ms: u64) {
         self.0.deadline_ms.set(deadline_ms);
-        if let Some(d) = self.0.date.borrow().as_ref() {
-            let _ = crate::js::call_method(d, "setTime", &[&(deadline_ms as f64).into()]);
+        // Out of the cell first: `ctx.deadline` is the app's to touch, `setTime` included.
+        let date = self.0.date.borrow().clone();
+        if let Some(d) = date {
+            let _ = crate::js::call_method(&d, "setTime", &[&(deadline_ms as f64).into()]);
         }
     }
 
@@ -135,20 +147,19 @@ impl CallContext {
             return;
         }
         *self.0.cancelled.borrow_mut() = Some(reason.to_owned());
-        self.0.after_result.borrow_mut().clear();
+        drop(self.0.after_result.take());
         let controller = self.0.controller.borrow().clone();
         if let Some(c) = controller {
             abort(&c, reason);
         }
-        let wakers = std::mem::take(&mut *self.0.wakers.borrow_mut());
-        for w in wakers {
+        for w in self.0.wakers.take() {
             w.wake();
         }
     }
 
     /// What runs now that the result has been handed over (taken: it runs once).
     pub(crate) fn take_after_result(&self) -> Vec<Box<dyn FnOnce()>> {
-        std::mem::take(&mut *self.0.after_result.borrow_mut())
+        self.0.after_result.take()
     }
 }
 

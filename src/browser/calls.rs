@@ -4,14 +4,14 @@
 //! calls here.
 
 use crate::api::CallContext;
+use crate::js::JsRefCell;
 use client_tools_core::vec_map::VecMap;
-use std::cell::RefCell;
 
 /// The running calls of one client (or bridge, or runner). Dropped with it, every call still
 /// running is cancelled: "the client stopped".
 #[derive(Default)]
 pub(crate) struct Calls {
-    slots: RefCell<VecMap<String, CallContext>>,
+    slots: JsRefCell<VecMap<String, CallContext>>,
 }
 
 impl Calls {
@@ -60,9 +60,9 @@ impl Calls {
 
 impl Drop for Calls {
     fn drop(&mut self) {
-        let running: Vec<CallContext> = self.slots.borrow().values().cloned().collect();
-        self.slots.borrow_mut().clear();
-        for ctx in running {
+        // Out of the cell first: cancelling aborts a signal, whose listeners are the app's.
+        let running = self.slots.take();
+        for ctx in running.values() {
             ctx.cancel("the client stopped");
         }
     }

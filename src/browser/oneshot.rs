@@ -2,7 +2,7 @@
 //! (`set_tools`, `leave`), the first registration, a runner's answer. The wasm has one thread,
 //! so it is an `Rc` and a waker, nothing more.
 
-use std::cell::RefCell;
+use crate::js::JsRefCell;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
@@ -15,14 +15,14 @@ struct Inner<T> {
 }
 
 /// Sends the one value; dropped unsent, the receiver gets `None`.
-pub(crate) struct Sender<T>(Rc<RefCell<Inner<T>>>);
+pub(crate) struct Sender<T>(Rc<JsRefCell<Inner<T>>>);
 
 /// Awaits the one value: `None` if the sender was dropped without sending.
-pub(crate) struct Receiver<T>(Rc<RefCell<Inner<T>>>);
+pub(crate) struct Receiver<T>(Rc<JsRefCell<Inner<T>>>);
 
 /// A new sender and its receiver.
 pub(crate) fn channel<T>() -> (Sender<T>, Receiver<T>) {
-    let inner = Rc::new(RefCell::new(Inner {
+    let inner = Rc::new(JsRefCell::new(Inner {
         value: None,
         waker: None,
     }));

@@ -1,10 +1,9 @@
 //! The JS `Client`: `Client.register`, `setTools`, `leave` and the client's getters, over the
 //! Rust [`crate::Client`]: options read from JS values, outcomes written back as JS values.
 
-use crate::js;
+use crate::js::{self, JsRefCell};
 use client_tools_core::api::{Error, ErrorKind};
 use js_sys::Promise;
-use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -236,7 +235,7 @@ pub struct Client {
     /// What `exposeToWebMCP(client)` follows: owned here, so it goes with the client.
     followed: Rc<crate::webmcp::Followed>,
     /// The first `leave()`'s promise, which a second call returns.
-    leaving: RefCell<Option<Promise>>,
+    leaving: JsRefCell<Option<Promise>>,
 }
 
 impl Client {
@@ -282,7 +281,7 @@ impl Client {
                     let client = Client {
                         client,
                         followed: Rc::clone(&followed),
-                        leaving: RefCell::new(None),
+                        leaving: JsRefCell::new(None),
                     };
                     let key = client.key();
                     let client = JsValue::from(client);

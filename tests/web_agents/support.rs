@@ -4,6 +4,9 @@
 //! what the scenario cannot import (`ToolRegistry(tools)`, `TurnTools(tools, options)`,
 //! `exposeToWebMCP(source, options)`, `describeFormTool(options)`).
 
+#[path = "../web/borrows.rs"]
+mod borrows;
+
 use client_tools::js_api::{expose_to_webmcp, Client, ToolRegistry, TurnTools};
 use client_tools::tools::describe_form_tool;
 use js_sys::{Object, Promise, Reflect};
@@ -95,6 +98,7 @@ pub async fn run(scenario: fn(&JsValue) -> Promise) -> Value {
     let seen = JsFuture::from(scenario(&context))
         .await
         .unwrap_or_else(|e| panic!("the scenario failed: {}", error_text(&e)));
+    borrows::assert_no_borrow_across_js("the scenario");
     let text = js_sys::JSON::stringify(&seen)
         .ok()
         .and_then(|s| s.as_string())

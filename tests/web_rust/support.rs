@@ -3,6 +3,11 @@
 
 #![allow(dead_code)] // each test binary uses a part
 
+#[path = "../web/borrows.rs"]
+mod borrows;
+
+pub use borrows::assert_no_borrow_across_js;
+
 use js_sys::Promise;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -48,8 +53,10 @@ pub struct Session {
     js: JsValue,
 }
 
-/// Awaits a promise of the agent helpers and reads its value as `T`.
+/// Awaits a promise of the agent helpers and reads its value as `T`. Every step of the agent
+/// checks first that the SDK made no call into JS with its state borrowed since the last one.
 async fn done<T: DeserializeOwned>(what: &str, p: Promise) -> T {
+    assert_no_borrow_across_js(&format!("before {what}"));
     let v = JsFuture::from(p)
         .await
         .unwrap_or_else(|e| panic!("{what}: {}", client_tools_js_error(&e)));

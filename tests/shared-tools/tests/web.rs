@@ -33,4 +33,5 @@ async fn the_shared_tools_answer_from_a_page() {
     let bad = agent::call(&s, &run, "client__shared__add", serde_json::json!({"a": 1})).await;
     assert_eq!(bad["is_error"], true, "the schema refuses it first: {bad}");
     client.leave().await.expect("left");
+    support::assert_no_borrow_across_js("the test");
 }
