@@ -219,6 +219,11 @@ impl Pumped for Shared {
             }
             Output::AbortHandler { call_id, reason } => self.calls.abort(&call_id, &reason),
             Output::Status(status) => self.on_status(status),
+            // Asked only with `Config::token_refresh`, which the browser shell does not set
+            // yet: a 401 stays fatal, as before.
+            Output::RefreshToken => self.feed(Input::Token(Err(
+                "this client has no token function".into(),
+            ))),
             Output::Call(event) => {
                 match &event {
                     CallEvent::Answered { call_id, .. } => {

@@ -96,6 +96,10 @@ pub struct Config {
     pub session_id: String,
     /// The session token (or an API key), sent as `Authorization: Bearer <token>`.
     pub token: String,
+    /// The shell can get a fresh token (the app gave a function): a `401` asks for one with
+    /// [`Output::RefreshToken`](super::Output::RefreshToken) instead of stopping, and the
+    /// refused request is sent again with it (the rules: the `auth` module). Default `false`.
+    pub token_refresh: bool,
     /// The client name asked for; the server may append a counter (`web-2`).
     pub name: String,
     /// `never`, or a TTL of 5 to 3600 s kept alive by pings (default 60 s).
@@ -140,6 +144,7 @@ impl Config {
             base_url: base_url.into(),
             session_id: session_id.into(),
             token: token.into(),
+            token_refresh: false,
             name: name.into(),
             lifetime: Lifetime::default(),
             when_hidden: WhenHidden::Keep,

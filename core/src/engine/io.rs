@@ -114,6 +114,9 @@ pub enum Input {
     /// A handler finished with what it returned, read by the call runtime's convention
     /// ([`Answer::from_returned`](crate::calls::Answer::from_returned)).
     HandlerDone { call_id: String, returned: Returned },
+    /// The answer to [`Output::RefreshToken`]: a fresh token, or why there is none (the app's
+    /// function threw or rejected). Ignored when the engine did not ask.
+    Token(Result<String, String>),
 }
 
 /// What the engine asks the shell to do, or tells the app.
@@ -151,6 +154,14 @@ pub enum Output {
     Status(Status),
     /// Tell the app how a call is doing.
     Call(CallEvent),
+    /// The server refused the token with a 401 and [`Config::token_refresh`] is on: get a
+    /// fresh token from the app and hand it in with [`Input::Token`]. What was refused waits
+    /// for it; without one within
+    /// [`TOKEN_REFRESH_TIMEOUT`](super::TOKEN_REFRESH_TIMEOUT) the engine stops
+    /// (`unauthorized`).
+    ///
+    /// [`Config::token_refresh`]: super::Config::token_refresh
+    RefreshToken,
     /// An operation the app started has finished.
     OpDone {
         op: OpId,

@@ -76,9 +76,9 @@
 //!   after exponential backoff with full jitter, 1 s doubling to 30 s (`retry:` is the floor,
 //!   honoured up to 60 s; reset only after a connection proved healthy: an event, or 5 s
 //!   open); read the pending calls after every (re)connect, a `stream_reset` or an oversized
-//!   event. 401/403 are fatal. A pending read that fails (any refusal, 404 included, 5xx,
-//!   network) is read again after the request backoff, never taken for a lapse; the app is
-//!   told once per run of refusals. The stream has two deadlines
+//!   event. 401/403 are fatal (a 401 with a token function: below). A pending read that
+//!   fails (any refusal, 404 included, 5xx, network) is read again after the request
+//!   backoff, never taken for a lapse; the app is told once per run of refusals. The stream has two deadlines
 //!   ([`Config::stream_connect_timeout`], 15 s, for the response head;
 //!   [`Config::stream_idle_timeout`], 45 s, for the next byte, keep-alives included): past
 //!   either the connection is given up and another opened after the backoff, whose pending
@@ -104,6 +104,11 @@
 //!   same key; a `409 call_settled` drops a result quietly. Any other refusal is final for
 //!   that request: [`Status::Error`] tells the app; a refused register stops the engine,
 //!   except `409 client_limit_reached`, tried again under a new key.
+//! - **Token**: with [`Config::token_refresh`] a 401 (of a request or the stream) asks the
+//!   shell for a fresh token ([`Output::RefreshToken`], answered with [`Input::Token`]); what
+//!   was refused is held and sent again with it, the stream reconnects with it. A fresh token
+//!   refused before the server took it once, a 403, a refresh that fails or does not come
+//!   within [`TOKEN_REFRESH_TIMEOUT`] (30 s) stop the engine (`unauthorized`).
 //! - **Tools** replaced by [`Engine::set_tools`] (a `PUT`); results wait while it is pending.
 //! - **Leave** with [`Engine::leave`] (a `DELETE`); running handlers are aborted.
 //!   [`Status::Left`] says who left (`by`): only the app's leave is for good. The leave's op
@@ -111,6 +116,7 @@
 //!   the client has left locally, the app is told that the server was not (the registration
 //!   lapses by its TTL), and no `DELETE` is retried past the bound.
 
+mod auth;
 mod backoff;
 mod calls;
 mod config;
@@ -123,6 +129,7 @@ mod stream;
 mod timers;
 mod tools;
 
+pub use auth::TOKEN_REFRESH_TIMEOUT;
 pub use calls::cut_result;
 pub use calls::CLOCK_TOLERANCE;
 pub use config::{

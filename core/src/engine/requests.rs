@@ -3,6 +3,7 @@
 //! business of the sub-state that sent the request; the engine routes it there by
 //! [`ReqKind`].
 
+use super::auth::{Auth, Refused};
 use super::backoff::{Rng, REQUEST_BACKOFF};
 use super::config::{Config, Paths};
 use super::io::{HttpRequest, Method, OpId, Output, RequestId, Urgency};
@@ -62,6 +63,8 @@ pub(super) struct Req {
     keepalive: bool,
     /// Retries so far.
     attempt: u32,
+    /// The generation of the token its latest transmission carried ([`Auth`]).
+    auth_gen: u32,
     /// When the latest transmission went out.
     pub sent_at: Instant,
     /// No retry goes out after this (a call's server deadline, a leave's bound): past it the
@@ -98,8 +101,11 @@ pub(super) struct Reply {
 pub(super) enum Answered {
     /// Final: the sender's sub-state decides what it means.
     Final(Req, Answer),
-    /// 401/403: the token is refused; the message names the request.
+    /// 401/403: the token is refused for good; the message names the request.
     Unauthorized(Req, String),
+    /// 401 with a token function: held for the fresh token; `ask`: the shell must be asked
+    /// for it now.
+    AwaitingToken { ask: bool },
     /// It will be sent again; `notice` is for the app (a full session).
     Retrying { notice: Option<String> },
     /// It failed and a retry would go out past its `not_after`: it is given up.
@@ -112,8 +118,10 @@ pub(super) struct Requests {
     /// The base URL without a trailing `/`.
     base: String,
     session_id: String,
-    /// `Bearer <token>`, built once.
-    auth: String,
+    /// The token and its refresh.
+    auth: Auth,
+    /// Requests refused with a 401, held for the fresh token.
+    held: Vec<Req>,
     key_prefix: String,
     paths: Paths,
     next_request: u64,
@@ -130,7 +138,8 @@ impl Requests {
         Requests {
             base: cfg.base_url.trim_end_matches('/').to_owned(),
             session_id: cfg.session_id.clone(),
-            auth: format!("Bearer {}", cfg.token),
+            auth: Auth::new(&cfg.token, cfg.token_refresh),
+            held: Vec::new(),
             key_prefix: cfg.key_prefix.clone(),
             paths: cfg.paths.clone(),
             next_request: 0,
@@ -141,9 +150,17 @@ impl Requests {
         }
     }
 
-    /// `Bearer <token>`.
-    pub(super) fn auth(&self) -> &str {
-        &self.auth
+    /// The token, for the stream's connections.
+    pub(super) fn auth(&mut self) -> &mut Auth {
+        &mut self.auth
+    }
+
+    /// The shell's fresh token: the requests held for it go out again, with it.
+    pub(super) fn fresh_token(&mut self, token: &str, now: Instant, out: &mut Outbox) {
+        self.auth.fresh(token);
+        for req in std::mem::take(&mut self.held) {
+            self.transmit(req, now, out);
+        }
     }
 
     /// The event stream's URL.
@@ -251,6 +268,7 @@ impl Requests {
             key,
             keepalive,
             attempt: 0,
+            auth_gen: 0,
             sent_at: now,
             not_after: None,
         }
@@ -261,7 +279,8 @@ impl Requests {
         self.next_request += 1;
         let id = RequestId(self.next_request);
         let mut headers = Vec::with_capacity(3);
-        headers.push(("Authorization", self.auth.clone()));
+        headers.push(("Authorization", self.auth.header().to_owned()));
+        req.auth_gen = self.auth.generation();
         if req.body.is_some() {
             headers.push(("Content-Type", "application/json".to_owned()));
         }
@@ -289,12 +308,14 @@ impl Requests {
     pub(super) fn has(&self, pred: impl Fn(&ReqKind) -> bool) -> bool {
         self.inflight.values().any(|r| pred(&r.kind))
             || self.retries.iter().any(|(_, r)| pred(&r.kind))
+            || self.held.iter().any(|r| pred(&r.kind))
     }
 
     /// Forgets requests of this kind: their answers will be ignored, their retries dropped.
     pub(super) fn forget(&mut self, pred: impl Fn(&ReqKind) -> bool) {
         self.inflight.retain(|_, r| !pred(&r.kind));
         self.retries.retain(|(_, r)| !pred(&r.kind));
+        self.held.retain(|r| !pred(&r.kind));
     }
 
     /// Forgets the leave requests that carry an app's op, and returns those ops.
@@ -305,7 +326,7 @@ impl Requests {
                 ops.push(op);
             }
         }
-        for (_, r) in &self.retries {
+        for r in self.retries.iter().map(|(_, r)| r).chain(&self.held) {
             if let ReqKind::Leave { op: Some(op), .. } = r.kind {
                 ops.push(op);
             }
@@ -327,7 +348,7 @@ impl Requests {
                 _ => {}
             }
         }
-        for (_, r) in &self.retries {
+        for r in self.retries.iter().map(|(_, r)| r).chain(&self.held) {
             if let ReqKind::Leave { op: Some(op), .. } = r.kind {
                 ops.push(op);
             }
@@ -335,6 +356,7 @@ impl Requests {
         self.orphans = orphans;
         self.inflight.clear();
         self.retries.clear();
+        self.held.clear();
         ops
     }
 
@@ -377,16 +399,35 @@ impl Requests {
                 req.url
             ));
         }
+        if status != 401 && status != 403 {
+            self.auth.accepted(req.auth_gen);
+        }
         Some(match status {
             200..=299 => Answered::Final(req, Answer::Ok(body)),
             401 | 403 => {
-                let what = describe(status, &body);
-                let message = format!(
-                    "{} {} refused the token: {what}",
-                    req.method.as_str(),
-                    req.url
-                );
-                Answered::Unauthorized(req, message)
+                let refused = match status {
+                    401 => self.auth.refused(req.auth_gen),
+                    _ => Refused::Fatal(""),
+                };
+                match refused {
+                    Refused::Resend => {
+                        self.transmit(req, now, out);
+                        Answered::Retrying { notice: None }
+                    }
+                    Refused::Wait { ask } => {
+                        self.held.push(req);
+                        Answered::AwaitingToken { ask }
+                    }
+                    Refused::Fatal(why) => {
+                        let what = describe(status, &body);
+                        let message = format!(
+                            "{} {} refused the token{why}: {what}",
+                            req.method.as_str(),
+                            req.url
+                        );
+                        Answered::Unauthorized(req, message)
+                    }
+                }
             }
             // The session is full: not final, a client may leave; tell the app and try again,
             // under a new key, since the server keeps this answer under the old one.

@@ -1,6 +1,7 @@
 //! The event stream's connection: opening it, telling a current connection from a stale one,
 //! and reconnecting with backoff. What its events mean is the engine's routing.
 
+use super::auth::Auth;
 use super::backoff::{Rng, STREAM_BACKOFF};
 use super::io::{Output, Status, StreamId};
 use super::outbox::Outbox;
@@ -18,8 +19,9 @@ pub(super) enum Opened {
     Stale,
     /// 200: events follow; read the pending calls, events may have been missed.
     Open,
-    /// 401/403: the token is refused.
-    Unauthorized(u16),
+    /// 401/403: the token is refused; with the generation of the token the connection
+    /// carried ([`Auth`]).
+    Unauthorized { status: u16, auth_gen: u32 },
     /// Anything else: it was closed; reconnect later.
     Dropped,
 }
@@ -46,11 +48,18 @@ pub(super) struct Stream {
     pending_again: bool,
     /// The app was told that the last event id cannot be sent as a header (once).
     unsendable_id_told: bool,
+    /// The generation of the token the current connection carries.
+    auth_gen: u32,
 }
 
 impl Stream {
     pub(super) fn is_current(&self, stream: StreamId) -> bool {
         self.current == Some(stream)
+    }
+
+    /// The generation of the token the current connection carries.
+    pub(super) fn auth_gen(&self) -> u32 {
+        self.auth_gen
     }
 
     /// Whether the current connection answered 200.
@@ -90,7 +99,7 @@ impl Stream {
     }
 
     /// Opens a new connection at `url` unless one is current. True if it did.
-    pub(super) fn open(&mut self, url: String, auth: &str, out: &mut Outbox) -> bool {
+    pub(super) fn open(&mut self, url: String, auth: &Auth, out: &mut Outbox) -> bool {
         if self.current.is_some() {
             return false;
         }
@@ -99,8 +108,9 @@ impl Stream {
         self.current = Some(stream);
         self.open = false;
         self.parser_reset = true;
+        self.auth_gen = auth.generation();
         let mut headers = vec![
-            ("Authorization", auth.to_owned()),
+            ("Authorization", auth.header().to_owned()),
             ("Accept", "text/event-stream".to_owned()),
         ];
         if !self.last_event_id.is_empty() {
@@ -165,7 +175,10 @@ impl Stream {
                 out.status(Status::StreamOpen);
                 Opened::Open
             }
-            401 | 403 => Opened::Unauthorized(status),
+            401 | 403 => Opened::Unauthorized {
+                status,
+                auth_gen: self.auth_gen,
+            },
             _ => {
                 out.push(Output::CloseStream { stream });
                 Opened::Dropped

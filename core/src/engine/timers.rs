@@ -18,9 +18,12 @@ pub(super) enum Timer {
     StreamSilent = 4,
     /// Stop waiting for the server to confirm the app's leave.
     Leave = 5,
+    /// Stop waiting for a fresh token after a 401
+    /// ([`TOKEN_REFRESH_TIMEOUT`](super::auth::TOKEN_REFRESH_TIMEOUT)).
+    Token = 6,
 }
 
-const COUNT: usize = 6;
+const COUNT: usize = 7;
 
 impl Timer {
     pub(super) const ALL: [Timer; COUNT] = [
@@ -30,6 +33,7 @@ impl Timer {
         Timer::Reregister,
         Timer::StreamSilent,
         Timer::Leave,
+        Timer::Token,
     ];
 }
 

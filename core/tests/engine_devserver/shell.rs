@@ -169,7 +169,9 @@ impl Shell {
                 }
                 // The test's handlers cannot be interrupted; the engine ignores their late answers.
                 Output::AbortHandler { .. } => {}
+                // The devserver tests give a string token: the engine never asks for another.
                 Output::HandlerDeadline { .. }
+                | Output::RefreshToken
                 | Output::Status(_)
                 | Output::Call(_)
                 | Output::OpDone { .. } => {}

@@ -142,6 +142,11 @@ impl Pair {
                 Output::AbortHandler { call_id, .. } => {
                     self.handlers.remove(call_id);
                 }
+                // The fake page's token function always has a fresh token.
+                Output::RefreshToken => {
+                    self.in_flight
+                        .push((arrive, Input::Token(Ok("fresh".into()))));
+                }
                 // The engine itself answers "timed out" at the deadline; the fake page need not know.
                 Output::HandlerDeadline { .. }
                 | Output::Status(_)

@@ -54,6 +54,13 @@ pub async fn create_session(
     ))
 }
 
+/// `POST …/token` → `200 {"token"}`: a fresh token for the session; the one the request
+/// carried (and any other the session had) is refused with 401 from now on, so that a test
+/// can show a client that outlives its token. The API key may rotate any session's token.
+pub async fn rotate_token(State(hub): State<Arc<Hub>>, Extension(session): Ext) -> Json<Value> {
+    Json(json!({"token": hub.rotate_token(&session.id)}))
+}
+
 /// `GET …/tools` → `{"tools": [{"name": "client__web__x", "description", "parameters",
 /// "client_id"}]}`.
 pub async fn tools(Extension(session): Ext) -> Json<Value> {

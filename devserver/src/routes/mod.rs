@@ -51,6 +51,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route(&p("/stream"), get(stream::open))
         .route(&p("/events"), get(agent::events))
         .route(&p("/tools"), get(agent::tools))
+        .route(&p("/token"), post(agent::rotate_token))
         .route(&p("/runs"), post(agent::start_run).get(agent::runs))
         .route(
             &p("/runs/{run_id}"),

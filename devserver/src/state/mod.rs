@@ -106,6 +106,16 @@ impl Hub {
         lock(&self.registry).sessions.get(id).cloned()
     }
 
+    /// Gives the session `id` a fresh token; the ones it had are refused (401) from now on.
+    /// Connections already open stay open (a server checks a token when a request comes).
+    pub fn rotate_token(&self, id: &str) -> String {
+        let token = new_id("tok");
+        let mut reg = lock(&self.registry);
+        reg.by_token.retain(|_, session| session != id);
+        reg.by_token.insert(token.clone(), id.to_owned());
+        token
+    }
+
     /// Who `token` is, if anyone.
     pub fn bearer(&self, token: &str) -> Option<Bearer> {
         if self.config.api_key.as_deref() == Some(token) {
@@ -121,6 +131,7 @@ impl Hub {
 /// One session: its id, token, state and injected faults.
 pub struct Session {
     pub id: String,
+    /// The token it was created with ([`Hub::rotate_token`] gives it others).
     pub token: String,
     pub config: Arc<Config>,
     pub clock: Clock,

@@ -4,6 +4,7 @@
 
 use super::Router;
 use crate::calls::Returned;
+use crate::engine::auth::Refused;
 use crate::engine::io::{
     ClientState, EngineError, EngineErrorKind, LeftBy, OpId, Output, Status, StreamId,
 };
@@ -24,14 +25,35 @@ impl Router {
         match self.stream.on_opened(stream, status, now, &mut self.out) {
             Opened::Stale => {}
             Opened::Open => {
+                let auth_gen = self.stream.auth_gen();
+                self.requests.auth().accepted(auth_gen);
                 let at = self.stream_idle_timeout.map(|t| now + t);
                 self.timers.set_or_stop(Timer::StreamSilent, at);
                 self.sync_pending(now)
             }
-            Opened::Unauthorized(status) => self.fail(
-                EngineErrorKind::Unauthorized,
-                format!("the event stream refused the token (HTTP {status})"),
-            ),
+            Opened::Unauthorized { status, auth_gen } => {
+                let refused = match status {
+                    401 => self.requests.auth().refused(auth_gen),
+                    _ => Refused::Fatal(""),
+                };
+                match refused {
+                    Refused::Resend => {
+                        self.close_stream();
+                        self.open_stream(now);
+                    }
+                    Refused::Wait { ask } => {
+                        self.close_stream();
+                        self.stream_awaits_token = true;
+                        if ask {
+                            self.ask_for_token(now);
+                        }
+                    }
+                    Refused::Fatal(why) => self.fail(
+                        EngineErrorKind::Unauthorized,
+                        format!("the event stream refused the token{why} (HTTP {status})"),
+                    ),
+                }
+            }
             Opened::Dropped => self.reconnect_later(now),
         }
     }

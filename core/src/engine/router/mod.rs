@@ -5,6 +5,7 @@
 
 mod flows;
 
+use super::auth::TOKEN_REFRESH_TIMEOUT;
 use super::backoff::Rng;
 use super::calls::{Calls, Deadline};
 use super::config::{Config, ToolDef};
@@ -40,6 +41,8 @@ pub(super) struct Router {
     stopped: Option<EngineError>,
     /// The latest "now" any entry point was given, for events that report elapsed time.
     now: Instant,
+    /// The stream was refused with a 401 and opens again once the fresh token comes.
+    stream_awaits_token: bool,
 }
 
 impl Router {
@@ -61,6 +64,7 @@ impl Router {
             next_op: 0,
             stopped: None,
             now,
+            stream_awaits_token: false,
         };
         router
             .timers
@@ -147,6 +151,40 @@ impl Router {
                 }
             }
             Input::HandlerDone { call_id, returned } => self.on_handler_done(&call_id, returned),
+            Input::Token(token) => self.on_token(token, now),
+        }
+    }
+
+    // ---- the token ----
+
+    /// A 401 of the current token: ask the shell for a fresh one, within the refresh timeout.
+    fn ask_for_token(&mut self, now: Instant) {
+        self.out.push(Output::RefreshToken);
+        self.timers.set(Timer::Token, now + TOKEN_REFRESH_TIMEOUT);
+    }
+
+    /// The shell's answer to [`Output::RefreshToken`]: what was held for it goes out again.
+    fn on_token(&mut self, token: Result<String, String>, now: Instant) {
+        if !self.requests.auth().is_waiting() {
+            return;
+        }
+        self.timers.stop(Timer::Token);
+        match token {
+            Ok(token) if !token.trim().is_empty() => {
+                self.requests.fresh_token(&token, now, &mut self.out);
+                if std::mem::take(&mut self.stream_awaits_token) {
+                    self.open_stream(now);
+                }
+            }
+            Ok(_) => self.fail(
+                EngineErrorKind::Unauthorized,
+                "the server refused the token (401) and the token function gave an empty one"
+                    .to_owned(),
+            ),
+            Err(why) => self.fail(
+                EngineErrorKind::Unauthorized,
+                format!("the server refused the token (401) and the token function failed: {why}"),
+            ),
         }
     }
 
@@ -216,6 +254,14 @@ impl Router {
             && self.reg.state() == ClientState::Registering
         {
             self.register(now);
+        }
+        if self.timers.take_expired(Timer::Token, now) {
+            let ms = TOKEN_REFRESH_TIMEOUT.as_ms();
+            let message = format!(
+                "the server refused the token (401) and the token function gave no fresh one \
+                 within {ms} ms"
+            );
+            return self.fail(EngineErrorKind::Unauthorized, message);
         }
         if self.timers.take_expired(Timer::Leave, now) {
             let ops = self.requests.forget_leave_ops();
@@ -337,6 +383,11 @@ impl Router {
                         op,
                         result: Err(err),
                     });
+                }
+            }
+            Some(Answered::AwaitingToken { ask }) => {
+                if ask {
+                    self.ask_for_token(now);
                 }
             }
             Some(Answered::Final(req, answer)) => self.on_final(req, answer, now),

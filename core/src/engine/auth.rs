@@ -1,0 +1,161 @@
+//! The token every request and stream connection carries (`Authorization: Bearer <token>`),
+//! and its refresh after a `401` when the shell can get a fresh one ([`Config::token_refresh`]:
+//! the app gave a function, not a string).
+//!
+//! Each transmission remembers the generation of the token it went out with. A `401` of one
+//! sent with an older token than the current one is sent again at once. A `401` of the current
+//! token asks the shell for a fresh one ([`Output::RefreshToken`](super::Output::RefreshToken))
+//! and holds what was refused until it comes ([`Input::Token`](super::Input::Token)); what is
+//! refused meanwhile waits too, without asking again. A fresh token that is refused before the
+//! server accepted it even once is fatal, as a refused token is without a refresh: the app's
+//! function hands out tokens the server does not take, and asking again would loop. A `403`
+//! is always fatal (the token is known and not allowed), as is a refresh that fails or does
+//! not come within [`TOKEN_REFRESH_TIMEOUT`].
+//!
+//! [`Config::token_refresh`]: super::Config::token_refresh
+
+use crate::time::Duration;
+
+/// How long the engine waits for the shell's fresh token after a `401`; then it stops with
+/// `unauthorized`.
+pub const TOKEN_REFRESH_TIMEOUT: Duration = Duration::from_ms(30_000);
+
+/// What to do with a transmission the server answered `401`.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Refused {
+    /// It went out with an older token: send it again with the current one.
+    Resend,
+    /// Hold it for the fresh token; `ask`: ask the shell for one now (the first refusal).
+    Wait { ask: bool },
+    /// Stop: a refused token the engine cannot (or can no longer) replace. The text is added
+    /// to the refused request's message.
+    Fatal(&'static str),
+}
+
+#[derive(Debug)]
+pub(super) struct Auth {
+    /// `Bearer <token>`, built once per token.
+    header: String,
+    /// Counts the tokens: 0 is the config's, each fresh one adds 1.
+    generation: u32,
+    /// The server accepted the current token at least once.
+    accepted: bool,
+    /// The shell can get a fresh token.
+    refreshable: bool,
+    /// A fresh token was asked for and has not come yet.
+    waiting: bool,
+}
+
+impl Auth {
+    pub(super) fn new(token: &str, refreshable: bool) -> Auth {
+        Auth {
+            header: bearer(token),
+            generation: 0,
+            accepted: false,
+            refreshable,
+            waiting: false,
+        }
+    }
+
+    /// `Bearer <token>` of the current token.
+    pub(super) fn header(&self) -> &str {
+        &self.header
+    }
+
+    /// The current token's generation, to be kept with each transmission.
+    pub(super) fn generation(&self) -> u32 {
+        self.generation
+    }
+
+    /// Whether a fresh token was asked for and has not come yet.
+    pub(super) fn is_waiting(&self) -> bool {
+        self.waiting
+    }
+
+    /// The server took a transmission of `generation` (anything but a 401/403).
+    pub(super) fn accepted(&mut self, generation: u32) {
+        if generation == self.generation {
+            self.accepted = true;
+        }
+    }
+
+    /// The server answered `401` to a transmission of `generation`.
+    pub(super) fn refused(&mut self, generation: u32) -> Refused {
+        if !self.refreshable {
+            return Refused::Fatal("");
+        }
+        if self.waiting {
+            return Refused::Wait { ask: false };
+        }
+        if generation < self.generation {
+            return Refused::Resend;
+        }
+        if self.generation > 0 && !self.accepted {
+            return Refused::Fatal(
+                " (a token just refreshed, refused before the server took it once)",
+            );
+        }
+        self.waiting = true;
+        Refused::Wait { ask: true }
+    }
+
+    /// The shell's fresh token: what is sent from now on carries it.
+    pub(super) fn fresh(&mut self, token: &str) {
+        self.header = bearer(token);
+        self.generation += 1;
+        self.accepted = false;
+        self.waiting = false;
+    }
+}
+
+fn bearer(token: &str) -> String {
+    format!("Bearer {token}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn without_a_refresh_a_401_is_fatal() {
+        let mut a = Auth::new("t", false);
+        assert_eq!(a.refused(0), Refused::Fatal(""));
+    }
+
+    #[test]
+    fn the_first_401_asks_once_and_the_rest_wait() {
+        let mut a = Auth::new("t", true);
+        assert_eq!(a.refused(0), Refused::Wait { ask: true });
+        assert_eq!(a.refused(0), Refused::Wait { ask: false });
+        a.fresh("u");
+        assert_eq!(a.header(), "Bearer u");
+        assert_eq!(a.generation(), 1);
+        // Sent before the fresh token came: sent again, no new refresh.
+        assert_eq!(a.refused(0), Refused::Resend);
+    }
+
+    #[test]
+    fn a_fresh_token_refused_before_it_was_taken_is_fatal() {
+        let mut a = Auth::new("t", true);
+        a.refused(0);
+        a.fresh("u");
+        assert!(matches!(a.refused(1), Refused::Fatal(why) if !why.is_empty()));
+    }
+
+    #[test]
+    fn a_fresh_token_taken_once_may_be_refreshed_again() {
+        let mut a = Auth::new("t", true);
+        for generation in 0..3 {
+            assert_eq!(a.refused(generation), Refused::Wait { ask: true });
+            a.fresh("next");
+            a.accepted(generation + 1);
+        }
+        assert_eq!(a.generation(), 3);
+        // An old answer does not prove the current token.
+        let mut b = Auth::new("t", true);
+        b.refused(0);
+        b.fresh("u");
+        b.accepted(0);
+        assert!(matches!(b.refused(1), Refused::Fatal(_)));
+    }
+}
