@@ -147,8 +147,8 @@ impl WsBridge {
     /// parameters value that is not an object, or a `timeout_ms` / `max_calls_per_run` of 0.
     /// Running calls go on.
     pub fn set_tools(&mut self, tools: Vec<WsTool>) -> Result<(), ValidationError> {
-        let specs: Vec<ToolSpec> = tools.iter().map(|t| t.def.spec.clone()).collect();
-        validate::tools(&specs)?;
+        let specs: Vec<&ToolSpec> = tools.iter().map(|t| &t.def.spec).collect();
+        validate::tool_list(&specs)?;
         for (i, t) in tools.iter().enumerate() {
             for (field, zero) in [
                 ("timeoutMs", t.def.timeout_ms == Some(0)),
