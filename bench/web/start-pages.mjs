@@ -17,7 +17,7 @@ const TOOL = {
 };
 
 /** Writes the pages into `www` (each package linked into it as its label) and lists them:
- * `{ file, kind: "import" | "preload" | "floor", label, build, dir, base }`. */
+ * `{ file, kind: "import" | "preload" | "floor" | "floor+js", label, build, dir, base }`. */
 export async function writePages(www, pkgs) {
   const pages = [];
   for (const { label, dir } of pkgs) {
@@ -28,7 +28,12 @@ export async function writePages(www, pkgs) {
       const modules = await modulesOf(join(dir, sub, "client_tools.js"));
       const links = modules.map((m) => `<link rel="modulepreload" href="/${label}/${relative(dir, m)}">`)
         .concat(`<link rel="preload" href="${base}client_tools_bg.wasm" as="fetch" type="application/wasm" crossorigin>`);
-      for (const [kind, html] of [["import", sdkPage(base, "")], ["preload", sdkPage(base, links.join("\n"))], ["floor", floorPage(base)]]) {
+      const js = modules.map((m) => `/${label}/${relative(dir, m)}`);
+      const kinds = [
+        ["import", sdkPage(base, "")], ["preload", sdkPage(base, links.join("\n"))],
+        ["floor", floorPage(base, [])], ["floor+js", floorPage(base, js)],
+      ];
+      for (const [kind, html] of kinds) {
         const file = `${kind}-${label}-${build}.html`;
         await writeFile(join(www, file), html);
         pages.push({ file, kind, ...where });
@@ -93,8 +98,10 @@ ${ENTRIES}
 }
 
 /** The same requests by plain fetch: the wasm file's bytes, then the registration and the
- * stream at once (as the client sends them); the stream's answer head, the registration's JSON. */
-function floorPage(base) {
+ * stream at once (as the client sends them); the stream's answer head, the registration's JSON.
+ * With `js` (the package's modules), their text first, all at once: the floor of a page that
+ * must fetch the package's JS too (no bundler), for comparison. */
+function floorPage(base, js) {
   return `<!doctype html>
 <meta charset="utf-8">
 <title>start-up: the floor</title>
@@ -104,6 +111,7 @@ const mark = {};
 const stamp = (k) => { if (mark[k] === undefined) { mark[k] = performance.now(); performance.mark("bench:" + k); } };
 try {
   stamp("importStart");
+  await Promise.all(${JSON.stringify(js)}.map((f) => fetch(f).then((r) => r.text())));
   const wasm = await (await fetch("${base}client_tools_bg.wasm")).arrayBuffer();
   stamp("loaded");
   const session = "/v1/sessions/" + q.get("session");
