@@ -21,6 +21,13 @@ mod turns;
 mod webmcp;
 mod ws;
 
+/// Checks for the SDK's own tests, in debug builds only: see `src/js/cell.rs`.
+#[cfg(debug_assertions)]
+#[doc(hidden)]
+pub mod debug {
+    pub use crate::js::cell::{borrows_held_across_js, hold_a_borrow_across};
+}
+
 pub use client::Client;
 pub use client_tools_core::{engine, protocol, schema, sse};
 pub use registry::ToolRegistry;

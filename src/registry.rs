@@ -3,12 +3,13 @@
 //! `setTools`, `exposeToWebMCP` and `TurnTools` wherever a tool array is.
 
 use crate::browser::options;
+use crate::js::JsRefCell;
 use crate::runner::{from_json_text, Runner};
 use client_tools_core::adapters::registry::{tool_result, Registry};
 use client_tools_core::calls::{Admission, Answer, Call, ErrorKind};
 use client_tools_core::quote::Quoted;
 use js_sys::{Array, Function, Promise};
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -56,7 +57,7 @@ pub(crate) struct Entry {
 /// the registry (or any other object) finds it usable.
 #[wasm_bindgen]
 pub struct ToolRegistry {
-    tools: RefCell<Registry<Entry>>,
+    tools: JsRefCell<Registry<Entry>>,
     runner: Rc<Runner>,
     calls: Cell<u64>,
 }
@@ -64,7 +65,7 @@ pub struct ToolRegistry {
 impl ToolRegistry {
     fn with(tools: Registry<Entry>) -> ToolRegistry {
         ToolRegistry {
-            tools: RefCell::new(tools),
+            tools: JsRefCell::new(tools),
             runner: Runner::new(),
             calls: Cell::new(0),
         }

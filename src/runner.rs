@@ -10,12 +10,12 @@
 use crate::browser::calls::Calls;
 use crate::browser::guards::{self, Listener, Pump, Pumped};
 use crate::browser::{handlers, now};
+use crate::js::JsRefCell;
 use client_tools_core::calls::{Answer, CallRuntime};
 use client_tools_core::time::Instant;
 use client_tools_core::vec_map::VecMap;
 use js_sys::Function;
 use serde_json::{Map, Value};
-use std::cell::RefCell;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
@@ -26,8 +26,8 @@ use web_sys::AbortSignal;
 /// Where a call's answer lands: `Some(answer)`, or `None` when the caller cancelled it.
 #[derive(Default)]
 struct Slot {
-    value: RefCell<Option<Option<Answer>>>,
-    waker: RefCell<Option<Waker>>,
+    value: JsRefCell<Option<Option<Answer>>>,
+    waker: JsRefCell<Option<Waker>>,
 }
 
 impl Slot {
@@ -36,7 +36,7 @@ impl Slot {
             return;
         }
         *self.value.borrow_mut() = Some(value);
-        if let Some(w) = self.waker.borrow_mut().take() {
+        if let Some(w) = self.waker.take() {
             w.wake();
         }
     }
@@ -66,8 +66,8 @@ struct Pending {
 
 /// The calls of one transport: its call runtime and the handlers it runs.
 pub(crate) struct Runner {
-    pub(crate) runtime: RefCell<CallRuntime>,
-    pending: RefCell<VecMap<String, Pending>>,
+    pub(crate) runtime: JsRefCell<CallRuntime>,
+    pending: JsRefCell<VecMap<String, Pending>>,
     /// The running handlers' `ctx`, kept as the Client's driver keeps them.
     calls: Calls,
     /// The one timer, at the runtime's next deadline.
@@ -78,8 +78,8 @@ impl Runner {
     /// A runner that has seen no call.
     pub(crate) fn new() -> Rc<Runner> {
         Rc::new(Runner {
-            runtime: RefCell::default(),
-            pending: RefCell::default(),
+            runtime: JsRefCell::default(),
+            pending: JsRefCell::default(),
             calls: Calls::new(),
             pump: Pump::default(),
         })

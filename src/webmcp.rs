@@ -7,13 +7,14 @@
 //! signal })` returning a promise, unregistering when that signal aborts; no
 //! `unregisterTool`. A tool swap aborts the previous generation's signal and registers anew.
 
+use crate::js::JsRefCell;
 use crate::registry::{tool_list, Entry, ToolRegistry};
 use crate::runner::{from_json_text, Runner};
 use client_tools_core::adapters::registry::{check_name, input_schema, Registry};
 use client_tools_core::calls::{Admission, Answer, Call, ErrorKind, ResultLimit};
 use client_tools_core::quote::Quoted;
 use js_sys::{Array, Object, Promise, Reflect};
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 use web_sys::{AbortController, AbortSignal};
@@ -52,23 +53,23 @@ struct Exposure {
     model_context: JsValue,
     prefix: String,
     runner: Rc<Runner>,
-    tools: RefCell<Rc<Registry<Entry>>>,
+    tools: JsRefCell<Rc<Registry<Entry>>>,
     /// Aborting it unregisters the current generation's tools.
-    generation: RefCell<Option<AbortController>>,
+    generation: JsRefCell<Option<AbortController>>,
     /// Counts generations (each is a run for `maxCallsPerRun`) and calls (their ids).
     generations: Cell<u64>,
     calls: Cell<u64>,
     stopped: Cell<bool>,
     /// The `execute` functions of the current generation, and the app signal's listener.
-    closures: RefCell<Vec<ExecuteFn>>,
-    on_abort: RefCell<Option<AbortListener>>,
+    closures: JsRefCell<Vec<ExecuteFn>>,
+    on_abort: JsRefCell<Option<AbortListener>>,
 }
 
 thread_local! {
     /// Live clients' current tool lists and the exposures that follow them, by client key.
-    static CLIENTS: RefCell<Vec<Tracked>> = const { RefCell::new(Vec::new()) };
+    static CLIENTS: JsRefCell<Vec<Tracked>> = const { JsRefCell::new(Vec::new()) };
     /// Exposures with tools registered: the browser holds their `execute` closures.
-    static LIVE: RefCell<Vec<Rc<Exposure>>> = const { RefCell::new(Vec::new()) };
+    static LIVE: JsRefCell<Vec<Rc<Exposure>>> = const { JsRefCell::new(Vec::new()) };
 }
 
 /// The property a `Client` object carries its key under.
@@ -161,7 +162,8 @@ impl Exposure {
             )
             .map_err(|e| crate::js::invalid(&e.to_string()))?;
         }
-        if let Some(old) = self.generation.borrow_mut().take() {
+        // Taken out before it aborts: the signal's listeners may call back in.
+        if let Some(old) = self.generation.take() {
             let _ = crate::js::call_method(&old, "abort", &[]);
         }
         self.closures.borrow_mut().clear();
@@ -284,7 +286,7 @@ impl Exposure {
     /// The app's signal aborted: every tool is unregistered and no client is followed.
     fn stop(self: &Rc<Self>) {
         self.stopped.set(true);
-        if let Some(c) = self.generation.borrow_mut().take() {
+        if let Some(c) = self.generation.take() {
             let _ = crate::js::call_method(&c, "abort", &[]);
         }
         // Dropped (the listener removed) after this call returns: this may run inside the
@@ -382,13 +384,13 @@ pub fn expose_to_webmcp(
         model_context,
         prefix,
         runner: Runner::new(),
-        tools: RefCell::new(Rc::new(Registry::new())),
-        generation: RefCell::new(None),
+        tools: JsRefCell::new(Rc::new(Registry::new())),
+        generation: JsRefCell::new(None),
         generations: Cell::new(0),
         calls: Cell::new(0),
         stopped: Cell::new(false),
-        closures: RefCell::new(Vec::new()),
-        on_abort: RefCell::new(None),
+        closures: JsRefCell::new(Vec::new()),
+        on_abort: JsRefCell::new(None),
     });
     if let Some(signal) = &signal {
         if crate::js::bool_prop(signal, "aborted") {

@@ -92,3 +92,20 @@ async fn registers_answers_a_call_and_leaves() {
     let text = field(&outcome, "text").as_string().unwrap();
     assert!(text.starts_with("Row 42 is highlighted (call "), "{text}");
 }
+
+/// The check every browser test's support runs (`tests/web/borrows.rs`) can fail: a borrow of
+/// the SDK's state held across a call into JS is seen, with where it was taken, once.
+#[wasm_bindgen_test]
+fn the_borrow_check_sees_a_borrow_held_across_a_call_into_js() {
+    assert!(client_tools::debug::borrows_held_across_js().is_empty());
+    let f = js_sys::Function::new_no_args("return 1");
+    client_tools::debug::hold_a_borrow_across(&f);
+    let held = client_tools::debug::borrows_held_across_js();
+    assert_eq!(held.len(), 1, "{held:?}");
+    assert!(
+        held[0].starts_with("a function call while borrowed at src/js/cell.rs:"),
+        "{}",
+        held[0]
+    );
+    assert!(client_tools::debug::borrows_held_across_js().is_empty());
+}

@@ -3,9 +3,9 @@
 //! and WsTools' shell both keep their running calls here.
 
 use super::guards::Abort;
+use crate::js::JsRefCell;
 use client_tools_core::vec_map::VecMap;
 use js_sys::{Date, Function};
-use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -20,7 +20,7 @@ struct Slot {
     after_result: Vec<Function>,
 }
 
-type Slots = Rc<RefCell<VecMap<String, Slot>>>;
+type Slots = Rc<JsRefCell<VecMap<String, Slot>>>;
 
 /// The running calls of one client.
 pub(crate) struct Calls {
@@ -38,7 +38,7 @@ pub(crate) struct Started {
 impl Calls {
     pub(crate) fn new() -> Calls {
         let slots: Slots = Rc::default();
-        let weak: Weak<RefCell<VecMap<String, Slot>>> = Rc::downgrade(&slots);
+        let weak: Weak<JsRefCell<VecMap<String, Slot>>> = Rc::downgrade(&slots);
         let after_result = Closure::<crate::js::Callback>::new(move |id: JsValue, f: JsValue| {
             let (Some(slots), Some(id), Ok(f)) =
                 (weak.upgrade(), id.as_string(), f.dyn_into::<Function>())
@@ -78,9 +78,11 @@ impl Calls {
 
     /// The engine brought the deadline forward: `ctx.deadline` follows.
     pub(crate) fn move_deadline(&self, call_id: &str, deadline_ms: u64) {
-        if let Some(slot) = self.slots.borrow().get(call_id) {
+        // Out of the borrow first: `ctx.deadline` is the app's to touch, `setTime` included.
+        let deadline = self.slots.borrow().get(call_id).map(|s| s.deadline.clone());
+        if let Some(deadline) = deadline {
             let ms = JsValue::from_f64(deadline_ms as f64);
-            let _ = crate::js::call_method(&slot.deadline, "setTime", &[&ms]);
+            let _ = crate::js::call_method(&deadline, "setTime", &[&ms]);
         }
     }
 

@@ -14,13 +14,14 @@ use super::{handlers, lifecycle, sending};
 use crate::engine::{
     CallEvent, ClientState, Engine, EngineErrorKind, Input, LeftBy, OpId, Output, Status, StreamId,
 };
+use crate::js::JsRefCell;
 use crate::js::{self, Waiter};
 use client_tools_core::calls::Returned;
 use client_tools_core::quote::Quoted;
 use client_tools_core::time::Instant;
 use client_tools_core::vec_map::VecMap;
 use js_sys::Function;
-use std::cell::{OnceCell, RefCell};
+use std::cell::OnceCell;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 
@@ -39,21 +40,21 @@ pub(crate) fn error_code(kind: EngineErrorKind) -> &'static str {
 /// The state one `Client` shares with its timers, listeners and tasks. Tasks and listeners
 /// hold it weakly (requests on their way excepted), so a client that JS frees goes away.
 pub(crate) struct Shared {
-    pub(crate) engine: RefCell<Engine>,
+    pub(crate) engine: JsRefCell<Engine>,
     /// Each tool's handler, by name (the names are unique).
-    handlers: RefCell<handlers::Handlers>,
+    handlers: JsRefCell<handlers::Handlers>,
     on_status: Option<Function>,
     on_call: Option<Function>,
     calls: Calls,
     streams: Streams,
     /// Set when this client shares the session's stream with the other tabs.
     share: OnceCell<Rc<Share>>,
-    ops: RefCell<VecMap<OpId, Waiter>>,
+    ops: JsRefCell<VecMap<OpId, Waiter>>,
     /// Settled by the first registration, or rejected by a fatal error (the engine's register
     /// timeout among them): `Client.register`'s promise.
-    registered: RefCell<Option<Waiter>>,
+    registered: JsRefCell<Option<Waiter>>,
     pump: Pump,
-    listeners: RefCell<Vec<Listener>>,
+    listeners: JsRefCell<Vec<Listener>>,
     /// `requestTimeoutMs`: how long one of the engine's requests may take.
     request_timeout_ms: u32,
 }
@@ -68,17 +69,17 @@ impl Shared {
     ) -> Rc<Shared> {
         let shared = Rc::new(Shared {
             request_timeout_ms,
-            engine: RefCell::new(engine),
-            handlers: RefCell::new(opts_handlers),
+            engine: JsRefCell::new(engine),
+            handlers: JsRefCell::new(opts_handlers),
             on_status,
             on_call,
             calls: Calls::new(),
             streams: Streams::default(),
             share: OnceCell::new(),
-            ops: RefCell::default(),
-            registered: RefCell::default(),
+            ops: JsRefCell::default(),
+            registered: JsRefCell::default(),
             pump: Pump::default(),
-            listeners: RefCell::default(),
+            listeners: JsRefCell::default(),
         });
         let (listeners, first) = lifecycle::listen(&shared);
         *shared.listeners.borrow_mut() = listeners;
@@ -133,7 +134,7 @@ impl Shared {
         self.drain();
     }
 
-    pub(crate) fn engine(&self) -> std::cell::Ref<'_, Engine> {
+    pub(crate) fn engine(&self) -> crate::js::cell::JsRef<'_, Engine> {
         self.engine.borrow()
     }
 

@@ -3,9 +3,10 @@
 //! behind. `forget` is the explicit opt-out. Here too is the one loop both browser shells run
 //! over their state machine, [`drain`], with the page's clock and the machine's one timer.
 
+use crate::js::JsRefCell;
 use crate::js::{self, Callback};
 use client_tools_core::time::Instant;
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -176,9 +177,10 @@ pub(crate) fn timeout(ms: u32, f: Box<dyn FnOnce()>) -> Timer {
 
 /// `setInterval`: `f` runs every `ms` until the guard is dropped. Boxed, like [`timeout`].
 pub(crate) fn interval(ms: u32, f: Box<dyn FnMut()>) -> Timer {
-    let f = RefCell::new(f);
+    // A plain `RefCell`: `f` is the tick itself, borrowed while it runs (JS runs one task at a
+    // time, so a tick never runs inside another).
+    let f = std::cell::RefCell::new(f);
     let callback = Closure::<Callback>::new(move |_, _| {
-        // A tick never runs inside another (JS runs one task at a time).
         if let Ok(mut f) = f.try_borrow_mut() {
             f();
         }
@@ -243,7 +245,7 @@ pub(crate) fn drain<M: Pumped>(machine: &Rc<M>) {
 /// a voice-agent bridge's. Dropped, it never fires.
 #[derive(Default)]
 pub(crate) struct Alarm {
-    armed: RefCell<Option<Armed>>,
+    armed: JsRefCell<Option<Armed>>,
 }
 
 /// When the alarm fires, whether it has, and the timer (cleared when dropped).
@@ -253,15 +255,15 @@ impl Alarm {
     /// Calls `fire` at `at` (by the page's clock, `now`); `None` disarms. Set again to the time
     /// it waits for, it keeps the timer it has.
     pub(crate) fn set(&self, at: Option<Instant>, now: Instant, fire: impl FnOnce() + 'static) {
-        let mut armed = self.armed.borrow_mut();
+        // The old timer is dropped (cleared) and the new one started outside the borrow: both
+        // call into JS.
         let Some(at) = at else {
-            *armed = None;
+            drop(self.armed.take());
             return;
         };
-        if armed
-            .as_ref()
-            .is_some_and(|(t, fired, _)| *t == at && !fired.get())
-        {
+        let same =
+            (self.armed.borrow().as_ref()).is_some_and(|(t, fired, _)| *t == at && !fired.get());
+        if same {
             return;
         }
         // setTimeout takes at most 2^31-1 ms; the alarm is set again before then. At least
@@ -276,6 +278,6 @@ impl Alarm {
                 fire();
             }),
         );
-        *armed = Some((at, fired, timeout));
+        drop(self.armed.replace(Some((at, fired, timeout))));
     }
 }

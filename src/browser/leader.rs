@@ -7,8 +7,9 @@
 //! unanswered, and of two leaders the one with the greater tab id steps down.
 
 use super::guards::{now, Abort};
+use crate::js::JsRefCell;
 use js_sys::{Function, Object, Promise};
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsValue;
 
@@ -41,9 +42,9 @@ fn lock_manager() -> Option<JsValue> {
 /// This tab's place in the election for one stream.
 pub(super) struct Leadership {
     name: String,
-    lock: RefCell<Lock>,
+    lock: JsRefCell<Lock>,
     /// Without Web Locks: the waiting tab's check, or the leader's beat.
-    ticker: RefCell<Option<super::guards::Timer>>,
+    ticker: JsRefCell<Option<super::guards::Timer>>,
     /// When a leader was last heard (ms).
     heard: Cell<u64>,
     /// When this waiting tab probed for a leader, if it did since it last heard one.
@@ -54,8 +55,8 @@ impl Leadership {
     pub(super) fn new(name: String) -> Leadership {
         Leadership {
             name,
-            lock: RefCell::new(Lock::Idle),
-            ticker: RefCell::default(),
+            lock: JsRefCell::new(Lock::Idle),
+            ticker: JsRefCell::default(),
             heard: Cell::new(0),
             probed: Cell::new(None),
         }
@@ -141,20 +142,22 @@ impl Leadership {
 
     /// This tab leads now; without Web Locks it beats (`beat` posts one) until it lets go.
     pub(super) fn take(&self, release: Option<Function>, beat: impl Fn() + 'static) {
-        if let Lock::Asked(abort) = std::mem::replace(&mut *self.lock.borrow_mut(), Lock::Idle) {
+        if let Lock::Asked(abort) = self.lock.replace(Lock::Idle) {
             abort.forget();
         }
         let by_beats = release.is_none();
         *self.lock.borrow_mut() = Lock::Held(release);
-        *self.ticker.borrow_mut() =
-            by_beats.then(|| super::guards::interval(BEAT_MS, Box::new(beat)));
+        let ticker = by_beats.then(|| super::guards::interval(BEAT_MS, Box::new(beat)));
+        drop(self.ticker.replace(ticker));
     }
 
     /// Gives the lead back, or leaves the election.
     pub(super) fn let_go(&self) {
-        self.ticker.borrow_mut().take();
+        // Each taken out of its cell before it is dropped or called: a timer's drop and a
+        // lock's release call into JS.
+        drop(self.ticker.take());
         self.probed.set(None);
-        match std::mem::replace(&mut *self.lock.borrow_mut(), Lock::Idle) {
+        match self.lock.replace(Lock::Idle) {
             Lock::Held(Some(release)) => drop(crate::js::call(&release, &[])),
             Lock::Asked(abort) => drop(abort),
             Lock::Held(None) | Lock::Waiting | Lock::Idle => {}

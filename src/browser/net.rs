@@ -5,10 +5,10 @@
 
 use super::guards::{self, Abort};
 use crate::engine::HttpRequest;
+use crate::js::JsRefCell;
 use crate::js::{self, error_text};
 use client_tools_core::time::Duration;
 use js_sys::{Promise, Uint8Array};
-use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -69,14 +69,15 @@ pub(crate) const DEFAULT_REQUEST_TIMEOUT_MS: u32 = 30_000;
 
 /// Sends one engine request and reads its answer whole, within `timeout_ms`.
 pub(crate) async fn send(req: &HttpRequest, timeout_ms: u32) -> Result<Answer, String> {
-    let abort = Rc::new(RefCell::new(Abort::new("the request was dropped")));
-    let signal = abort.borrow().as_ref().and_then(Abort::signal);
+    let abort = Abort::new("the request was dropped");
+    let signal = abort.as_ref().and_then(Abort::signal);
+    let abort = Rc::new(JsRefCell::new(abort));
     let on_time = {
         let abort = Rc::clone(&abort);
         guards::timeout(
             timeout_ms,
             Box::new(move || {
-                if let Some(a) = abort.borrow_mut().take() {
+                if let Some(a) = abort.take() {
                     a.abort(&format!("no answer within {timeout_ms} ms"));
                 }
             }),
@@ -84,7 +85,7 @@ pub(crate) async fn send(req: &HttpRequest, timeout_ms: u32) -> Result<Answer, S
     };
     let answer = exchange(req, signal.as_ref()).await;
     drop(on_time);
-    if let Some(a) = abort.borrow_mut().take() {
+    if let Some(a) = abort.take() {
         a.forget();
     }
     answer

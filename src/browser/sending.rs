@@ -11,7 +11,7 @@
 
 use super::net;
 use crate::engine::{HttpRequest, Input, Urgency};
-use std::cell::RefCell;
+use crate::js::JsRefCell;
 use std::collections::VecDeque;
 
 /// The most requests of the SDK one page has on the network at once (streams not counted).
@@ -93,7 +93,7 @@ pub(super) struct Job {
 
 thread_local! {
     // One per page (a wasm instance is single-threaded): every client of the page shares it.
-    static QUEUE: RefCell<Queue<Job>> = const { RefCell::new(Queue::new()) };
+    static QUEUE: JsRefCell<Queue<Job>> = const { JsRefCell::new(Queue::new()) };
 }
 
 /// Sends `job` now if a slot is free (or it is keep-alive), else queues it by urgency.

@@ -17,9 +17,9 @@ use super::guards::{now, Listener};
 use super::host::Host;
 use super::leader::Leadership;
 use crate::engine::{Input, StreamId};
+use crate::js::JsRefCell;
 use client_tools_core::sse::{EventRef, Item, Parser, Sink};
 use js_sys::{Array, Function};
-use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::BroadcastChannel;
@@ -55,10 +55,10 @@ pub(super) struct Share {
     _on_message: Option<Listener>,
     _on_freeze: Option<Listener>,
     lead: Leadership,
-    want: RefCell<Option<Want>>,
-    role: RefCell<Role>,
+    want: JsRefCell<Option<Want>>,
+    role: JsRefCell<Role>,
     /// The leader's second parser: it cuts the stream into whole events to forward.
-    splitter: RefCell<Parser>,
+    splitter: JsRefCell<Parser>,
 }
 
 /// The name of the lock and the channel: tabs share only with the same server, session and
@@ -106,9 +106,9 @@ impl Share {
                 _on_message: on_message,
                 _on_freeze: on_freeze,
                 lead: Leadership::new(name),
-                want: RefCell::default(),
-                role: RefCell::new(Role::None),
-                splitter: RefCell::new(Parser::new()),
+                want: JsRefCell::default(),
+                role: JsRefCell::new(Role::None),
+                splitter: JsRefCell::new(Parser::new()),
             }
         }))
     }

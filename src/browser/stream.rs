@@ -7,20 +7,22 @@ use super::guards::Abort;
 use super::host::{Conn, Host};
 use super::net;
 use crate::engine::{Input, StreamId};
+use crate::js::JsRefCell;
 use client_tools_core::vec_map::VecMap;
-use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
 /// The open stream connections, by the engine's id.
 #[derive(Default)]
 pub(super) struct Streams {
-    open: RefCell<VecMap<StreamId, Abort>>,
+    open: JsRefCell<VecMap<StreamId, Abort>>,
 }
 
 impl Streams {
     /// Aborts a connection (its guard is dropped).
     pub(super) fn close(&self, stream: StreamId) {
-        drop(self.open.borrow_mut().remove(&stream));
+        // Out of the map first: the guard's drop aborts the fetch, a call into JS.
+        let gone = self.open.borrow_mut().remove(&stream);
+        drop(gone);
     }
 
     /// Opens `url` and tells `host` what the connection does until it ends or is closed.

@@ -43,6 +43,7 @@ fn kind_of(v: &JsValue) -> &'static str {
 /// read: cyclic, nested too deeply, too long, or holding what JSON has no form for. Never
 /// `null` in their place: a value the tool cannot read is refused, not taken as absent.
 pub(crate) fn read_json(v: &JsValue, what: &str) -> Result<serde_json::Value, String> {
+    super::cell::entering_js("JSON.stringify");
     let text = match json_stringify(v) {
         Err(e) if get(&e, "name").as_string().as_deref() == Some("RangeError") => {
             return Err(format!("{what} cannot be read: nested too deeply"));
@@ -79,6 +80,7 @@ pub(crate) fn string_arg(args: &JsValue, key: &str) -> Result<Option<String>, St
     if !args.is_object() {
         return Ok(None);
     }
+    super::cell::entering_js("a property read");
     let v = reflect_get(args, key, args)
         .map_err(|e| format!("{key} cannot be read ({})", error_text(&e)))?;
     if v.is_undefined() || v.is_null() {
@@ -115,7 +117,14 @@ pub(crate) fn entries(o: &JsValue) -> Vec<(String, JsValue)> {
 /// a lone surrogate escape (`"\ud800"`) reads as U+FFFD (serde_json refuses it); and text
 /// that is not JSON is refused with the browser's message instead of serde_json's.
 pub(crate) fn json_value(text: &str) -> Result<serde_json::Value, String> {
-    let v = js_sys::JSON::parse(text).map_err(|e| error_text(&e))?;
+    // The `SyntaxError` `JSON.parse` just threw: its message read untracked, as `value_of`
+    // walks, since this runs inside the core's parse hook.
+    let v = js_sys::JSON::parse(text).map_err(|e| {
+        (reflect_get(&e, "message", &e)
+            .ok()
+            .and_then(|m| m.as_string()))
+        .unwrap_or_else(|| "not JSON".into())
+    })?;
     value_of(&v, 128)
 }
 
@@ -149,7 +158,10 @@ fn value_of(v: &JsValue, depth: u32) -> Result<serde_json::Value, String> {
     if depth == 0 {
         return Err("recursion limit exceeded".into());
     }
-    if is_array(v) {
+    // Untracked (`cell::entering_js`): a value `JSON.parse` just made has no getter, trap or
+    // iterator of the app's, so walking it runs no app code; the core's parse hook runs here
+    // while the engine is borrowed.
+    if super::array_is_array(v).unwrap_or(false) {
         // A loop, not `collect` into a `Result`: its adapters cost about 0.7 KB of wasm.
         let mut items = Vec::new();
         for item in v.unchecked_ref::<Array>().iter() {

@@ -12,8 +12,11 @@ use js_sys::{Array, Function, Object, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+pub(crate) mod cell;
 pub(crate) mod json;
 pub(crate) mod task;
+
+pub(crate) use cell::JsRefCell;
 
 #[wasm_bindgen]
 extern "C" {
@@ -47,22 +50,26 @@ extern "C" {
 /// `Promise.resolve(value)`: `Err` with what it threw (a promise whose `constructor` getter
 /// throws, say).
 pub(crate) fn promise_resolve(value: &JsValue) -> Result<Promise, JsValue> {
+    cell::entering_js("Promise.resolve");
     promise_resolve_catch(value)
 }
 
 /// `Array.isArray(v)`; a revoked Proxy (on which it throws) is no array.
 pub(crate) fn is_array(v: &JsValue) -> bool {
+    cell::entering_js("Array.isArray");
     array_is_array(v).unwrap_or(false)
 }
 
 /// `Array.from(v)`: a new, plain array of an array's, an array-like's or an iterable's items
 /// (read once, so a Proxy's traps run here and nowhere else); `Err` with what it threw.
 pub(crate) fn to_array(v: &JsValue) -> Result<Array, JsValue> {
+    cell::entering_js("Array.from");
     array_from(v)
 }
 
 /// `Object.keys(v)` of an object; `Err` with what it threw (a Proxy's `ownKeys` trap).
 pub(crate) fn keys(v: &JsValue) -> Result<Array, JsValue> {
+    cell::entering_js("Object.keys");
     object_keys(v)
 }
 
@@ -75,6 +82,7 @@ pub(crate) fn get(obj: &JsValue, key: &str) -> JsValue {
     if !obj.is_object() && !obj.is_function() {
         return JsValue::UNDEFINED;
     }
+    cell::entering_js("a property read");
     reflect_get(obj, key, obj).unwrap_or(JsValue::UNDEFINED)
 }
 
@@ -114,6 +122,7 @@ pub(crate) fn call(f: &JsValue, args: &[&JsValue]) -> Result<JsValue, JsValue> {
 
 /// `Reflect.apply(f, this, args)`.
 fn apply(f: &JsValue, this: &JsValue, args: &[&JsValue]) -> Result<JsValue, JsValue> {
+    cell::entering_js("a function call");
     reflect_apply(f, this, &array(args))
 }
 
@@ -176,6 +185,7 @@ fn prototype(class: &str) -> Result<JsValue, String> {
 /// Reads the `prop` accessor of `class.prototype` with `this` as receiver, so a named control
 /// (`<input name="action">`) cannot stand in for the real property.
 pub(crate) fn proto_get(class: &str, prop: &str, this: &JsValue) -> JsValue {
+    cell::entering_js("a DOM accessor");
     match prototype(class) {
         Ok(proto) => reflect_get(&proto, prop, this).unwrap_or(JsValue::UNDEFINED),
         Err(_) => JsValue::UNDEFINED,
@@ -191,6 +201,7 @@ pub(crate) fn proto_set(
     value: &JsValue,
 ) -> Result<(), String> {
     let proto = prototype(class)?;
+    cell::entering_js("a DOM setter");
     reflect_set(&proto, prop, value, this)
         .map_err(|e| error_text(&e))
         .and_then(|ok| {

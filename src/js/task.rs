@@ -12,7 +12,7 @@
 //! however often it was woken; a task is dropped, its future with it, when it ends or when
 //! nothing can wake it any more. A promise that never settles keeps its waiting task.
 
-use super::{self as js, call, error_text, get, set, Callback, Waiter};
+use super::{self as js, call, error_text, get, set, Callback, JsRefCell, Waiter};
 use js_sys::{Array, Function, Promise};
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
@@ -41,8 +41,8 @@ struct Queue {
 }
 
 thread_local! {
-    static QUEUE: RefCell<Queue> = const {
-        RefCell::new(Queue {
+    static QUEUE: JsRefCell<Queue> = const {
+        JsRefCell::new(Queue {
             tasks: VecDeque::new(),
             scheduled: false,
             run: None,
@@ -164,12 +164,12 @@ struct Settlement {
 }
 
 /// What [`wait`] returns: a future of a promise's outcome.
-pub(crate) struct Wait(Rc<RefCell<Settlement>>);
+pub(crate) struct Wait(Rc<JsRefCell<Settlement>>);
 
 /// Awaits `value` as JS `await` does (a value that is no promise is its own answer): `Ok` with
 /// what it resolved to, `Err` with what it rejected with.
 pub(crate) fn wait(value: &JsValue) -> Wait {
-    let state = Rc::new(RefCell::new(Settlement {
+    let state = Rc::new(JsRefCell::new(Settlement {
         outcome: None,
         waker: None,
         callbacks: None,

@@ -8,12 +8,12 @@
 use crate::browser::calls::Calls;
 use crate::browser::guards::{self, Listener, Pump, Pumped};
 use crate::browser::{handlers, now};
+use crate::js::JsRefCell;
 use client_tools_core::adapters::ws::{WsBridge, WsCallEvent, WsOutput};
 use client_tools_core::calls::Returned;
 use client_tools_core::quote::Quoted;
 use client_tools_core::time::Instant;
 use js_sys::Function;
-use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use web_sys::WebSocket;
@@ -28,14 +28,14 @@ pub(super) enum Sender {
 
 /// The state one `WsTools` shares with its timer, listeners and handler tasks.
 pub(super) struct Shared {
-    pub(super) bridge: RefCell<WsBridge>,
+    pub(super) bridge: JsRefCell<WsBridge>,
     /// Each tool's handler, by name (the names are unique).
-    pub(super) handlers: RefCell<handlers::Handlers>,
+    pub(super) handlers: JsRefCell<handlers::Handlers>,
     sender: Sender,
     on_call: Option<Function>,
     calls: Calls,
     pump: Pump,
-    pub(super) listeners: RefCell<Vec<Listener>>,
+    pub(super) listeners: JsRefCell<Vec<Listener>>,
     /// The dialect's frame test, in JS (src/ws/frames.js): what `attach`'s listener and the
     /// package's `receive` run before a frame enters the module.
     pub(super) frame_test: Function,
@@ -50,13 +50,13 @@ impl Shared {
         frame_test: Function,
     ) -> Rc<Shared> {
         Rc::new(Shared {
-            bridge: RefCell::new(bridge),
-            handlers: RefCell::new(handlers),
+            bridge: JsRefCell::new(bridge),
+            handlers: JsRefCell::new(handlers),
             sender,
             on_call,
             calls: Calls::new(),
             pump: Pump::default(),
-            listeners: RefCell::default(),
+            listeners: JsRefCell::default(),
             frame_test,
         })
     }

@@ -504,6 +504,13 @@ const SCENARIOS = [
       }
       const done = await ctx.until(() => calls.every(settled), 20000);
       ctx.check("all 60 calls settle within 20 s", done, `${calls.filter(settled).length}/60`);
+      // Then 5 s of watching: a client that went on re-reading or re-answering the unreadable
+      // calls would show here as requests and main-thread time (the bounds below), where the
+      // 60 calls' own work, all at once, is most of a 2 s scenario's time on its own.
+      const before = ctx.s.log.length;
+      await ctx.sleep(5000);
+      const later = ctx.s.log.slice(before).filter((r) => r.kind !== "ping");
+      ctx.check("no request but pings in the 5 s after the calls settle", later.length === 0, later.map((r) => r.kind).join(",") || "none");
       ctx.afterReport.push((rec) => {
         const ran = calls.filter((c) => typeof c.args === "string" && rec.runs[c.id]);
         ctx.check("no handler runs on unreadable arguments", ran.length === 0, `${ran.length} ran`);

@@ -4,6 +4,9 @@
 //! what the scenario cannot import (`ToolRegistry(tools)`, `TurnTools(tools, options)`,
 //! `exposeToWebMCP(source, options)`, `describeFormTool(options)`).
 
+#[path = "../web/borrows.rs"]
+mod borrows;
+
 use client_tools::{expose_to_webmcp, tools::describe_form_tool, Client, ToolRegistry, TurnTools};
 use js_sys::{Object, Promise, Reflect};
 use serde_json::Value;
@@ -94,6 +97,7 @@ pub async fn run(scenario: fn(&JsValue) -> Promise) -> Value {
     let seen = JsFuture::from(scenario(&context))
         .await
         .unwrap_or_else(|e| panic!("the scenario failed: {}", error_text(&e)));
+    borrows::assert_no_borrow_across_js("the scenario");
     let text = js_sys::JSON::stringify(&seen)
         .ok()
         .and_then(|s| s.as_string())

@@ -3,6 +3,9 @@
 //! `scenarioContext` in tests/web/agent.js and answers what it saw as a JSON-able object,
 //! which the Rust test asserts on.
 
+#[path = "../web/borrows.rs"]
+mod borrows;
+
 use client_tools::Client;
 use js_sys::Promise;
 use serde_json::Value;
@@ -52,6 +55,7 @@ pub async fn run(scenario: fn(&JsValue) -> Promise) -> Value {
     let seen = JsFuture::from(scenario(&context))
         .await
         .unwrap_or_else(|e| panic!("the scenario failed: {}", error_text(&e)));
+    borrows::assert_no_borrow_across_js("the scenario");
     let text = js_sys::JSON::stringify(&seen)
         .ok()
         .and_then(|s| s.as_string())

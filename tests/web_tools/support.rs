@@ -1,6 +1,9 @@
 //! Fixtures and a call harness: a tool is called exactly as the SDK's shell calls it, through
 //! its JS `handler(args, ctx)`.
 
+#[path = "../web/borrows.rs"]
+mod borrows;
+
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -103,6 +106,7 @@ pub async fn call_with(tool: &JsValue, args: &str, abort: bool) -> Answer {
     let out = JsFuture::from(js_sys::Promise::resolve(&ret))
         .await
         .expect("a handler never rejects");
+    borrows::assert_no_borrow_across_js("the tool's call");
     let deferred = deferred.borrow().len();
     if let Some(text) = out.as_string() {
         return Answer {
@@ -167,6 +171,7 @@ pub async fn call_value(tool: &JsValue, args: JsValue) -> Answer {
     let out = JsFuture::from(js_sys::Promise::resolve(&ret))
         .await
         .expect("a handler never rejects");
+    borrows::assert_no_borrow_across_js("the tool's call");
     if let Some(text) = out.as_string() {
         return Answer {
             is_error: false,

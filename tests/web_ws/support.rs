@@ -2,6 +2,9 @@
 //! JS scenario run against its voice-agent simulator with `new WsTools` and `WsTools.attach`
 //! at hand (tests/web/ws_agent.js). The scenario answers what it saw as JSON.
 
+#[path = "../web/borrows.rs"]
+mod borrows;
+
 use client_tools::WsTools;
 use js_sys::Promise;
 use serde_json::Value;
@@ -56,6 +59,7 @@ pub async fn run(scenario: fn(&JsValue, &str) -> Promise, arg: &str) -> Value {
     let seen = JsFuture::from(scenario(&context, arg))
         .await
         .unwrap_or_else(|e| panic!("the scenario ({arg}) failed: {}", error_text(&e)));
+    borrows::assert_no_borrow_across_js(arg);
     let text = js_sys::JSON::stringify(&seen)
         .ok()
         .and_then(|s| s.as_string())
