@@ -22,7 +22,7 @@ const SYNC_CLASSES = { ToolRegistry: [], TurnTools: [], WsTools: ["attach"] };
 
 /** What each build's glue must export for this wrapper (checked by scripts/build-pkg). */
 export const GLUE_EXPORTS = [
-  "default", "initSync", "Client", "exposeToWebMCP", ...Object.keys(FACTORIES), ...Object.keys(SYNC_CLASSES),
+  "default", "initSync", "Client", "exposeToWebMCP", "wsFrameTest", ...Object.keys(FACTORIES), ...Object.keys(SYNC_CLASSES),
 ];
 export const LITE_GLUE_EXPORTS = GLUE_EXPORTS.filter((name) => !(name in FACTORIES));
 
@@ -136,11 +136,32 @@ function guardClass(Glue, name) {
 const GUARDED = Symbol("client-tools guarded");
 
 /**
+ * Runs each WsTools' frame test (its dialect's markers, `testOf(dialect)`: src/ws/frames.js)
+ * on `receive`'s data in JS first: a frame that cannot be one the bridge reads (audio, a
+ * transcript: most of a voice socket's frames) is answered `false` without being copied into
+ * the WebAssembly module. Installed under `guardClass`, which checks the object first.
+ */
+function testFrames(WsTools, testOf) {
+  const proto = WsTools?.prototype;
+  // Once per glue: `guardClass` marks the prototype after this ran.
+  if (!proto || Object.prototype.hasOwnProperty.call(proto, GUARDED)) return;
+  const receive = proto.receive;
+  const tests = new WeakMap();
+  proto.receive = function (data) {
+    let test = tests.get(this);
+    if (!test) tests.set(this, (test = testOf(this.dialect) ?? (() => true)));
+    return test(data) ? receive.call(this, data) : false;
+  };
+}
+
+
+/**
  * Builds the API over `glue` (the wasm-bindgen module). `defaultSource()` says where the module
  * is when `init` gets no options: a URL in browsers, the file's bytes in Node; `hint` says what
  * to do when it is not there.
  */
 export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
+  testFrames(glue.WsTools, glue.wsFrameTest);
   for (const name of Object.keys(ASYNC_METHODS)) guardClass(glue[name], name);
   let loaded = false;
   let loading = null;

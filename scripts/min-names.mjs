@@ -85,6 +85,11 @@ const MODULE = "a";
 const usedByGlue = new Set([...glue.matchAll(/\bwasm\.([A-Za-z_$][\w$]*)/g)].map((m) => m[1]));
 const importRenames = new Map();
 const exportRenames = new Map();
+// The snippets' modules (their paths, a 16-digit hash in each): "b", "c", … ("a" is the glue's).
+const snippetRenames = new Map();
+const snippetNames = (function* () {
+  for (const n of shortNames()) if (n !== MODULE) yield n;
+})();
 for (const section of sections) {
   if (section.id === 2) {
     const r = reader(section.body);
@@ -105,7 +110,15 @@ for (const section of sections) {
       } else if (kind === 3) { r.byte(); r.byte(); } // global: value type, mutability
       else fail(`import ${module}.${field} has kind ${kind}, which this script does not know`);
       const desc = section.body.subarray(start, r.pos);
-      if (module !== "./client_tools_bg.js") fail(`import ${module}.${field}: expected the glue's module "./client_tools_bg.js"`);
+      if (module.startsWith("./snippets/")) {
+        // A function of the SDK's own JS file (src/ws/frames.js), imported straight from it:
+        // the module's path gets a short name, the function keeps its own.
+        let short = snippetRenames.get(module);
+        if (!short) snippetRenames.set(module, (short = snippetNames.next().value));
+        out.push(...name(short), ...name(field), ...desc);
+        continue;
+      }
+      if (module !== "./client_tools_bg.js") fail(`import ${module}.${field}: expected the glue's module "./client_tools_bg.js" or a snippet's`);
       let short = importRenames.get(field);
       if (!short) importRenames.set(field, (short = names.next().value));
       out.push(...name(MODULE), ...name(short), ...desc);
@@ -140,6 +153,11 @@ for (const [from, to] of importRenames) {
 const moduleKey = /"\.\/client_tools_bg\.js": import0/;
 if (!moduleKey.test(glue)) fail(`the glue has no "./client_tools_bg.js": import0: has wasm-bindgen's output changed?`);
 glue = glue.replace(moduleKey, `${MODULE}: import0`);
+for (const [from, to] of snippetRenames) {
+  const key = new RegExp(`"${from.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}": (import\\d+)`, "g");
+  if (!key.test(glue)) fail(`the glue has no "${from}": importN key: has wasm-bindgen's output changed?`);
+  glue = glue.replace(key, `${to}: $1`);
+}
 glue = glue.replace(/\bwasm\.([A-Za-z_$][\w$]*)/g, (whole, field) => {
   if (field === "memory") return whole;
   const short = exportRenames.get(field);
@@ -161,4 +179,4 @@ try {
 } catch (error) {
   fail(`the rewritten glue cannot instantiate the rewritten module: ${error?.message ?? error}`);
 }
-console.error(`min-names: ${importRenames.size} imports and ${exportRenames.size} exports renamed`);
+console.error(`min-names: ${importRenames.size} imports, ${exportRenames.size} exports and ${snippetRenames.size} snippet modules renamed`);

@@ -297,7 +297,7 @@ fn frames_that_are_not_tool_calls_are_ignored() {
         r#"{"type":"transcript","text":"client_tool_call"}"#,
         r#"{"type":"client_tool_result","tool_call_id":"x"}"#,
     ] {
-        assert!(!b.receive(text, at(0)), "{text}");
+        assert!(!ws_support::receive(&mut b, text, at(0)), "{text}");
         assert!(b.poll_output().is_none());
     }
 }

@@ -32,7 +32,7 @@ fn refused() -> [(String, &'static str); 2] {
 fn feed_raw(b: &mut WsBridge, frame: Value, raw: &str, now: u64) -> Out {
     let text = frame.to_string().replace("\"RAW\"", raw);
     assert!(serde_json::from_str::<Value>(&text).is_err(), "{text}");
-    assert!(b.receive(&text, at(now)), "{text}");
+    assert!(ws_support::receive(b, &text, at(now)), "{text}");
     drain(b)
 }
 

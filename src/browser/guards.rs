@@ -17,7 +17,9 @@ use web_sys::{AbortController, AbortSignal, Event, EventTarget};
 pub(crate) struct Listener {
     target: EventTarget,
     kind: &'static str,
-    callback: Closure<dyn FnMut(Event)>,
+    /// What was added: the closure's function, or a JS function in front of it.
+    listener: js_sys::Function,
+    _callback: Closure<dyn FnMut(Event)>,
 }
 
 impl Listener {
@@ -27,23 +29,42 @@ impl Listener {
         kind: &'static str,
         f: impl FnMut(Event) + 'static,
     ) -> Option<Listener> {
-        Listener::boxed(target, kind, Box::new(f))
+        Listener::boxed(target, kind, None, Box::new(f))
     }
 
-    /// The one body of `new`, for every listener's closure (boxed).
+    /// Adds, as the listener, what the JS function `front` makes of `f`'s function: a JS
+    /// function that decides which events reach `f`, without entering the module for the
+    /// others (WsTools' frames: src/ws/frames.js).
+    pub(crate) fn behind(
+        target: &EventTarget,
+        kind: &'static str,
+        front: &js_sys::Function,
+        f: impl FnMut(Event) + 'static,
+    ) -> Option<Listener> {
+        Listener::boxed(target, kind, Some(front), Box::new(f))
+    }
+
+    /// The one body of `new` and `behind`, for every listener's closure (boxed).
     fn boxed(
         target: &EventTarget,
         kind: &'static str,
+        front: Option<&js_sys::Function>,
         f: Box<dyn FnMut(Event)>,
     ) -> Option<Listener> {
         let callback = Closure::wrap(f);
+        let listener = match front {
+            Some(front) => js::call(front, &[callback.as_ref()]).ok()?,
+            None => callback.as_ref().clone(),
+        }
+        .unchecked_into();
         target
-            .add_event_listener_with_callback(kind, callback.as_ref().unchecked_ref())
+            .add_event_listener_with_callback(kind, &listener)
             .ok()?;
         Some(Listener {
             target: target.clone(),
             kind,
-            callback,
+            listener,
+            _callback: callback,
         })
     }
 }
@@ -52,7 +73,7 @@ impl Drop for Listener {
     fn drop(&mut self) {
         let _ = self
             .target
-            .remove_event_listener_with_callback(self.kind, self.callback.as_ref().unchecked_ref());
+            .remove_event_listener_with_callback(self.kind, &self.listener);
     }
 }
 

@@ -55,6 +55,17 @@ export interface WsToolsOptions extends WsAttachOptions {
 }
 "#;
 
+#[wasm_bindgen(module = "/src/ws/frames.js")]
+extern "C" {
+    /// The test of a message's data for `markers` (the dialect's `Dialect::markers`), in JS.
+    #[wasm_bindgen(js_name = frameTest)]
+    fn frame_test(markers: &Array) -> Function;
+    /// What puts `test` in front of a `message` listener: only the events whose data pass
+    /// reach it (enter the module).
+    #[wasm_bindgen(js_name = frameFront)]
+    fn frame_front(test: &Function) -> Function;
+}
+
 /// Client tools over a voice agent's WebSocket. Each call id is answered once (results
 /// within the platform's limits), arguments are checked before a handler runs, and
 /// `timeoutMs` / `maxCallsPerRun` (per connection) hold.
@@ -147,7 +158,30 @@ fn open(options: &JsValue, socket: Option<WebSocket>) -> Result<Rc<Shared>, Stri
     let (tools, handlers) = read_tools(&prop(options, "tools"))?;
     let mut bridge = WsBridge::new(dialect, respond);
     bridge.set_tools(tools).map_err(|e| e.to_string())?;
-    Ok(Shared::new(bridge, handlers, sender, on_call))
+    Ok(Shared::new(
+        bridge,
+        handlers,
+        sender,
+        on_call,
+        dialect_test(dialect),
+    ))
+}
+
+/// The frame test of `dialect` (src/ws/frames.js over its markers).
+fn dialect_test(dialect: Dialect) -> Function {
+    let markers = Array::new();
+    for m in dialect.markers() {
+        markers.push(&JsValue::from_str(m));
+    }
+    frame_test(&markers)
+}
+
+/// The frame test of a WsTools of `dialect` (its `dialect` getter's name): pkg-template/api.js
+/// runs it on `receive`'s data, in JS, and enters the module only for a frame that passes;
+/// `undefined` for a name that is no dialect. Internal: the package does not export it.
+#[wasm_bindgen(js_name = wsFrameTest, skip_typescript)]
+pub fn ws_frame_test(dialect: &str) -> Option<Function> {
+    Dialect::parse(dialect).ok().map(dialect_test)
 }
 
 #[wasm_bindgen]
@@ -182,7 +216,9 @@ impl WsTools {
         // The listeners hold the bridge: while attached, the socket keeps it alive, whatever
         // the app keeps. The cycle ends with the listeners (close, or `detach()`).
         let s = shared.clone();
-        let on_message = Listener::new(target, "message", move |e| {
+        // Only the messages that pass the frame test, in JS, enter the module.
+        let front = frame_front(&shared.frame_test);
+        let on_message = Listener::behind(target, "message", &front, move |e| {
             // A socket's message event (a `MessageEvent`): its `data`.
             s.receive(&crate::js::get(&e, "data"));
         });
@@ -203,7 +239,8 @@ impl WsTools {
     }
 
     /// One message's data (`event.data`). True when it was a tool call (answered, or being
-    /// run); false for any other frame, binary frames included, which are left alone.
+    /// run); false for any other frame, binary frames included, which are left alone (a text
+    /// frame without the dialect's markers is left alone in JS, without entering the module).
     pub fn receive(&self, #[wasm_bindgen(unchecked_param_type = "unknown")] data: JsValue) -> bool {
         self.shared.receive(&data)
     }

@@ -36,6 +36,9 @@ pub(super) struct Shared {
     calls: Calls,
     pump: Pump,
     pub(super) listeners: JsRefCell<Vec<Listener>>,
+    /// The dialect's frame test, in JS (src/ws/frames.js): what `attach`'s listener and the
+    /// package's `receive` run before a frame enters the module.
+    pub(super) frame_test: Function,
 }
 
 impl Shared {
@@ -44,6 +47,7 @@ impl Shared {
         handlers: handlers::Handlers,
         sender: Sender,
         on_call: Option<Function>,
+        frame_test: Function,
     ) -> Rc<Shared> {
         Rc::new(Shared {
             bridge: JsRefCell::new(bridge),
@@ -53,6 +57,7 @@ impl Shared {
             calls: Calls::new(),
             pump: Pump::default(),
             listeners: JsRefCell::default(),
+            frame_test,
         })
     }
 

@@ -225,8 +225,8 @@ impl Config {
 /// Checks a tool list: the protocol's limits, plus `timeoutMs` and `maxCallsPerRun` above 0.
 pub fn validate_tools(tools: &[ToolDef]) -> Result<(), ValidationError> {
     // `validate::tools` refuses more than 64 tools first, with the same message.
-    let specs: Vec<ToolSpec> = tools.iter().map(|t| t.spec.clone()).collect();
-    validate::tools(&specs)?;
+    let specs: Vec<&ToolSpec> = tools.iter().map(|t| &t.spec).collect();
+    validate::tool_list(&specs)?;
     for (i, t) in tools.iter().enumerate() {
         if t.timeout_ms == Some(0) {
             return Err(ValidationError::new(

@@ -8,7 +8,7 @@ use super::config::{Config, ToolDef, WhenHidden};
 use super::io::{ClientState, LeftBy, Output, Status};
 use super::outbox::Outbox;
 use super::requests::{Answer, ReqKind, Requests};
-use crate::protocol::{ClientInfo, FromJson, Lifetime, PingAnswer, RegisterRequest};
+use crate::protocol::{register_json, ClientInfo, FromJson, Lifetime, PingAnswer, ToolSpec};
 use crate::time::{Duration, Instant};
 
 /// A lapse this soon after the registration it ends is a quick lapse: the next registration
@@ -189,12 +189,8 @@ impl Registration {
         if requests.has(|k| matches!(k, ReqKind::Register { .. })) {
             return;
         }
-        let body = RegisterRequest {
-            name: self.name.clone(),
-            lifetime: self.lifetime.clone(),
-            tools: tools.iter().map(|t| t.spec.clone()).collect(),
-        };
-        let body = body.to_json();
+        let specs: Vec<&ToolSpec> = tools.iter().map(|t| &t.spec).collect();
+        let body = register_json(&self.name, &self.lifetime, &specs);
         requests.send(ReqKind::Register { version }, Some(body), false, now, out);
     }
 

@@ -6,7 +6,7 @@ use super::config::ToolDef;
 use super::io::{EngineError, EngineErrorKind, OpId, Output};
 use super::outbox::Outbox;
 use super::requests::{Answer, ReqKind, Requests};
-use crate::protocol::{ReplaceToolsRequest, ToolSpec};
+use crate::protocol::{replace_tools_json, ToolSpec};
 use crate::time::Instant;
 
 /// What a `PUT` answer means for the engine.
@@ -46,10 +46,6 @@ impl ToolList {
         &self.tools
     }
 
-    pub(super) fn specs(&self) -> Vec<ToolSpec> {
-        self.tools.iter().map(|t| t.spec.clone()).collect()
-    }
-
     /// The version of the current list.
     pub(super) fn version(&self) -> u64 {
         self.version
@@ -79,10 +75,8 @@ impl ToolList {
         if requests.has(|k| matches!(k, ReqKind::PutTools { .. })) {
             return;
         }
-        let body = ReplaceToolsRequest {
-            tools: self.specs(),
-        };
-        let body = body.to_json();
+        let specs: Vec<&ToolSpec> = self.tools.iter().map(|t| &t.spec).collect();
+        let body = replace_tools_json(&specs);
         let kind = ReqKind::PutTools {
             client_id: client_id.to_owned(),
             version: self.version,

@@ -151,6 +151,14 @@ pub fn tool(index: usize, tool: &ToolSpec) -> Result<(), ValidationError> {
 
 /// A tool list: at most 64 tools, each valid, names unique within the client.
 pub fn tools(tools: &[ToolSpec]) -> Result<(), ValidationError> {
+    let refs: Vec<&ToolSpec> = tools.iter().collect();
+    tool_list(&refs)
+}
+
+/// [`tools`] of specs that sit inside other values (the engine's tool definitions, the
+/// WebSocket bridge's tools), checked where they are: cloning them first would copy every
+/// schema, on the path of a page's first request.
+pub fn tool_list(tools: &[&ToolSpec]) -> Result<(), ValidationError> {
     if tools.len() > TOOLS_MAX {
         return Err(ValidationError::new(
             "tools",

@@ -115,7 +115,7 @@ impl Lifetime {
 }
 
 /// `[{"name":…,"description":…,"parameters":…}, …]`; no `parameters` when a tool has none.
-fn write_tools(tools: &[ToolSpec], out: &mut String) {
+fn write_tools(tools: &[&ToolSpec], out: &mut String) {
     out.push('[');
     for (i, t) in tools.iter().enumerate() {
         if i > 0 {
@@ -137,25 +137,39 @@ fn write_tools(tools: &[ToolSpec], out: &mut String) {
 impl RegisterRequest {
     /// The body as JSON text: `{"name":…,"lifetime":…,"tools":[…]}`.
     pub fn to_json(&self) -> String {
-        let mut out = String::from(r#"{"name":"#);
-        push_quoted(&mut out, &self.name);
-        out.push_str(r#","lifetime":"#);
-        self.lifetime.write(&mut out);
-        out.push_str(r#","tools":"#);
-        write_tools(&self.tools, &mut out);
-        out.push('}');
-        out
+        let tools: Vec<&ToolSpec> = self.tools.iter().collect();
+        register_json(&self.name, &self.lifetime, &tools)
     }
+}
+
+/// A [`RegisterRequest`]'s body written from values held elsewhere (the engine's tool
+/// definitions): building the request first would clone every schema, on the path of a page's
+/// first request.
+pub fn register_json(name: &str, lifetime: &Lifetime, tools: &[&ToolSpec]) -> String {
+    let mut out = String::from(r#"{"name":"#);
+    push_quoted(&mut out, name);
+    out.push_str(r#","lifetime":"#);
+    lifetime.write(&mut out);
+    out.push_str(r#","tools":"#);
+    write_tools(tools, &mut out);
+    out.push('}');
+    out
 }
 
 impl ReplaceToolsRequest {
     /// The body as JSON text: `{"tools":[…]}`.
     pub fn to_json(&self) -> String {
-        let mut out = String::from(r#"{"tools":"#);
-        write_tools(&self.tools, &mut out);
-        out.push('}');
-        out
+        let tools: Vec<&ToolSpec> = self.tools.iter().collect();
+        replace_tools_json(&tools)
     }
+}
+
+/// A [`ReplaceToolsRequest`]'s body written from values held elsewhere, as [`register_json`].
+pub fn replace_tools_json(tools: &[&ToolSpec]) -> String {
+    let mut out = String::from(r#"{"tools":"#);
+    write_tools(tools, &mut out);
+    out.push('}');
+    out
 }
 
 impl CallResult {

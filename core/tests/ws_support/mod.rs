@@ -88,6 +88,43 @@ pub fn drain(b: &mut WsBridge) -> Out {
 
 /// Feeds `frame` (as JSON text) and drains; asserts whether it was a tool call.
 pub fn feed(b: &mut WsBridge, frame: &Value, now: u64, is_call: bool) -> Out {
-    assert_eq!(b.receive(&frame.to_string(), at(now)), is_call, "{frame}");
+    assert_eq!(receive(b, &frame.to_string(), at(now)), is_call, "{frame}");
     drain(b)
+}
+
+/// Hands `text` to the bridge, as the shells do once it passed their marker test, and checks
+/// that test for every frame of the suites: a frame the bridge acts on (a call, an output, a
+/// change of state) holds one of the dialect's markers, so the shells, which leave the others
+/// unread, never drop it. With `CLIENT_TOOLS_WS_FRAMES=FILE` set, each frame is appended to FILE
+/// as a JSON line `{"test", "dialect", "text"}` (`test` names the test that fed it, whose
+/// frames come in the order it fed them): tests/ws-frames feeds them to the package (the same
+/// check on the JS test, against the whole read).
+pub fn receive(b: &mut WsBridge, text: &str, now: Instant) -> bool {
+    record(b.dialect(), text);
+    let before = format!("{b:?}");
+    let was_call = b.receive(text, now);
+    let acted = was_call || format!("{b:?}") != before;
+    let marked = (b.dialect().markers().iter()).any(|m| text.contains(m));
+    assert!(
+        marked || !acted,
+        "a frame with none of {:?} changed the bridge: {text}",
+        b.dialect().markers()
+    );
+    was_call
+}
+
+fn record(dialect: Dialect, text: &str) {
+    static FILE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let Some(path) = std::env::var_os("CLIENT_TOOLS_WS_FRAMES") else {
+        return;
+    };
+    let test = std::thread::current().name().unwrap_or("").to_owned();
+    let line = json!({"test": test, "dialect": dialect.as_str(), "text": text}).to_string() + "\n";
+    let _one_at_a_time = FILE.lock().unwrap();
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .expect("CLIENT_TOOLS_WS_FRAMES names a file that can be written");
+    std::io::Write::write_all(&mut file, line.as_bytes()).unwrap();
 }

@@ -12,7 +12,9 @@
 //! Sans-I/O: no socket, no clock, no handler is run here.
 //!
 //! ```text
-//! bridge.receive(text, now)            // true when the frame was a tool call
+//! if dialect.markers().iter().any(|m| text.contains(m)) { // else: not a tool call, left unread
+//!     bridge.receive(text, now);       // true when the frame was a tool call
+//! }
 //! bridge.finish(call_id, returned, now) // a handler finished
 //! bridge.handle_timeout(now)           // at bridge.next_deadline()
 //! bridge.closed(now)                   // the socket closed: running handlers are aborted
@@ -147,8 +149,8 @@ impl WsBridge {
     /// parameters value that is not an object, or a `timeout_ms` / `max_calls_per_run` of 0.
     /// Running calls go on.
     pub fn set_tools(&mut self, tools: Vec<WsTool>) -> Result<(), ValidationError> {
-        let specs: Vec<ToolSpec> = tools.iter().map(|t| t.def.spec.clone()).collect();
-        validate::tools(&specs)?;
+        let specs: Vec<&ToolSpec> = tools.iter().map(|t| &t.def.spec).collect();
+        validate::tool_list(&specs)?;
         for (i, t) in tools.iter().enumerate() {
             for (field, zero) in [
                 ("timeoutMs", t.def.timeout_ms == Some(0)),
@@ -208,24 +210,10 @@ impl WsBridge {
     }
 
     /// One text frame from the socket. True when it was a tool call (read or malformed);
-    /// false for every other frame, which is left alone.
+    /// false for every other frame, which is left alone. Every frame is read: a shell leaves
+    /// out, unread, the frames that hold none of [`Dialect::markers`] (most of them, and those
+    /// are never tool calls).
     pub fn receive(&mut self, text: &str, now: Instant) -> bool {
-        // Cheap test first: most frames are audio (large base64) or transcripts, and parsing
-        // them costs. A frame of interest has its type as a quoted string.
-        let markers: &[&str] = match self.dialect {
-            Dialect::Cartesia | Dialect::ElevenLabs => &["\"client_tool_call\""],
-            Dialect::OpenAiRealtime => &[
-                "\"response.function_call_arguments.done\"",
-                "\"response.created\"",
-                "\"response.done\"",
-                "\"error\"",
-            ],
-        };
-        // Byte windows, not `str::contains`: its two-way searcher adds ~1.4 KB of wasm.
-        let has = |m: &str| text.as_bytes().windows(m.len()).any(|w| w == m.as_bytes());
-        if !markers.iter().any(|m| has(m)) {
-            return false;
-        }
         let incoming = match crate::json::parse(text) {
             Ok(Value::Object(frame)) => read(self.dialect, &frame),
             Ok(_) => return false,

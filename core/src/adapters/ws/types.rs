@@ -42,6 +42,28 @@ impl Dialect {
         }
     }
 
+    /// What every text frame the bridge reads for something holds as it is written: the
+    /// quoted type of the dialect's tool call (in OpenAI's, also of the frames that tell the
+    /// response's state, and the active-response error's code), or a `\u00` escape, the only
+    /// way JSON can spell one of those ASCII strings otherwise. A frame with none of them is
+    /// not a tool call and changes nothing: the shells test the frame for them before handing
+    /// it to [`WsBridge::receive`](super::WsBridge::receive), which reads every frame it gets,
+    /// because most of what a voice socket carries (audio as base64 in a JSON string, with no
+    /// quote or backslash inside; transcripts) is not worth reading. The browser shell tests in
+    /// JS, on the string (`src/ws/frames.js`), so that such frames never enter the module.
+    pub fn markers(self) -> &'static [&'static str] {
+        match self {
+            Dialect::Cartesia | Dialect::ElevenLabs => &["\"client_tool_call\"", ESCAPE],
+            Dialect::OpenAiRealtime => &[
+                "\"response.function_call_arguments.done\"",
+                "\"response.done\"",
+                "\"response.created\"",
+                "\"conversation_already_has_active_response\"",
+                ESCAPE,
+            ],
+        }
+    }
+
     /// How long a result may be on this platform.
     pub fn result_limit(self) -> ResultLimit {
         match self {
@@ -51,6 +73,10 @@ impl Dialect {
         }
     }
 }
+
+/// The start of a JSON `\u` escape of an ASCII character (`\u005f` is `_`): a frame holding one
+/// may spell a marker that way, so it is a marker too ([`Dialect::markers`]).
+const ESCAPE: &str = "\\u00";
 
 /// Whether the bridge asks an OpenAI Realtime model to answer once a call's output is sent.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
