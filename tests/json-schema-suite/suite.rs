@@ -7,13 +7,30 @@ use serde_json::Value;
 
 include!("files.rs");
 
-/// The cases not run, by file, group and case description (an empty case description lists
-/// the whole group), with the reason. Each is refused by design: the validator resolves no
-/// remote `$ref` (a tool's schema is checked alone: nothing is fetched) and knows no custom
-/// vocabulary.
-pub const LISTED: &[(&str, &str, &str, &str, &str)] = &[
-    // (draft, file, group, case, reason)
+/// The cases expected to fail, by draft, file and group (an empty group lists the whole
+/// file; `group / case` one case), with the reason. Each is refused by design: the validator follows no `$ref` out of
+/// the tool's own schema (nothing is fetched: the suite's remote documents and the
+/// meta-schemas are out of reach, and such a schema is refused when declared) and reads no
+/// `$vocabulary`. A listed case still runs, and one that passes is a failure: the list cannot
+/// hide a case that works.
+pub const LISTED: &[(&str, &str, &str, &str)] = &[
+    // (draft, file, group, reason)
+    ("draft2020-12", "defs.json", "validate definition against metaschema", REMOTE),
+    ("draft2020-12", "dynamicRef.json", "strict-tree schema, guards against misspelled properties", REMOTE),
+    ("draft2020-12", "dynamicRef.json", "tests for implementation dynamic anchor and reference link", REMOTE),
+    ("draft2020-12", "dynamicRef.json", "$ref and $dynamicAnchor are independent of order - $defs first", REMOTE),
+    ("draft2020-12", "dynamicRef.json", "$ref and $dynamicAnchor are independent of order - $ref first", REMOTE),
+    ("draft2020-12", "dynamicRef.json", "$ref to $dynamicRef finds detached $dynamicAnchor", REMOTE),
+    ("draft2020-12", "ref.json", "remote ref, containing refs itself", REMOTE),
+    ("draft2020-12", "refRemote.json", "", REMOTE),
+    ("draft2020-12", "vocabulary.json", "schema that uses custom metaschema with with no validation vocabulary / no validation: invalid number, but it still validates", VOCABULARY),
+    ("draft7", "definitions.json", "validate definition against metaschema", REMOTE),
+    ("draft7", "ref.json", "remote ref, containing refs itself", REMOTE),
+    ("draft7", "refRemote.json", "", REMOTE),
 ];
+
+const REMOTE: &str = "a $ref to a document outside the schema (the suite's remotes or a meta-schema)";
+const VOCABULARY: &str = "a custom meta-schema's $vocabulary";
 
 /// What one draft's run found.
 pub struct Outcome {
@@ -28,11 +45,12 @@ pub struct Outcome {
 impl Outcome {
     pub fn summary(&self) -> String {
         format!(
-            "{}: {} of {} cases pass, {} listed (not run), {} fail",
+            "{}: {} of {} cases pass, {} listed as refused by design ({:.1}%), {} fail",
             self.draft,
             self.passed,
             self.cases,
             self.listed,
+            self.listed as f64 * 100.0 / self.cases as f64,
             self.failures.len()
         )
     }
@@ -63,15 +81,25 @@ pub fn run(
             for case in group["tests"].as_array().expect("group has tests") {
                 let cdesc = case["description"].as_str().unwrap_or_default();
                 out.cases += 1;
-                let listed = LISTED.iter().any(|&(d, f, g, c, _)| {
-                    d == draft && f == *file && g == gdesc && (c.is_empty() || c == cdesc)
-                });
+                let listed = LISTED
+                    .iter()
+                    .any(|&(d, f, g, _)| {
+                        d == draft
+                            && f == *file
+                            && (g.is_empty() || g == gdesc || g == format!("{gdesc} / {cdesc}"))
+                    });
+                let want = case["valid"].as_bool().expect("case has valid");
+                let result = validate(&group["schema"], &case["data"]);
                 if listed {
-                    out.listed += 1;
+                    match result {
+                        Ok(got) if got == want => out.failures.push(format!(
+                            "{file} / {gdesc} / {cdesc}: listed, but passes: take it off the list"
+                        )),
+                        _ => out.listed += 1,
+                    }
                     continue;
                 }
-                let want = case["valid"].as_bool().expect("case has valid");
-                match validate(&group["schema"], &case["data"]) {
+                match result {
                     Ok(got) if got == want => out.passed += 1,
                     Ok(got) => out.failures.push(format!(
                         "{file} / {gdesc} / {cdesc}: expected {}, got {}",

@@ -1,0 +1,287 @@
+//! The resources of one schema: each `$id` as an absolute URI, each `$anchor` and
+//! `$dynamicAnchor`, and how a `$ref` is found among them. Nothing outside the schema is ever
+//! looked up: a reference to anything else points nowhere.
+
+use super::keywords::{each_subschema, Draft};
+use serde_json::Value;
+
+/// The base URI of a schema that has no `$id`.
+const ROOT_URI: &str = "urn:client-tools:schema";
+
+/// A schema resource: the root, or a subschema with its own `$id`.
+pub(super) struct Resource<'s> {
+    pub uri: String,
+    pub node: &'s Value,
+}
+
+struct Anchor<'s> {
+    resource: usize,
+    name: String,
+    node: &'s Value,
+    dynamic: bool,
+}
+
+/// Every resource and anchor of a schema, found once per check.
+pub(super) struct Index<'s> {
+    pub resources: Vec<Resource<'s>>,
+    anchors: Vec<Anchor<'s>>,
+    /// Whether any subschema has `unevaluatedItems` or `unevaluatedProperties`: only then is
+    /// what each keyword evaluated tracked.
+    pub tracks: bool,
+}
+
+impl<'s> Index<'s> {
+    pub fn new(root: &'s Value, draft: Draft) -> Index<'s> {
+        let mut index = Index {
+            resources: vec![Resource {
+                uri: ROOT_URI.into(),
+                node: root,
+            }],
+            anchors: Vec::new(),
+            tracks: false,
+        };
+        index.walk(root, 0, draft, 0);
+        index
+    }
+
+    fn walk(&mut self, node: &'s Value, mut base: usize, draft: Draft, depth: usize) {
+        let Value::Object(s) = node else { return };
+        if depth > super::MAX_DEPTH {
+            return;
+        }
+        let id_applies = draft == Draft::V2020_12 || !s.contains_key("$ref");
+        if let Some(Value::String(id)) = s.get("$id").filter(|_| id_applies) {
+            let full = resolve(&self.resources[base].uri, id);
+            let (doc, fragment) = split_fragment(&full);
+            if doc != self.resources[base].uri && !std::ptr::eq(node, self.resources[base].node)
+            {
+                self.resources.push(Resource {
+                    uri: doc.to_owned(),
+                    node,
+                });
+                base = self.resources.len() - 1;
+            } else if base == 0 && std::ptr::eq(node, self.resources[0].node) {
+                self.resources[0].uri = doc.to_owned();
+            }
+            if draft == Draft::V7 && !fragment.is_empty() {
+                self.add_anchor(base, fragment, node, false);
+            }
+        }
+        if draft == Draft::V2020_12 {
+            if let Some(Value::String(name)) = s.get("$anchor") {
+                self.add_anchor(base, name, node, false);
+            }
+            if let Some(Value::String(name)) = s.get("$dynamicAnchor") {
+                self.add_anchor(base, name, node, true);
+            }
+            self.tracks |= s.contains_key("unevaluatedItems")
+                || s.contains_key("unevaluatedProperties");
+        }
+        each_subschema(s, draft, &mut |_, sub| self.walk(sub, base, draft, depth + 1));
+    }
+
+    fn add_anchor(&mut self, resource: usize, name: &str, node: &'s Value, dynamic: bool) {
+        self.anchors.push(Anchor {
+            resource,
+            name: name.to_owned(),
+            node,
+            dynamic,
+        });
+    }
+
+    /// The resource `node` starts, if it is one.
+    pub fn resource_of(&self, node: &Value) -> Option<usize> {
+        self.resources.iter().position(|r| std::ptr::eq(r.node, node))
+    }
+
+    /// What `reference` points to, seen from the resource `base`: its resource and node.
+    pub fn lookup(&self, base: usize, reference: &str) -> Option<(usize, &'s Value)> {
+        let full = resolve(&self.resources[base].uri, reference);
+        let (doc, fragment) = split_fragment(&full);
+        let r = self.resources.iter().position(|r| r.uri == doc)?;
+        if fragment.is_empty() {
+            return Some((r, self.resources[r].node));
+        }
+        if let Some(pointer) = fragment.strip_prefix('/') {
+            return self.pointer(r, pointer);
+        }
+        self.anchors
+            .iter()
+            .find(|a| a.resource == r && a.name == fragment)
+            .map(|a| (a.resource, a.node))
+    }
+
+    /// Whether resource `r` has a `$dynamicAnchor` named `name`, and where.
+    pub fn dynamic_anchor(&self, r: usize, name: &str) -> Option<&'s Value> {
+        self.anchors
+            .iter()
+            .find(|a| a.resource == r && a.dynamic && a.name == name)
+            .map(|a| a.node)
+    }
+
+    /// A JSON Pointer (after `#/`) in resource `r`, percent-decoded; passing through a
+    /// subschema with its own `$id` moves into that resource.
+    fn pointer(&self, mut r: usize, pointer: &str) -> Option<(usize, &'s Value)> {
+        let mut node = self.resources[r].node;
+        for raw in pointer.split('/') {
+            let token = percent_decode(raw)?.replace("~1", "/").replace("~0", "~");
+            node = match node {
+                Value::Object(m) => m.get(&token)?,
+                Value::Array(a) => a.get(token.parse::<usize>().ok()?)?,
+                _ => return None,
+            };
+            if let Some(inner) = self.resource_of(node) {
+                r = inner;
+            }
+        }
+        Some((r, node))
+    }
+}
+
+/// `uri` split at its `#`: the document and the fragment (empty when there is none).
+pub(super) fn split_fragment(uri: &str) -> (&str, &str) {
+    match uri.split_once('#') {
+        Some((doc, fragment)) => (doc, fragment),
+        None => (uri, ""),
+    }
+}
+
+fn percent_decode(s: &str) -> Option<String> {
+    if !s.contains('%') {
+        return Some(s.to_owned());
+    }
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = s.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// A URI's parts (RFC 3986): scheme, authority, path, query, fragment (each with its
+/// delimiter left off; `None` when absent).
+struct Parts<'a> {
+    scheme: Option<&'a str>,
+    authority: Option<&'a str>,
+    path: &'a str,
+    query: Option<&'a str>,
+    fragment: Option<&'a str>,
+}
+
+fn parts(uri: &str) -> Parts<'_> {
+    let (rest, fragment) = match uri.split_once('#') {
+        Some((r, f)) => (r, Some(f)),
+        None => (uri, None),
+    };
+    let (rest, query) = match rest.split_once('?') {
+        Some((r, q)) => (r, Some(q)),
+        None => (rest, None),
+    };
+    let scheme_end = rest.find(':').filter(|&i| {
+        i > 0
+            && rest[..i].starts_with(|c: char| c.is_ascii_alphabetic())
+            && rest[..i]
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+    });
+    let (scheme, rest) = match scheme_end {
+        Some(i) => (Some(&rest[..i]), &rest[i + 1..]),
+        None => (None, rest),
+    };
+    let (authority, path) = match rest.strip_prefix("//") {
+        Some(r) => {
+            let end = r.find('/').unwrap_or(r.len());
+            (Some(&r[..end]), &r[end..])
+        }
+        None => (None, rest),
+    };
+    Parts {
+        scheme,
+        authority,
+        path,
+        query,
+        fragment,
+    }
+}
+
+/// `reference` resolved against `base` (RFC 3986 section 5.2).
+pub(super) fn resolve(base: &str, reference: &str) -> String {
+    let r = parts(reference);
+    let b = parts(base);
+    let (scheme, authority, path, query);
+    if r.scheme.is_some() {
+        (scheme, authority, path, query) = (r.scheme, r.authority, remove_dots(r.path), r.query);
+    } else if r.authority.is_some() {
+        (scheme, authority, path, query) = (b.scheme, r.authority, remove_dots(r.path), r.query);
+    } else if r.path.is_empty() {
+        (scheme, authority, path, query) = (b.scheme, b.authority, b.path.to_owned(), r.query.or(b.query));
+    } else if r.path.starts_with('/') {
+        (scheme, authority, path, query) = (b.scheme, b.authority, remove_dots(r.path), r.query);
+    } else {
+        let merged = if b.authority.is_some() && b.path.is_empty() {
+            format!("/{}", r.path)
+        } else {
+            match b.path.rfind('/') {
+                Some(i) => format!("{}{}", &b.path[..=i], r.path),
+                None => r.path.to_owned(),
+            }
+        };
+        (scheme, authority, path, query) = (b.scheme, b.authority, remove_dots(&merged), r.query);
+    }
+    let mut out = String::new();
+    if let Some(s) = scheme {
+        out.push_str(s);
+        out.push(':');
+    }
+    if let Some(a) = authority {
+        out.push_str("//");
+        out.push_str(a);
+    }
+    out.push_str(&path);
+    if let Some(q) = query {
+        out.push('?');
+        out.push_str(q);
+    }
+    if let Some(f) = r.fragment {
+        out.push('#');
+        out.push_str(f);
+    }
+    out
+}
+
+fn remove_dots(path: &str) -> String {
+    if !path.contains('.') {
+        return path.to_owned();
+    }
+    let mut out: Vec<&str> = Vec::new();
+    let absolute = path.starts_with('/');
+    let segments: Vec<&str> = path.split('/').collect();
+    for (i, seg) in segments.iter().enumerate() {
+        let last = i + 1 == segments.len();
+        match *seg {
+            "." => {
+                if last {
+                    out.push("");
+                }
+            }
+            ".." => {
+                if out.len() > usize::from(absolute) {
+                    out.pop();
+                }
+                if last {
+                    out.push("");
+                }
+            }
+            s => out.push(s),
+        }
+    }
+    out.join("/")
+}
