@@ -119,7 +119,10 @@ fn schema_items_schema_and_by_position() {
         err(tuple.clone(), json!([1])),
         "arguments[0]: integer 1, needs string (type)"
     );
-    assert_eq!(err(tuple, json!(["a", 1, null])), "arguments: 3 items, at most 2 (items)");
+    assert_eq!(
+        err(tuple, json!(["a", 1, null])),
+        "arguments: 3 items, at most 2 (items)"
+    );
     // Draft-07's meanings when $schema says so: items as an array, additionalItems.
     let draft7 = json!({"$schema": "http://json-schema.org/draft-07/schema#",
         "items": [{"type": "string"}], "additionalItems": {"type": "integer"}});
@@ -185,7 +188,8 @@ fn schema_array_item_counts() {
 
 #[test]
 fn schema_pattern_says_what_does_not_match() {
-    let schema = json!({"type": "object", "properties": {"id": {"type": "string", "pattern": "^[0-9]+$"}}});
+    let schema =
+        json!({"type": "object", "properties": {"id": {"type": "string", "pattern": "^[0-9]+$"}}});
     ok(schema.clone(), json!({"id": "123"}));
     assert_eq!(
         err(schema, json!({"id": "1; DROP TABLE"})),
@@ -200,19 +204,31 @@ fn schema_pattern_says_what_does_not_match() {
 #[test]
 fn schema_any_of_and_one_of_say_which_alternatives_failed() {
     assert_eq!(
-        err(json!({"anyOf": [{"type": "string"}, {"type": "null"}]}), json!(1)),
+        err(
+            json!({"anyOf": [{"type": "string"}, {"type": "null"}]}),
+            json!(1)
+        ),
         "arguments: matches none of the 2 alternatives: [0] integer 1, needs string (type); \
          [1] integer 1, needs null (type) (anyOf)"
     );
     assert_eq!(
-        err(json!({"oneOf": [{"type": "integer"}, {"minimum": 0}]}), json!(3)),
+        err(
+            json!({"oneOf": [{"type": "integer"}, {"minimum": 0}]}),
+            json!(3)
+        ),
         "arguments: matches 2 of the alternatives ([0], [1]), needs exactly one (oneOf)"
     );
     // Bounded: four reasons at most, each cut short.
-    let many: Vec<_> = (0..50).map(|i| json!({"const": "x".repeat(300 + i)})).collect();
+    let many: Vec<_> = (0..50)
+        .map(|i| json!({"const": "x".repeat(300 + i)}))
+        .collect();
     let message = err(json!({"anyOf": many}), json!("y"));
     assert!(message.ends_with("; and 46 more (anyOf)"), "{message}");
-    assert!(message.chars().count() < 1000, "{} characters", message.len());
+    assert!(
+        message.chars().count() < 1000,
+        "{} characters",
+        message.len()
+    );
     // A deeper failure keeps its path.
     assert_eq!(
         err(
@@ -226,7 +242,10 @@ fn schema_any_of_and_one_of_say_which_alternatives_failed() {
 
 #[test]
 fn schema_counts_written_as_decimals_and_code_points() {
-    assert_eq!(err(json!({"minLength": 2.0}), json!("a")), "arguments: 1 characters, needs at least 2 (minLength)");
+    assert_eq!(
+        err(json!({"minLength": 2.0}), json!("a")),
+        "arguments: 1 characters, needs at least 2 (minLength)"
+    );
     ok(json!({"maxLength": 1}), json!("😀"));
 }
 
@@ -234,44 +253,86 @@ fn schema_counts_written_as_decimals_and_code_points() {
 fn schema_formats_are_annotations_unless_asserted() {
     let schema = json!({"properties": {"at": {"format": "date-time"}, "ip": {"format": "ipv4"}}});
     ok(schema.clone(), json!({"at": "yesterday"}));
-    let assert = Options { assert_formats: true, ..Options::default() };
+    let assert = Options {
+        assert_formats: true,
+        ..Options::default()
+    };
     let run = |v| validate_with(&schema, &v, &assert).map_err(|e| e.to_string());
-    assert_eq!(run(json!({"at": "2026-02-29T10:00:00Z"})).unwrap_err(),
-        "arguments.at: \"2026-02-29T10:00:00Z\" is not a valid date-time (format)");
+    assert_eq!(
+        run(json!({"at": "2026-02-29T10:00:00Z"})).unwrap_err(),
+        "arguments.at: \"2026-02-29T10:00:00Z\" is not a valid date-time (format)"
+    );
     assert!(run(json!({"at": "2028-02-29T10:00:00.5+01:00", "ip": "10.0.0.1"})).is_ok());
-    assert_eq!(run(json!({"ip": "10.0.0.01"})).unwrap_err(), "arguments.ip: \"10.0.0.01\" is not a valid ipv4 (format)");
+    assert_eq!(
+        run(json!({"ip": "10.0.0.01"})).unwrap_err(),
+        "arguments.ip: \"10.0.0.01\" is not a valid ipv4 (format)"
+    );
     for (format, good, bad) in [
         ("date", "2026-12-31", "2026-13-01"),
         ("time", "23:59:60Z", "23:58:60Z"),
         ("email", "a.b@example.com", "a..b@example.com"),
         ("uri", "https://example.com/a?b#c", "//example.com"),
-        ("uuid", "2eb8aa08-aa98-11ea-b4aa-73b441d16380", "2eb8aa08-aa98-11ea-b4aa-73b441d1638"),
+        (
+            "uuid",
+            "2eb8aa08-aa98-11ea-b4aa-73b441d16380",
+            "2eb8aa08-aa98-11ea-b4aa-73b441d1638",
+        ),
         ("ipv6", "::1", "12345::"),
     ] {
         let s = json!({"format": format});
-        assert!(validate_with(&s, &json!(good), &assert).is_ok(), "{format} {good}");
-        assert!(validate_with(&s, &json!(bad), &assert).is_err(), "{format} {bad}");
+        assert!(
+            validate_with(&s, &json!(good), &assert).is_ok(),
+            "{format} {good}"
+        );
+        assert!(
+            validate_with(&s, &json!(bad), &assert).is_err(),
+            "{format} {bad}"
+        );
     }
 }
 
 #[test]
 fn schema_check_refuses_what_is_not_json_schema_naming_the_path() {
     let fault = |s: Value| check(&s, &Options::default()).unwrap_err().to_string();
-    assert_eq!(fault(json!({"type": "strin"})), "type: \"strin\" is not a type name");
     assert_eq!(
-        fault(json!({"properties": {"id": {"pattern": "^[0-9+$"}}})).split_once(": not").map(|p| p.0),
+        fault(json!({"type": "strin"})),
+        "type: \"strin\" is not a type name"
+    );
+    assert_eq!(
+        fault(json!({"properties": {"id": {"pattern": "^[0-9+$"}}}))
+            .split_once(": not")
+            .map(|p| p.0),
         Some("properties.id.pattern")
     );
-    assert_eq!(fault(json!({"properties": {"a": {"minLength": -1}}})), "properties.a.minLength: must be a non-negative integer");
+    assert_eq!(
+        fault(json!({"properties": {"a": {"minLength": -1}}})),
+        "properties.a.minLength: must be a non-negative integer"
+    );
     assert_eq!(
         fault(json!({"$ref": "#/$defs/missing"})),
         "[\"$ref\"]: \"#/$defs/missing\" points nowhere in this schema (only references inside the tool's own schema are followed)"
     );
-    assert!(fault(json!({"items": {"$ref": "https://example.com/other.json"}})).starts_with("items[\"$ref\"]: "));
-    assert_eq!(fault(json!({"anyOf": []})), "anyOf: must be a non-empty array of schemas");
-    assert_eq!(fault(json!({"not": 5})), "not: a schema must be an object or a boolean, not integer");
-    assert!(check(&json!({"$defs": {"a": {"type": "string"}}, "$ref": "#/$defs/a"}), &Options::default()).is_ok());
-    ok(json!({"$defs": {"a": {"type": "string"}}, "$ref": "#/$defs/a"}), json!("x"));
+    assert!(
+        fault(json!({"items": {"$ref": "https://example.com/other.json"}}))
+            .starts_with("items[\"$ref\"]: ")
+    );
+    assert_eq!(
+        fault(json!({"anyOf": []})),
+        "anyOf: must be a non-empty array of schemas"
+    );
+    assert_eq!(
+        fault(json!({"not": 5})),
+        "not: a schema must be an object or a boolean, not integer"
+    );
+    assert!(check(
+        &json!({"$defs": {"a": {"type": "string"}}, "$ref": "#/$defs/a"}),
+        &Options::default()
+    )
+    .is_ok());
+    ok(
+        json!({"$defs": {"a": {"type": "string"}}, "$ref": "#/$defs/a"}),
+        json!("x"),
+    );
 }
 
 #[test]
@@ -280,7 +341,9 @@ fn schema_caps_depth_and_steps() {
     let looped = json!({"$defs": {"a": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"});
     assert_eq!(
         err(looped, json!(1)),
-        format!("arguments: schemas nested more than {MAX_DEPTH} deep while checking (depth limit)")
+        format!(
+            "arguments: schemas nested more than {MAX_DEPTH} deep while checking (depth limit)"
+        )
     );
     // A hostile array against uniqueItems: the step cap answers.
     let items: Vec<Value> = (0..5000).map(|i| json!(i)).collect();
@@ -300,7 +363,10 @@ fn schema_redos_pattern_from_the_app_and_a_hostile_50_kb_string() {
     let hostile = format!("{}!", "a".repeat(50 * 1024));
     let started = std::time::Instant::now();
     let message = err(schema.clone(), json!({"name": hostile}));
-    println!("answered in {} ms: {message}", started.elapsed().as_millis());
+    println!(
+        "answered in {} ms: {message}",
+        started.elapsed().as_millis()
+    );
     assert_eq!(
         message,
         "arguments.name: a string of 51201 characters is more than the pattern ^(a+)+$ is run \
@@ -311,7 +377,10 @@ fn schema_redos_pattern_from_the_app_and_a_hostile_50_kb_string() {
     ok(schema.clone(), json!({"name": "aaaa"}));
     assert!(err(schema, json!({"name": "aaaa!"})).ends_with("does not match ^(a+)+$ (pattern)"));
     // An anchored linear pattern runs on the whole 50 KB string.
-    ok(json!({"pattern": "^[a!]+$"}), json!(format!("{}!", "a".repeat(50 * 1024))));
+    ok(
+        json!({"pattern": "^[a!]+$"}),
+        json!(format!("{}!", "a".repeat(50 * 1024))),
+    );
 }
 
 #[test]

@@ -30,6 +30,7 @@ pub struct Tool {
     pub(crate) parameters: Option<Value>,
     pub(crate) timeout: Option<Duration>,
     pub(crate) max_calls_per_run: Option<u32>,
+    pub(crate) assert_formats: bool,
     pub(crate) handler: Handler,
 }
 
@@ -57,6 +58,7 @@ impl Tool {
             parameters: None,
             timeout: None,
             max_calls_per_run: None,
+            assert_formats: false,
             handler: erase(f),
         }
     }
@@ -81,6 +83,13 @@ impl Tool {
         self
     }
 
+    /// Asserts the arguments' `format`s (date-time, date, time, email, uri, uuid, ipv4,
+    /// ipv6) instead of reading them as annotations, as JSON Schema 2020-12 does by default.
+    pub fn assert_formats(mut self, on: bool) -> Tool {
+        self.assert_formats = on;
+        self
+    }
+
     /// The tool's name.
     pub fn name(&self) -> &str {
         &self.name
@@ -95,6 +104,7 @@ impl fmt::Debug for Tool {
             .field("parameters", &self.parameters)
             .field("timeout", &self.timeout)
             .field("max_calls_per_run", &self.max_calls_per_run)
+            .field("assert_formats", &self.assert_formats)
             .finish_non_exhaustive()
     }
 }

@@ -50,6 +50,7 @@ const TOOL_KEYS: &[&str] = &[
     "parameters",
     "timeoutMs",
     "maxCallsPerRun",
+    "assertFormats",
     "annotations",
     // Read by `WsTools`: whether the voice agent waits for the result (default true).
     "expectsResponse",
@@ -164,6 +165,12 @@ fn tool(v: &JsValue, i: usize) -> Result<(ToolDef, Function), String> {
     let timeout_ms = optional_count(v, &at, "timeoutMs")?;
     let max_calls_per_run =
         optional_count(v, &at, "maxCallsPerRun")?.map(|n| n.min(u32::MAX as u64) as u32);
+    let assert_formats = match present(v, "assertFormats") {
+        None => false,
+        Some(b) => b
+            .as_bool()
+            .ok_or_else(|| wrong(&at, "assertFormats", "a boolean", &b))?,
+    };
     let spec = ToolSpec {
         name,
         description,
@@ -173,6 +180,7 @@ fn tool(v: &JsValue, i: usize) -> Result<(ToolDef, Function), String> {
         spec,
         timeout_ms,
         max_calls_per_run,
+        assert_formats,
     };
     Ok((def, handler))
 }

@@ -13,6 +13,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 pub(crate) mod json;
+#[cfg(target_family = "wasm")]
+pub(crate) mod regex;
 pub(crate) mod task;
 
 #[wasm_bindgen]

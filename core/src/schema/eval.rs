@@ -237,7 +237,11 @@ impl<'s, 'o> Eval<'s, 'o> {
                     list.push_str(&json_text(o));
                 }
                 let list = cut(&list, ALTERNATIVE_TEXT_MAX);
-                return invalid(path, "enum", format!("{} is not one of {list}", brief(value)));
+                return invalid(
+                    path,
+                    "enum",
+                    format!("{} is not one of {list}", brief(value)),
+                );
             }
         }
         if let Some(expected) = s.get("const") {
@@ -344,7 +348,11 @@ impl<'s, 'o> Eval<'s, 'o> {
         if let Some(not) = s.get("not") {
             match self.eval(not, value, path, scope, &mut Seen::default()) {
                 Ok(()) => {
-                    return invalid(path, "not", format!("{} matches the schema under not", brief(value)))
+                    return invalid(
+                        path,
+                        "not",
+                        format!("{} matches the schema under not", brief(value)),
+                    )
                 }
                 Err(Stop::Invalid(_)) => {}
                 Err(cap) => return Err(cap),
@@ -379,12 +387,20 @@ impl<'s, 'o> Eval<'s, 'o> {
         let n = map.len() as u64;
         if let Some(max) = s.get("maxProperties").and_then(count) {
             if n > max {
-                return invalid(path, "maxProperties", format!("{n} properties, at most {max}"));
+                return invalid(
+                    path,
+                    "maxProperties",
+                    format!("{n} properties, at most {max}"),
+                );
             }
         }
         if let Some(min) = s.get("minProperties").and_then(count) {
             if n < min {
-                return invalid(path, "minProperties", format!("{n} properties, needs at least {min}"));
+                return invalid(
+                    path,
+                    "minProperties",
+                    format!("{n} properties, needs at least {min}"),
+                );
             }
         }
         if let Some(Value::Array(required)) = s.get("required") {
@@ -399,7 +415,11 @@ impl<'s, 'o> Eval<'s, 'o> {
             }
         }
         let (dep_req, dep_schemas, dep_rule) = match self.draft {
-            Draft::V2020_12 => (s.get("dependentRequired"), s.get("dependentSchemas"), "dependentRequired"),
+            Draft::V2020_12 => (
+                s.get("dependentRequired"),
+                s.get("dependentSchemas"),
+                "dependentRequired",
+            ),
             Draft::V7 => (s.get("dependencies"), s.get("dependencies"), "dependencies"),
         };
         if let Some(Value::Object(deps)) = dep_req {
@@ -480,8 +500,14 @@ impl<'s, 'o> Eval<'s, 'o> {
         if let Some(names) = s.get("propertyNames") {
             for name in map.keys() {
                 let key = Value::String(name.clone());
-                self.eval(names, &key, &Path::Key(path, name), scope, &mut Seen::default())
-                    .map_err(|e| property_name(e, name))?;
+                self.eval(
+                    names,
+                    &key,
+                    &Path::Key(path, name),
+                    scope,
+                    &mut Seen::default(),
+                )
+                .map_err(|e| property_name(e, name))?;
             }
         }
         Ok(())
@@ -527,7 +553,13 @@ impl<'s, 'o> Eval<'s, 'o> {
         let mut from = 0;
         if let Some(Value::Array(prefix)) = prefix {
             for (i, (sub, item)) in prefix.iter().zip(items).enumerate() {
-                self.eval(sub, item, &Path::Index(path, i), scope, &mut Seen::default())?;
+                self.eval(
+                    sub,
+                    item,
+                    &Path::Index(path, i),
+                    scope,
+                    &mut Seen::default(),
+                )?;
                 if self.index.tracks {
                     seen.mark(i, len);
                 }
@@ -537,14 +569,20 @@ impl<'s, 'o> Eval<'s, 'o> {
         if let Some(sub) = rest {
             for (i, item) in items.iter().enumerate().skip(from) {
                 if let Value::Bool(false) = sub {
-                    let rule = if self.draft == Draft::V7 { "additionalItems" } else { "items" };
-                    return invalid(
-                        path,
-                        rule,
-                        format!("{len} items, at most {from}"),
-                    );
+                    let rule = if self.draft == Draft::V7 {
+                        "additionalItems"
+                    } else {
+                        "items"
+                    };
+                    return invalid(path, rule, format!("{len} items, at most {from}"));
                 }
-                self.eval(sub, item, &Path::Index(path, i), scope, &mut Seen::default())?;
+                self.eval(
+                    sub,
+                    item,
+                    &Path::Index(path, i),
+                    scope,
+                    &mut Seen::default(),
+                )?;
                 if self.index.tracks {
                     seen.mark(i, len);
                 }
@@ -560,7 +598,13 @@ impl<'s, 'o> Eval<'s, 'o> {
             };
             let mut found = 0u64;
             for (i, item) in items.iter().enumerate() {
-                match self.eval(contains, item, &Path::Index(path, i), scope, &mut Seen::default()) {
+                match self.eval(
+                    contains,
+                    item,
+                    &Path::Index(path, i),
+                    scope,
+                    &mut Seen::default(),
+                ) {
                     Ok(()) => {
                         found += 1;
                         if self.index.tracks {
@@ -572,7 +616,11 @@ impl<'s, 'o> Eval<'s, 'o> {
                 }
             }
             if found < min {
-                let rule = if s.contains_key("minContains") { "minContains" } else { "contains" };
+                let rule = if s.contains_key("minContains") {
+                    "minContains"
+                } else {
+                    "contains"
+                };
                 return invalid(
                     path,
                     rule,
@@ -596,7 +644,11 @@ impl<'s, 'o> Eval<'s, 'o> {
         if min.is_some() || max.is_some() {
             let n = text.chars().count() as u64;
             if let Some(min) = min.filter(|&m| n < m) {
-                return invalid(path, "minLength", format!("{n} characters, needs at least {min}"));
+                return invalid(
+                    path,
+                    "minLength",
+                    format!("{n} characters, needs at least {min}"),
+                );
             }
             if let Some(max) = max.filter(|&m| n > m) {
                 return invalid(path, "maxLength", format!("{n} characters, at most {max}"));
@@ -604,13 +656,21 @@ impl<'s, 'o> Eval<'s, 'o> {
         }
         if let Some(Value::String(p)) = s.get("pattern") {
             if !self.pattern_matches(p, text, path)? {
-                return invalid(path, "pattern", format!("{} does not match {p}", brief(value)));
+                return invalid(
+                    path,
+                    "pattern",
+                    format!("{} does not match {p}", brief(value)),
+                );
             }
         }
         if self.options.assert_formats {
             if let Some(Value::String(f)) = s.get("format") {
                 if let Some(false) = format::check(f, text) {
-                    return invalid(path, "format", format!("{} is not a valid {f}", brief(value)));
+                    return invalid(
+                        path,
+                        "format",
+                        format!("{} is not a valid {f}", brief(value)),
+                    );
                 }
             }
         }
@@ -632,7 +692,9 @@ impl<'s, 'o> Eval<'s, 'o> {
     ) -> Res {
         match value {
             Value::Array(items) => {
-                let Some(sub) = s.get("unevaluatedItems") else { return Ok(()) };
+                let Some(sub) = s.get("unevaluatedItems") else {
+                    return Ok(());
+                };
                 let len = items.len();
                 for (i, item) in items.iter().enumerate() {
                     if seen.has(i) {
@@ -645,12 +707,20 @@ impl<'s, 'o> Eval<'s, 'o> {
                             "no item is allowed here: no other keyword covers it".into(),
                         );
                     }
-                    self.eval(sub, item, &Path::Index(path, i), scope, &mut Seen::default())?;
+                    self.eval(
+                        sub,
+                        item,
+                        &Path::Index(path, i),
+                        scope,
+                        &mut Seen::default(),
+                    )?;
                     seen.mark(i, len);
                 }
             }
             Value::Object(map) => {
-                let Some(sub) = s.get("unevaluatedProperties") else { return Ok(()) };
+                let Some(sub) = s.get("unevaluatedProperties") else {
+                    return Ok(());
+                };
                 let len = map.len();
                 for (i, (name, item)) in map.iter().enumerate() {
                     if seen.has(i) {
@@ -660,10 +730,19 @@ impl<'s, 'o> Eval<'s, 'o> {
                         return invalid(
                             path,
                             "unevaluatedProperties",
-                            format!("the property {} is not allowed: no other keyword covers it", Quoted(name)),
+                            format!(
+                                "the property {} is not allowed: no other keyword covers it",
+                                Quoted(name)
+                            ),
                         );
                     }
-                    self.eval(sub, item, &Path::Key(path, name), scope, &mut Seen::default())?;
+                    self.eval(
+                        sub,
+                        item,
+                        &Path::Key(path, name),
+                        scope,
+                        &mut Seen::default(),
+                    )?;
                     seen.mark(i, len);
                 }
             }
@@ -688,8 +767,17 @@ fn allowed_names(
     properties: Option<&Map<String, Value>>,
     patterns: Option<&Map<String, Value>>,
 ) -> String {
-    let mut allowed: Vec<String> = properties.into_iter().flat_map(Map::keys).cloned().collect();
-    allowed.extend(patterns.into_iter().flat_map(Map::keys).map(|p| format!("names matching {p}")));
+    let mut allowed: Vec<String> = properties
+        .into_iter()
+        .flat_map(Map::keys)
+        .cloned()
+        .collect();
+    allowed.extend(
+        patterns
+            .into_iter()
+            .flat_map(Map::keys)
+            .map(|p| format!("names matching {p}")),
+    );
     if allowed.is_empty() {
         return "none".into();
     }
@@ -712,7 +800,10 @@ fn reasons(failed: &[SchemaError], path: &Path) -> String {
         out.push_str(&format!("[{i}] {}", cut(&text, ALTERNATIVE_TEXT_MAX)));
     }
     if failed.len() > ALTERNATIVES_LISTED {
-        out.push_str(&format!("; and {} more", failed.len() - ALTERNATIVES_LISTED));
+        out.push_str(&format!(
+            "; and {} more",
+            failed.len() - ALTERNATIVES_LISTED
+        ));
     }
     out
 }

@@ -28,7 +28,8 @@ fn digits(s: &str, n: usize) -> Option<u32> {
 /// `YYYY-MM-DD`, a real day of a real month.
 fn date(s: &str) -> bool {
     let mut parts = s.split('-');
-    let (Some(y), Some(m), Some(d), None) = (parts.next(), parts.next(), parts.next(), parts.next())
+    let (Some(y), Some(m), Some(d), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
     else {
         return false;
     };
@@ -75,7 +76,8 @@ fn time(s: &str) -> bool {
         return false;
     }
     let mut parts = hms.split(':');
-    let (Some(h), Some(m), Some(sec), None) = (parts.next(), parts.next(), parts.next(), parts.next())
+    let (Some(h), Some(m), Some(sec), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
     else {
         return false;
     };
@@ -98,7 +100,9 @@ fn email(s: &str) -> bool {
     };
     let atext = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-/=?^_`{|}~".contains(c);
     let local_ok = !local.is_empty()
-        && local.split('.').all(|part| !part.is_empty() && part.chars().all(atext));
+        && local
+            .split('.')
+            .all(|part| !part.is_empty() && part.chars().all(atext));
     local_ok && hostname(domain)
 }
 

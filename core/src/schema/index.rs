@@ -53,8 +53,7 @@ impl<'s> Index<'s> {
         if let Some(Value::String(id)) = s.get("$id").filter(|_| id_applies) {
             let full = resolve(&self.resources[base].uri, id);
             let (doc, fragment) = split_fragment(&full);
-            if doc != self.resources[base].uri && !std::ptr::eq(node, self.resources[base].node)
-            {
+            if doc != self.resources[base].uri && !std::ptr::eq(node, self.resources[base].node) {
                 self.resources.push(Resource {
                     uri: doc.to_owned(),
                     node,
@@ -74,10 +73,12 @@ impl<'s> Index<'s> {
             if let Some(Value::String(name)) = s.get("$dynamicAnchor") {
                 self.add_anchor(base, name, node, true);
             }
-            self.tracks |= s.contains_key("unevaluatedItems")
-                || s.contains_key("unevaluatedProperties");
+            self.tracks |=
+                s.contains_key("unevaluatedItems") || s.contains_key("unevaluatedProperties");
         }
-        each_subschema(s, draft, &mut |_, sub| self.walk(sub, base, draft, depth + 1));
+        each_subschema(s, draft, &mut |_, sub| {
+            self.walk(sub, base, draft, depth + 1)
+        });
     }
 
     fn add_anchor(&mut self, resource: usize, name: &str, node: &'s Value, dynamic: bool) {
@@ -91,7 +92,9 @@ impl<'s> Index<'s> {
 
     /// The resource `node` starts, if it is one.
     pub fn resource_of(&self, node: &Value) -> Option<usize> {
-        self.resources.iter().position(|r| std::ptr::eq(r.node, node))
+        self.resources
+            .iter()
+            .position(|r| std::ptr::eq(r.node, node))
     }
 
     /// What `reference` points to, seen from the resource `base`: its resource and node.
@@ -222,7 +225,12 @@ pub(super) fn resolve(base: &str, reference: &str) -> String {
     } else if r.authority.is_some() {
         (scheme, authority, path, query) = (b.scheme, r.authority, remove_dots(r.path), r.query);
     } else if r.path.is_empty() {
-        (scheme, authority, path, query) = (b.scheme, b.authority, b.path.to_owned(), r.query.or(b.query));
+        (scheme, authority, path, query) = (
+            b.scheme,
+            b.authority,
+            b.path.to_owned(),
+            r.query.or(b.query),
+        );
     } else if r.path.starts_with('/') {
         (scheme, authority, path, query) = (b.scheme, b.authority, remove_dots(r.path), r.query);
     } else {

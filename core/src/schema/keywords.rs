@@ -42,11 +42,13 @@ fn single(k: &str, draft: Draft) -> bool {
 
 /// A keyword whose value maps names to subschemas.
 fn map_of(k: &str, draft: Draft) -> bool {
-    matches!(k, "properties" | "patternProperties" | "$defs" | "definitions")
-        || match draft {
-            Draft::V2020_12 => k == "dependentSchemas",
-            Draft::V7 => k == "dependencies",
-        }
+    matches!(
+        k,
+        "properties" | "patternProperties" | "$defs" | "definitions"
+    ) || match draft {
+        Draft::V2020_12 => k == "dependentSchemas",
+        Draft::V7 => k == "dependencies",
+    }
 }
 
 /// A keyword whose value is an array of subschemas.
@@ -198,14 +200,15 @@ impl<'s> Checker<'_, 's> {
                     (!v.is_number()).then(|| "must be a number".into())
                 }
                 "maxLength" | "minLength" | "maxItems" | "minItems" | "maxProperties"
-                | "minProperties" | "minContains" | "maxContains" => (super::count(v).is_none())
-                .then(|| "must be a non-negative integer".into()),
+                | "minProperties" | "minContains" | "maxContains" => {
+                    (super::count(v).is_none()).then(|| "must be a non-negative integer".into())
+                }
                 "uniqueItems" => (!v.is_boolean()).then(|| "must be a boolean".into()),
                 "required" => (!names(v)).then(|| "must be an array of strings".into()),
-                "dependentRequired" if self.draft == Draft::V2020_12 => (!v
-                    .as_object()
-                    .is_some_and(|m| m.values().all(names)))
-                .then(|| "must map names to arrays of strings".into()),
+                "dependentRequired" if self.draft == Draft::V2020_12 => {
+                    (!v.as_object().is_some_and(|m| m.values().all(names)))
+                        .then(|| "must map names to arrays of strings".into())
+                }
                 "dependencies" if self.draft == Draft::V7 => (!v.as_object().is_some_and(|m| {
                     m.values()
                         .all(|d| names(d) || d.is_object() || d.is_boolean())
@@ -226,31 +229,29 @@ impl<'s> Checker<'_, 's> {
                 "properties" | "$defs" | "definitions" | "dependentSchemas" => {
                     (!v.is_object()).then(|| "must be an object".into())
                 }
-                "allOf" | "anyOf" | "oneOf" => (!v.as_array().is_some_and(|a| !a.is_empty()))
+                "allOf" | "anyOf" | "oneOf" => (v.as_array().is_none_or(|a| a.is_empty()))
                     .then(|| "must be a non-empty array of schemas".into()),
-                "prefixItems" if self.draft == Draft::V2020_12 => (!v
-                    .as_array()
-                    .is_some_and(|a| !a.is_empty()))
-                .then(|| "must be a non-empty array of schemas".into()),
+                "prefixItems" if self.draft == Draft::V2020_12 => {
+                    (v.as_array().is_none_or(|a| a.is_empty()))
+                        .then(|| "must be a non-empty array of schemas".into())
+                }
                 "items" if self.draft == Draft::V2020_12 && v.is_array() => {
                     Some("must be a schema (an array of schemas is prefixItems)".into())
                 }
-                "$ref" | "$dynamicRef" | "$schema" | "$comment" | "format" | "$id" => {
-                    match v {
-                        Value::String(r) if k == "$ref" || k == "$dynamicRef" => {
-                            let applies = k == "$ref" || self.draft == Draft::V2020_12;
-                            (applies && self.index.lookup(base, r).is_none()).then(|| {
-                                format!(
-                                    "{} points nowhere in this schema (only references \
+                "$ref" | "$dynamicRef" | "$schema" | "$comment" | "format" | "$id" => match v {
+                    Value::String(r) if k == "$ref" || k == "$dynamicRef" => {
+                        let applies = k == "$ref" || self.draft == Draft::V2020_12;
+                        (applies && self.index.lookup(base, r).is_none()).then(|| {
+                            format!(
+                                "{} points nowhere in this schema (only references \
                                      inside the tool's own schema are followed)",
-                                    crate::quote::Quoted(r)
-                                )
-                            })
-                        }
-                        Value::String(_) => None,
-                        _ => Some("must be a string".into()),
+                                crate::quote::Quoted(r)
+                            )
+                        })
                     }
-                }
+                    Value::String(_) => None,
+                    _ => Some("must be a string".into()),
+                },
                 "$anchor" | "$dynamicAnchor" if self.draft == Draft::V2020_12 => (!v
                     .as_str()
                     .is_some_and(anchor_name))

@@ -24,7 +24,10 @@ extern "Rust" {
     fn client_tools_core_host_pattern(pattern: &str, text: Option<&str>) -> Result<bool, String>;
 }
 
-#[cfg(not(any(all(feature = "host-regex", target_family = "wasm"), feature = "regress")))]
+#[cfg(not(any(
+    all(feature = "host-regex", target_family = "wasm"),
+    feature = "regress"
+)))]
 compile_error!("client-tools-core needs the `regress` feature, or `host-regex` in a wasm build");
 
 /// Compiles `pattern` and, given a text, says whether the pattern matches somewhere in it.
@@ -58,7 +61,11 @@ pub(super) fn matches(pattern: &str, text: &str, cost: &mut u64) -> Result<bool,
     if bound > (PATTERN_COST_MAX - *cost) as f64 {
         let mut longest = 0;
         while shape.bound(longest + 1) <= PATTERN_COST_MAX as f64 && longest < 1 << 30 {
-            longest = if longest < 64 { longest + 1 } else { longest * 2 };
+            longest = if longest < 64 {
+                longest + 1
+            } else {
+                longest * 2
+            };
         }
         while shape.bound(longest) > PATTERN_COST_MAX as f64 {
             longest -= 1;
@@ -88,7 +95,10 @@ enum Shape {
 impl Shape {
     fn of(pattern: &str) -> Shape {
         let chars: Vec<char> = pattern.chars().collect();
-        let mut p = Parser { chars: &chars, at: 0 };
+        let mut p = Parser {
+            chars: &chars,
+            at: 0,
+        };
         let tree = p.alternation(0);
         if p.at < chars.len() {
             // Not read whole (the engine accepted it in a form this reading does not know):
@@ -150,7 +160,9 @@ enum Node {
     /// One character of a set.
     Atom(Set),
     /// `^`, `$`, `\b`: no character. `end` for `$`.
-    Assert { end: bool },
+    Assert {
+        end: bool,
+    },
     Seq(Vec<Node>),
     Alt(Vec<Node>),
     Repeat {
@@ -239,7 +251,10 @@ impl Parser<'_> {
                 p.at += 1;
             }
             let digits: String = p.chars[from..p.at].iter().collect();
-            digits.parse::<u32>().ok().or((p.at > from).then_some(u32::MAX))
+            digits
+                .parse::<u32>()
+                .ok()
+                .or((p.at > from).then_some(u32::MAX))
         };
         let min = number(self);
         let result = match (min, self.eat(',')) {
@@ -453,7 +468,10 @@ impl Analysis {
             Node::Look(inner) => {
                 let c = self.cost(inner, false);
                 self.looks = self.looks.max(c.degree + 1);
-                Cost { degree: 0, exp: c.exp }
+                Cost {
+                    degree: 0,
+                    exp: c.exp,
+                }
             }
             Node::Alt(alts) => alts.iter().fold(zero, |acc, a| {
                 let c = self.cost(a, tail);
@@ -468,8 +486,9 @@ impl Analysis {
                     let c = self.cost(item, tail && i + 1 == items.len());
                     total.exp = total.exp.max(c.exp);
                     let decided = match is_simple_loop(item) {
-                        Some(set) => first_after(&items[i + 1..], tail)
-                            .is_some_and(|f| disjoint(set, &f)),
+                        Some(set) => {
+                            first_after(&items[i + 1..], tail).is_some_and(|f| disjoint(set, &f))
+                        }
                         None => false,
                     };
                     if !decided {
@@ -478,7 +497,9 @@ impl Analysis {
                 }
                 total
             }
-            Node::Repeat { max: Some(m), body, .. } if *m <= 1 => self.cost(body, tail),
+            Node::Repeat {
+                max: Some(m), body, ..
+            } if *m <= 1 => self.cost(body, tail),
             Node::Repeat { max, body, .. } => {
                 let small = max.is_some_and(|m| m <= 16);
                 self.loops |= !small;
@@ -497,10 +518,7 @@ impl Analysis {
                     };
                 }
                 if delimited(body) && inner_degree(self, body) == 0 {
-                    return Cost {
-                        degree: 1,
-                        exp: 0,
-                    };
+                    return Cost { degree: 1, exp: 0 };
                 }
                 if small {
                     let m = max.unwrap_or(1);
@@ -613,7 +631,9 @@ fn collect_sets(node: &Node, out: &mut Vec<Set>) {
 fn anchored(node: &Node) -> bool {
     match node {
         Node::Assert { end: false } => true,
-        Node::Seq(items) => items.first().is_some_and(|n| matches!(n, Node::Assert { end: false })),
+        Node::Seq(items) => items
+            .first()
+            .is_some_and(|n| matches!(n, Node::Assert { end: false })),
         Node::Alt(alts) => alts.iter().all(anchored),
         _ => false,
     }

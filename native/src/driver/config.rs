@@ -59,6 +59,7 @@ pub(super) fn tool_defs(tools: &[Tool]) -> Vec<ToolDef> {
             },
             timeout_ms: t.timeout.map(|d| d.as_millis() as u64),
             max_calls_per_run: t.max_calls_per_run,
+            assert_formats: t.assert_formats,
         })
         .collect()
 }
@@ -78,6 +79,7 @@ pub(super) fn invalid(e: ValidationError) -> Error {
         ("sessionId", "session_id"),
         ("timeoutMs", "timeout"),
         ("maxCallsPerRun", "max_calls_per_run"),
+        ("assertFormats", "assert_formats"),
         ("lifetime.data.seconds", "lifetime"),
     ]
     .iter()
