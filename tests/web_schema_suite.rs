@@ -42,7 +42,9 @@ fn json_schema_test_suite_in_the_browser() {
 fn pattern_with_the_pages_regexp_and_the_redos_cap() {
     let id = json!({"properties": {"id": {"type": "string", "pattern": "^[0-9]+$"}}});
     assert_eq!(
-        validate(&id, &json!({"id": "1; DROP TABLE"})).unwrap_err().to_string(),
+        validate(&id, &json!({"id": "1; DROP TABLE"}))
+            .unwrap_err()
+            .to_string(),
         "arguments.id: \"1; DROP TABLE\" does not match ^[0-9]+$ (pattern)"
     );
     // u-flag semantics, as natively.
@@ -52,7 +54,9 @@ fn pattern_with_the_pages_regexp_and_the_redos_cap() {
     // The app's catastrophic pattern against a hostile 50 KB string: answered, the page not hung.
     let schema = json!({"properties": {"name": {"type": "string", "pattern": "^(a+)+$"}}});
     let hostile = format!("{}!", "a".repeat(50 * 1024));
-    let message = validate(&schema, &json!({"name": hostile})).unwrap_err().to_string();
+    let message = validate(&schema, &json!({"name": hostile}))
+        .unwrap_err()
+        .to_string();
     assert!(message.ends_with("(pattern limit)"), "{message}");
     assert!(validate(&schema, &json!({"name": "aaaa!"})).is_err());
     assert!(validate(&schema, &json!({"name": "aaaa"})).is_ok());

@@ -29,7 +29,8 @@ pub const LISTED: &[(&str, &str, &str, &str)] = &[
     ("draft7", "refRemote.json", "", REMOTE),
 ];
 
-const REMOTE: &str = "a $ref to a document outside the schema (the suite's remotes or a meta-schema)";
+const REMOTE: &str =
+    "a $ref to a document outside the schema (the suite's remotes or a meta-schema)";
 const VOCABULARY: &str = "a custom meta-schema's $vocabulary";
 
 /// What one draft's run found.
@@ -81,13 +82,11 @@ pub fn run(
             for case in group["tests"].as_array().expect("group has tests") {
                 let cdesc = case["description"].as_str().unwrap_or_default();
                 out.cases += 1;
-                let listed = LISTED
-                    .iter()
-                    .any(|&(d, f, g, _)| {
-                        d == draft
-                            && f == *file
-                            && (g.is_empty() || g == gdesc || g == format!("{gdesc} / {cdesc}"))
-                    });
+                let listed = LISTED.iter().any(|&(d, f, g, _)| {
+                    d == draft
+                        && f == *file
+                        && (g.is_empty() || g == gdesc || g == format!("{gdesc} / {cdesc}"))
+                });
                 let want = case["valid"].as_bool().expect("case has valid");
                 let result = validate(&group["schema"], &case["data"]);
                 if listed {

@@ -1,8 +1,8 @@
 //! Running a schema over a value: every keyword of the applicator and validation
 //! vocabularies, in the draft the schema is read by, within the caps.
 
+use super::draft::Draft;
 use super::index::{split_fragment, Index};
-use super::keywords::Draft;
 use super::text::{brief, cut, Path};
 use super::{count, format, json_eq, pattern, Options, SchemaError};
 use super::{ALTERNATIVES_LISTED, ALTERNATIVE_TEXT_MAX, MAX_DEPTH, MAX_STEPS};

@@ -2,7 +2,7 @@
 //! `$dynamicAnchor`, and how a `$ref` is found among them. Nothing outside the schema is ever
 //! looked up: a reference to anything else points nowhere.
 
-use super::keywords::{each_subschema, Draft};
+use super::draft::{each_subschema, Draft};
 use serde_json::Value;
 
 /// The base URI of a schema that has no `$id`.

@@ -35,6 +35,7 @@
 //! assert_eq!(err.to_string(), r#"arguments.id: "1; DROP TABLE" does not match ^[0-9]+$ (pattern)"#);
 //! ```
 
+mod draft;
 mod eval;
 mod format;
 mod index;
@@ -42,7 +43,8 @@ mod keywords;
 mod pattern;
 mod text;
 
-pub use keywords::{check, Draft, SchemaFault};
+pub use draft::Draft;
+pub use keywords::{check, SchemaFault};
 use serde_json::Value;
 use std::fmt;
 
