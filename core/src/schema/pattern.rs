@@ -31,7 +31,7 @@ extern "Rust" {
 compile_error!("client-tools-core needs the `regress` feature, or `host-regex` in a wasm build");
 
 /// Compiles `pattern` and, given a text, says whether the pattern matches somewhere in it.
-fn engine(pattern: &str, text: Option<&str>) -> Result<bool, String> {
+pub(super) fn engine(pattern: &str, text: Option<&str>) -> Result<bool, String> {
     #[cfg(all(feature = "host-regex", target_family = "wasm"))]
     // SAFETY: the host defines it with this signature, as the module docs ask; a build
     // without it does not load.
