@@ -35,6 +35,7 @@
 //! assert_eq!(err.to_string(), r#"arguments.id: "1; DROP TABLE" does not match ^[0-9]+$ (pattern)"#);
 //! ```
 
+mod bound;
 mod draft;
 mod eval;
 mod format;
