@@ -1,8 +1,7 @@
 //! The core's pattern engine in the browser (the `host-regex` feature, see
 //! `client_tools_core::schema`'s pattern module): the page's own `RegExp`, with the `u` flag
-//! (without it when the pattern only compiles that way), the last few compiled kept.
+//! (without it when the pattern only compiles that way).
 
-use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
@@ -15,33 +14,15 @@ extern "C" {
     fn test(this: &HostRegExp, text: &str) -> Result<bool, JsValue>;
 }
 
-/// How many compiled patterns are kept (a tool list's patterns, typically).
-const KEPT: usize = 32;
-
-thread_local! {
-    static COMPILED: RefCell<Vec<(String, HostRegExp)>> = const { RefCell::new(Vec::new()) };
-}
-
-/// Compiles `pattern` and, given a text, says whether it matches somewhere in it.
+/// Compiles `pattern` and, given a text, says whether it matches somewhere in it. Nothing is
+/// kept: the engines cache what they compiled by source and flags (V8's compilation cache,
+/// SpiderMonkey's and JavaScriptCore's regexp caches).
 pub(crate) fn pattern(pattern: &str, text: Option<&str>) -> Result<bool, String> {
-    COMPILED.with(|kept| {
-        let mut kept = kept.borrow_mut();
-        let at = match kept.iter().position(|(p, _)| p == pattern) {
-            Some(i) => i,
-            None => {
-                let re = HostRegExp::new(pattern, "u")
-                    .or_else(|_| HostRegExp::new(pattern, ""))
-                    .map_err(|e| super::error_text(&e))?;
-                if kept.len() == KEPT {
-                    kept.remove(0);
-                }
-                kept.push((pattern.to_owned(), re));
-                kept.len() - 1
-            }
-        };
-        match text {
-            None => Ok(true),
-            Some(t) => kept[at].1.test(t).map_err(|e| super::error_text(&e)),
-        }
-    })
+    let re = HostRegExp::new(pattern, "u")
+        .or_else(|_| HostRegExp::new(pattern, ""))
+        .map_err(|e| super::error_text(&e))?;
+    match text {
+        None => Ok(true),
+        Some(t) => re.test(t).map_err(|e| super::error_text(&e)),
+    }
 }

@@ -13,26 +13,26 @@ use serde_json::{Map, Value};
 /// Why a check stopped: the value broke a rule, or a cap was reached (which no `not` or
 /// `anyOf` may turn into a success).
 pub(super) enum Stop {
-    Invalid(SchemaError),
-    Cap(SchemaError),
+    Invalid(Box<SchemaError>),
+    Cap(Box<SchemaError>),
 }
 
 type Res = Result<(), Stop>;
 
 fn invalid(path: &Path, rule: &'static str, message: String) -> Res {
-    Err(Stop::Invalid(SchemaError {
+    Err(Stop::Invalid(Box::new(SchemaError {
+        path: path.text(),
+        rule,
+        message,
+    })))
+}
+
+fn cap(path: &Path, rule: &'static str, message: String) -> Stop {
+    Stop::Cap(Box::new(SchemaError {
         path: path.text(),
         rule,
         message,
     }))
-}
-
-fn cap(path: &Path, rule: &'static str, message: String) -> Stop {
-    Stop::Cap(SchemaError {
-        path: path.text(),
-        rule,
-        message,
-    })
 }
 
 /// The resources entered on the way to a subschema, innermost first: the dynamic scope
@@ -99,7 +99,7 @@ impl<'s, 'o> Eval<'s, 'o> {
         };
         match self.eval(schema, value, &Path::Root, &scope, &mut Seen::default()) {
             Ok(()) => Ok(()),
-            Err(Stop::Invalid(e) | Stop::Cap(e)) => Err(e),
+            Err(Stop::Invalid(e) | Stop::Cap(e)) => Err(*e),
         }
     }
 
@@ -296,7 +296,7 @@ impl<'s, 'o> Eval<'s, 'o> {
                             break;
                         }
                     }
-                    Err(Stop::Invalid(e)) => failed.push(e),
+                    Err(Stop::Invalid(e)) => failed.push(*e),
                     Err(cap) => return Err(cap),
                 }
             }
@@ -320,7 +320,7 @@ impl<'s, 'o> Eval<'s, 'o> {
                         matched.push(i);
                         kept = mine;
                     }
-                    Err(Stop::Invalid(e)) => failed.push(e),
+                    Err(Stop::Invalid(e)) => failed.push(*e),
                     Err(cap) => return Err(cap),
                 }
             }
@@ -335,11 +335,17 @@ impl<'s, 'o> Eval<'s, 'o> {
                     return invalid(path, "oneOf", message);
                 }
                 _ => {
-                    let list: Vec<String> = matched.iter().map(|i| format!("[{i}]")).collect();
+                    let mut list = String::new();
+                    for (n, i) in matched.iter().enumerate() {
+                        if n > 0 {
+                            list.push_str(", ");
+                        }
+                        list.push_str(&format!("[{i}]"));
+                    }
                     let message = format!(
                         "matches {} of the alternatives ({}), needs exactly one",
                         matched.len(),
-                        cut(&crate::text::join(&list, ", "), ALTERNATIVE_TEXT_MAX)
+                        cut(&list, ALTERNATIVE_TEXT_MAX)
                     );
                     return invalid(path, "oneOf", message);
                 }
@@ -533,7 +539,7 @@ impl<'s, 'o> Eval<'s, 'o> {
                 return invalid(path, "minItems", format!("{n} items, needs at least {min}"));
             }
         }
-        if s.get("uniqueItems") == Some(&Value::Bool(true)) {
+        if matches!(s.get("uniqueItems"), Some(Value::Bool(true))) {
             for i in 1..len {
                 self.step(i as u64, path)?;
                 if let Some(j) = (0..i).find(|&j| json_eq(&items[i], &items[j])) {
@@ -767,21 +773,23 @@ fn allowed_names(
     properties: Option<&Map<String, Value>>,
     patterns: Option<&Map<String, Value>>,
 ) -> String {
-    let mut allowed: Vec<String> = properties
-        .into_iter()
-        .flat_map(Map::keys)
-        .cloned()
-        .collect();
-    allowed.extend(
-        patterns
-            .into_iter()
-            .flat_map(Map::keys)
-            .map(|p| format!("names matching {p}")),
-    );
-    if allowed.is_empty() {
+    if properties.is_none_or(Map::is_empty) && patterns.is_none_or(Map::is_empty) {
         return "none".into();
     }
-    cut(&crate::text::join(&allowed, ", "), ALTERNATIVE_TEXT_MAX)
+    let names = properties.into_iter().flat_map(Map::keys).map(|n| ("", n));
+    let matching = patterns.into_iter().flat_map(Map::keys);
+    let mut allowed = String::new();
+    for (i, (prefix, name)) in names
+        .chain(matching.map(|p| ("names matching ", p)))
+        .enumerate()
+    {
+        if i > 0 {
+            allowed.push_str(", ");
+        }
+        allowed.push_str(prefix);
+        allowed.push_str(name);
+    }
+    cut(&allowed, ALTERNATIVE_TEXT_MAX)
 }
 
 /// Why each alternative failed, each cut short, at most a few of them.
