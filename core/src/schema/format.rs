@@ -13,7 +13,8 @@ use super::pattern::engine;
 /// A year, month and day of month (the day checked against the month below).
 const DATE: &str = r"^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$";
 /// A time of day with a fraction and an offset; second 60 is checked below.
-const TIME: &str = r"^([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$";
+const TIME: &str =
+    r"^([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$";
 /// A dot-atom local part, `@`, then a host name of at most 253 characters (labels of at most
 /// 63, no `-` at either end).
 const EMAIL: &str = concat!(
@@ -21,7 +22,8 @@ const EMAIL: &str = concat!(
     r"@(?=[^@]{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$"
 );
 /// A scheme, `:`, then only characters a URI may hold (or percent-escapes).
-const URI: &str = r"^[A-Za-z][A-Za-z0-9+.-]*:([A-Za-z0-9._~:/?#\[\]@!$&'()*+,;=-]|%[0-9A-Fa-f]{2})*$";
+const URI: &str =
+    r"^[A-Za-z][A-Za-z0-9+.-]*:([A-Za-z0-9._~:/?#\[\]@!$&'()*+,;=-]|%[0-9A-Fa-f]{2})*$";
 const UUID: &str = r"^[0-9A-Fa-f]{8}-([0-9A-Fa-f]{4}-){3}[0-9A-Fa-f]{12}$";
 /// Four numbers 0 to 255, no leading zeros.
 const IPV4: &str = r"^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$";

@@ -44,14 +44,17 @@ pub(super) fn brief(value: &Value) -> String {
     }
 }
 
-/// `.name` for identifier-like keys, `["odd key"]` otherwise.
+/// `.name` for identifier-like keys (`name` at the start of a path), `["odd key"]`
+/// otherwise.
 pub(super) fn push_key(path: &mut String, key: &str) {
     let plain = !key.is_empty()
         && key
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
     if plain {
-        path.push('.');
+        if !path.is_empty() {
+            path.push('.');
+        }
         path.push_str(key);
     } else {
         path.push('[');
