@@ -15,11 +15,17 @@ pub enum Draft {
 }
 
 impl Draft {
-    /// The draft `schema` declares with `$schema`, or `default` when it declares none.
+    /// The draft `schema` declares with `$schema` (the meta-schema's URI, `http` or `https`,
+    /// with or without its `#`), or `default` when it declares none or another.
     pub fn of(schema: &Value, default: Draft) -> Draft {
-        match schema.get("$schema").and_then(Value::as_str) {
-            Some(s) if s.contains("draft-07") || s.contains("draft-06") => Draft::V7,
-            Some(s) if s.contains("2020-12") => Draft::V2020_12,
+        let uri = schema.get("$schema").and_then(Value::as_str).unwrap_or("");
+        let uri = uri.strip_suffix('#').unwrap_or(uri);
+        let name = uri
+            .strip_prefix("http://json-schema.org/")
+            .or_else(|| uri.strip_prefix("https://json-schema.org/"));
+        match name {
+            Some("draft-07/schema" | "draft-06/schema") => Draft::V7,
+            Some("draft/2020-12/schema") => Draft::V2020_12,
             _ => default,
         }
     }

@@ -390,25 +390,8 @@ impl<'s, 'o> Eval<'s, 'o> {
         scope: &Scope,
         seen: &mut Seen,
     ) -> Res {
-        let n = map.len() as u64;
-        if let Some(max) = s.get("maxProperties").and_then(count) {
-            if n > max {
-                return invalid(
-                    path,
-                    "maxProperties",
-                    format!("{n} properties, at most {max}"),
-                );
-            }
-        }
-        if let Some(min) = s.get("minProperties").and_then(count) {
-            if n < min {
-                return invalid(
-                    path,
-                    "minProperties",
-                    format!("{n} properties, needs at least {min}"),
-                );
-            }
-        }
+        let (min, max) = bounds(s, "minProperties", "maxProperties");
+        within(map.len(), "properties", min, max, path)?;
         if let Some(Value::Array(required)) = s.get("required") {
             for name in required.iter().filter_map(Value::as_str) {
                 if !map.contains_key(name) {
@@ -527,18 +510,9 @@ impl<'s, 'o> Eval<'s, 'o> {
         scope: &Scope,
         seen: &mut Seen,
     ) -> Res {
-        let n = items.len() as u64;
         let len = items.len();
-        if let Some(max) = s.get("maxItems").and_then(count) {
-            if n > max {
-                return invalid(path, "maxItems", format!("{n} items, at most {max}"));
-            }
-        }
-        if let Some(min) = s.get("minItems").and_then(count) {
-            if n < min {
-                return invalid(path, "minItems", format!("{n} items, needs at least {min}"));
-            }
-        }
+        let (min, max) = bounds(s, "minItems", "maxItems");
+        within(len, "items", min, max, path)?;
         if matches!(s.get("uniqueItems"), Some(Value::Bool(true))) {
             for i in 1..len {
                 self.step(i as u64, path)?;
@@ -596,13 +570,10 @@ impl<'s, 'o> Eval<'s, 'o> {
         }
         if let Some(contains) = s.get("contains") {
             let (min, max) = match self.draft {
-                Draft::V2020_12 => (
-                    s.get("minContains").and_then(count).unwrap_or(1),
-                    s.get("maxContains").and_then(count),
-                ),
-                Draft::V7 => (1, None),
+                Draft::V2020_12 => bounds(s, "minContains", "maxContains"),
+                Draft::V7 => (None, None),
             };
-            let mut found = 0u64;
+            let mut found = 0;
             for (i, item) in items.iter().enumerate() {
                 match self.eval(
                     contains,
@@ -621,44 +592,23 @@ impl<'s, 'o> Eval<'s, 'o> {
                     Err(cap) => return Err(cap),
                 }
             }
-            if found < min {
-                let rule = if s.contains_key("minContains") {
-                    "minContains"
-                } else {
-                    "contains"
-                };
-                return invalid(
-                    path,
-                    rule,
-                    format!("{found} items match the schema under contains, needs at least {min}"),
-                );
-            }
-            if let Some(max) = max.filter(|&m| found > m) {
-                return invalid(
-                    path,
-                    "maxContains",
-                    format!("{found} items match the schema under contains, at most {max}"),
-                );
-            }
+            // Without minContains, at least one.
+            let min = min.or(Some(("contains", 1)));
+            within(
+                found,
+                "items match the schema under contains",
+                min,
+                max,
+                path,
+            )?;
         }
         Ok(())
     }
 
     fn string(&mut self, s: &Map<String, Value>, text: &str, value: &Value, path: &Path) -> Res {
-        let min = s.get("minLength").and_then(count);
-        let max = s.get("maxLength").and_then(count);
+        let (min, max) = bounds(s, "minLength", "maxLength");
         if min.is_some() || max.is_some() {
-            let n = text.chars().count() as u64;
-            if let Some(min) = min.filter(|&m| n < m) {
-                return invalid(
-                    path,
-                    "minLength",
-                    format!("{n} characters, needs at least {min}"),
-                );
-            }
-            if let Some(max) = max.filter(|&m| n > m) {
-                return invalid(path, "maxLength", format!("{n} characters, at most {max}"));
-            }
+            within(text.chars().count(), "characters", min, max, path)?;
         }
         if let Some(Value::String(p)) = s.get("pattern") {
             if !self.pattern_matches(p, text, path)? {
@@ -756,6 +706,26 @@ impl<'s, 'o> Eval<'s, 'o> {
         }
         Ok(())
     }
+}
+
+/// The bounds keywords `min` and `max` set in `s`, each with its keyword.
+type Bound = Option<(&'static str, u64)>;
+
+fn bounds(s: &Map<String, Value>, min: &'static str, max: &'static str) -> (Bound, Bound) {
+    let read = |k: &'static str| Some((k, s.get(k).and_then(count)?));
+    (read(min), read(max))
+}
+
+/// A count (`n` of `what`) within its bounds: `3 items, at most 2`.
+fn within(n: usize, what: &str, min: Bound, max: Bound, path: &Path) -> Res {
+    let n = n as u64;
+    if let Some((rule, min)) = min.filter(|&(_, m)| n < m) {
+        return invalid(path, rule, format!("{n} {what}, needs at least {min}"));
+    }
+    if let Some((rule, max)) = max.filter(|&(_, m)| n > m) {
+        return invalid(path, rule, format!("{n} {what}, at most {max}"));
+    }
+    Ok(())
 }
 
 /// A propertyNames failure, said of the name.

@@ -127,7 +127,7 @@ impl<'s> Index<'s> {
     fn pointer(&self, mut r: usize, pointer: &str) -> Option<(usize, &'s Value)> {
         let mut node = self.resources[r].node;
         for raw in pointer.split('/') {
-            let token = percent_decode(raw)?.replace("~1", "/").replace("~0", "~");
+            let token = pointer_token(raw)?;
             node = match node {
                 Value::Object(m) => m.get(&token)?,
                 Value::Array(a) => a.get(token.parse::<usize>().ok()?)?,
@@ -141,30 +141,47 @@ impl<'s> Index<'s> {
     }
 }
 
-/// `uri` split at its `#`: the document and the fragment (empty when there is none).
-pub(super) fn split_fragment(uri: &str) -> (&str, &str) {
-    match uri.split_once('#') {
-        Some((doc, fragment)) => (doc, fragment),
-        None => (uri, ""),
-    }
+/// Where the ASCII byte `b` first is in `s`. (The standard library's `find` and `split_once`
+/// bring its string searchers into the wasm, about 1 KB, for these few lookups.)
+fn find(s: &str, b: u8) -> Option<usize> {
+    s.bytes().position(|c| c == b)
 }
 
-fn percent_decode(s: &str) -> Option<String> {
-    if !s.contains('%') {
-        return Some(s.to_owned());
-    }
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = s.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
+/// `s` split at the first `b` (an ASCII byte), which is left out.
+fn split(s: &str, b: u8) -> Option<(&str, &str)> {
+    let i = find(s, b)?;
+    Some((&s[..i], &s[i + 1..]))
+}
+
+/// `uri` split at its `#`: the document and the fragment (empty when there is none).
+pub(super) fn split_fragment(uri: &str) -> (&str, &str) {
+    split(uri, b'#').unwrap_or((uri, ""))
+}
+
+/// A reference token of a JSON Pointer in a URI fragment: percent-decoded, then `~1` read as
+/// `/` and `~0` as `~`.
+fn pointer_token(raw: &str) -> Option<String> {
+    let mut bytes = Vec::with_capacity(raw.len());
+    let mut rest = raw.bytes();
+    while let Some(b) = rest.next() {
+        bytes.push(if b == b'%' {
+            let hex = |d: Option<u8>| char::from(d?).to_digit(16);
+            (hex(rest.next())? * 16 + hex(rest.next())?) as u8
         } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
+            b
+        });
+    }
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut rest = bytes.into_iter();
+    while let Some(b) = rest.next() {
+        out.push(match b {
+            b'~' => match rest.next()? {
+                b'0' => b'~',
+                b'1' => b'/',
+                _ => return None,
+            },
+            b => b,
+        });
     }
     String::from_utf8(out).ok()
 }
@@ -180,20 +197,20 @@ struct Parts<'a> {
 }
 
 fn parts(uri: &str) -> Parts<'_> {
-    let (rest, fragment) = match uri.split_once('#') {
+    let (rest, fragment) = match split(uri, b'#') {
         Some((r, f)) => (r, Some(f)),
         None => (uri, None),
     };
-    let (rest, query) = match rest.split_once('?') {
+    let (rest, query) = match split(rest, b'?') {
         Some((r, q)) => (r, Some(q)),
         None => (rest, None),
     };
-    let scheme_end = rest.find(':').filter(|&i| {
+    let scheme_end = find(rest, b':').filter(|&i| {
         i > 0
             && rest[..i].starts_with(|c: char| c.is_ascii_alphabetic())
             && rest[..i]
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+                .bytes()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.'))
     });
     let (scheme, rest) = match scheme_end {
         Some(i) => (Some(&rest[..i]), &rest[i + 1..]),
@@ -201,7 +218,7 @@ fn parts(uri: &str) -> Parts<'_> {
     };
     let (authority, path) = match rest.strip_prefix("//") {
         Some(r) => {
-            let end = r.find('/').unwrap_or(r.len());
+            let end = find(r, b'/').unwrap_or(r.len());
             (Some(&r[..end]), &r[end..])
         }
         None => (None, rest),
@@ -237,7 +254,7 @@ pub(super) fn resolve(base: &str, reference: &str) -> String {
         let merged = if b.authority.is_some() && b.path.is_empty() {
             format!("/{}", r.path)
         } else {
-            match b.path.rfind('/') {
+            match b.path.bytes().rposition(|c| c == b'/') {
                 Some(i) => format!("{}{}", &b.path[..=i], r.path),
                 None => r.path.to_owned(),
             }
@@ -266,7 +283,7 @@ pub(super) fn resolve(base: &str, reference: &str) -> String {
 }
 
 fn remove_dots(path: &str) -> String {
-    if !path.contains('.') {
+    if find(path, b'.').is_none() {
         return path.to_owned();
     }
     let mut out: Vec<&str> = Vec::new();
@@ -291,5 +308,5 @@ fn remove_dots(path: &str) -> String {
             s => out.push(s),
         }
     }
-    out.join("/")
+    crate::text::join(&out, "/")
 }

@@ -117,7 +117,7 @@ impl Want {
                 chars
                     .next()
                     .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-                    && chars.all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+                    && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
             }),
             Want::Items => !v.is_array(),
         }
