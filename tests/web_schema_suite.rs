@@ -14,9 +14,11 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 fn run(draft: &'static str, default: Draft) -> suite::Outcome {
+    let documents = suite::documents(draft);
     let options = Options {
         draft: default,
         assert_formats: false,
+        documents: &documents,
     };
     suite::run(draft, &|schema, data| {
         check(schema, &options).map_err(|e| e.to_string())?;

@@ -392,3 +392,75 @@ fn schema_error_has_path_and_rule_fields() {
     .unwrap_err();
     assert_eq!((e.path.as_str(), e.rule), ("arguments.n", "maximum"));
 }
+
+#[test]
+fn schema_refs_into_the_documents_it_is_given_and_nothing_else() {
+    let address = json!({
+        "$id": "https://example.com/schemas/address",
+        "type": "object",
+        "required": ["city"],
+        "properties": {"city": {"$ref": "#/$defs/name"}},
+        "$defs": {"name": {"type": "string", "minLength": 1}}
+    });
+    // Known at one URI, its $id naming another: both find it, and its own refs resolve
+    // against its $id.
+    let documents = vec![("https://example.com/address.json".to_string(), address)];
+    let options = Options {
+        documents: &documents,
+        ..Options::default()
+    };
+    for uri in [
+        "https://example.com/address.json",
+        "https://example.com/schemas/address",
+    ] {
+        let schema = json!({"properties": {"home": {"$ref": uri}}});
+        check(&schema, &options).unwrap();
+        assert!(validate_with(&schema, &json!({"home": {"city": "Oslo"}}), &options).is_ok());
+        assert_eq!(
+            validate_with(&schema, &json!({"home": {"city": ""}}), &options)
+                .unwrap_err()
+                .to_string(),
+            "arguments.home.city: 0 characters, needs at least 1 (minLength)"
+        );
+    }
+    // Without the document the same schema is refused when declared: nothing is fetched.
+    let schema = json!({"properties": {"home": {"$ref": "https://example.com/address.json"}}});
+    assert!(check(&schema, &Options::default())
+        .unwrap_err()
+        .to_string()
+        .starts_with(
+            "properties.home[\"$ref\"]: \"https://example.com/address.json\" points nowhere"
+        ));
+    // A document is checked too, named by its URI.
+    let bad = vec![(
+        "https://example.com/bad.json".to_string(),
+        json!({"minLength": -1}),
+    )];
+    let with_bad = Options {
+        documents: &bad,
+        ..Options::default()
+    };
+    assert_eq!(
+        check(&json!({}), &with_bad).unwrap_err().to_string(),
+        "documents[\"https://example.com/bad.json\"].minLength: must be a non-negative integer"
+    );
+    // A draft-07 document is read by draft-07's meanings from a 2020-12 schema.
+    let tuple = vec![(
+        "https://example.com/pair.json".to_string(),
+        json!({"$schema": "http://json-schema.org/draft-07/schema#",
+            "items": [{"type": "string"}], "additionalItems": false}),
+    )];
+    let with_tuple = Options {
+        documents: &tuple,
+        ..Options::default()
+    };
+    let schema = json!({"$ref": "https://example.com/pair.json"});
+    check(&schema, &with_tuple).unwrap();
+    assert!(validate_with(&schema, &json!(["a"]), &with_tuple).is_ok());
+    assert_eq!(
+        validate_with(&schema, &json!(["a", "b"]), &with_tuple)
+            .unwrap_err()
+            .to_string(),
+        "arguments: 2 items, at most 1 (additionalItems)"
+    );
+}

@@ -9,9 +9,11 @@ mod suite;
 use client_tools_core::schema::{check, validate_with, Draft, Options};
 
 fn run(draft: &'static str, default: Draft) -> suite::Outcome {
+    let documents = suite::documents(draft);
     let options = Options {
         draft: default,
         assert_formats: false,
+        documents: &documents,
     };
     suite::run(draft, &|schema, data| {
         check(schema, &options).map_err(|e| e.to_string())?;

@@ -87,3 +87,56 @@ pub const DRAFT7: &[(&str, &str)] = &[
     ("type.json", include_str!("draft7/type.json")),
     ("uniqueItems.json", include_str!("draft7/uniqueItems.json")),
 ];
+
+/// The documents the cases of draft2020-12 may refer to, by the URI the suite serves them at
+/// (`remotes/`, at http://localhost:1234/) or the draft publishes them at (its meta-schemas).
+pub const DRAFT2020_12_DOCUMENTS: &[(&str, &str)] = &[
+    ("http://localhost:1234/draft2020-12/baseUriChange/folderInteger.json", include_str!("remotes/draft2020-12/baseUriChange/folderInteger.json")),
+    ("http://localhost:1234/draft2020-12/baseUriChangeFolder/folderInteger.json", include_str!("remotes/draft2020-12/baseUriChangeFolder/folderInteger.json")),
+    ("http://localhost:1234/draft2020-12/baseUriChangeFolderInSubschema/folderInteger.json", include_str!("remotes/draft2020-12/baseUriChangeFolderInSubschema/folderInteger.json")),
+    ("http://localhost:1234/draft2020-12/detached-dynamicref.json", include_str!("remotes/draft2020-12/detached-dynamicref.json")),
+    ("http://localhost:1234/draft2020-12/detached-ref.json", include_str!("remotes/draft2020-12/detached-ref.json")),
+    ("http://localhost:1234/draft2020-12/different-id-ref-string.json", include_str!("remotes/draft2020-12/different-id-ref-string.json")),
+    ("http://localhost:1234/draft2020-12/extendible-dynamic-ref.json", include_str!("remotes/draft2020-12/extendible-dynamic-ref.json")),
+    ("http://localhost:1234/draft2020-12/format-assertion-false.json", include_str!("remotes/draft2020-12/format-assertion-false.json")),
+    ("http://localhost:1234/draft2020-12/format-assertion-true.json", include_str!("remotes/draft2020-12/format-assertion-true.json")),
+    ("http://localhost:1234/draft2020-12/integer.json", include_str!("remotes/draft2020-12/integer.json")),
+    ("http://localhost:1234/draft2020-12/locationIndependentIdentifier.json", include_str!("remotes/draft2020-12/locationIndependentIdentifier.json")),
+    ("http://localhost:1234/draft2020-12/metaschema-no-validation.json", include_str!("remotes/draft2020-12/metaschema-no-validation.json")),
+    ("http://localhost:1234/draft2020-12/metaschema-optional-vocabulary.json", include_str!("remotes/draft2020-12/metaschema-optional-vocabulary.json")),
+    ("http://localhost:1234/draft2020-12/name-defs.json", include_str!("remotes/draft2020-12/name-defs.json")),
+    ("http://localhost:1234/draft2020-12/nested-absolute-ref-to-string.json", include_str!("remotes/draft2020-12/nested-absolute-ref-to-string.json")),
+    ("http://localhost:1234/draft2020-12/nested/foo-ref-string.json", include_str!("remotes/draft2020-12/nested/foo-ref-string.json")),
+    ("http://localhost:1234/draft2020-12/nested/string.json", include_str!("remotes/draft2020-12/nested/string.json")),
+    ("http://localhost:1234/draft2020-12/prefixItems.json", include_str!("remotes/draft2020-12/prefixItems.json")),
+    ("http://localhost:1234/draft2020-12/ref-and-defs.json", include_str!("remotes/draft2020-12/ref-and-defs.json")),
+    ("http://localhost:1234/draft2020-12/subSchemas.json", include_str!("remotes/draft2020-12/subSchemas.json")),
+    ("http://localhost:1234/draft2020-12/tree.json", include_str!("remotes/draft2020-12/tree.json")),
+    ("http://localhost:1234/draft2020-12/urn-ref-string.json", include_str!("remotes/draft2020-12/urn-ref-string.json")),
+    ("https://json-schema.org/draft/2020-12/schema", include_str!("metaschemas/draft2020-12/schema.json")),
+    ("https://json-schema.org/draft/2020-12/meta/core", include_str!("metaschemas/draft2020-12/meta/core.json")),
+    ("https://json-schema.org/draft/2020-12/meta/applicator", include_str!("metaschemas/draft2020-12/meta/applicator.json")),
+    ("https://json-schema.org/draft/2020-12/meta/unevaluated", include_str!("metaschemas/draft2020-12/meta/unevaluated.json")),
+    ("https://json-schema.org/draft/2020-12/meta/validation", include_str!("metaschemas/draft2020-12/meta/validation.json")),
+    ("https://json-schema.org/draft/2020-12/meta/meta-data", include_str!("metaschemas/draft2020-12/meta/meta-data.json")),
+    ("https://json-schema.org/draft/2020-12/meta/format-annotation", include_str!("metaschemas/draft2020-12/meta/format-annotation.json")),
+    ("https://json-schema.org/draft/2020-12/meta/content", include_str!("metaschemas/draft2020-12/meta/content.json")),
+    ("https://json-schema.org/draft/2020-12/meta/format-assertion", include_str!("metaschemas/draft2020-12/meta/format-assertion.json")),
+];
+
+/// The documents the cases of draft7 may refer to (as above).
+pub const DRAFT7_DOCUMENTS: &[(&str, &str)] = &[
+    ("http://localhost:1234/baseUriChange/folderInteger.json", include_str!("remotes/baseUriChange/folderInteger.json")),
+    ("http://localhost:1234/baseUriChangeFolder/folderInteger.json", include_str!("remotes/baseUriChangeFolder/folderInteger.json")),
+    ("http://localhost:1234/baseUriChangeFolderInSubschema/folderInteger.json", include_str!("remotes/baseUriChangeFolderInSubschema/folderInteger.json")),
+    ("http://localhost:1234/draft7/detached-ref.json", include_str!("remotes/draft7/detached-ref.json")),
+    ("http://localhost:1234/draft7/ignore-dependentRequired.json", include_str!("remotes/draft7/ignore-dependentRequired.json")),
+    ("http://localhost:1234/draft7/locationIndependentIdentifier.json", include_str!("remotes/draft7/locationIndependentIdentifier.json")),
+    ("http://localhost:1234/draft7/name.json", include_str!("remotes/draft7/name.json")),
+    ("http://localhost:1234/draft7/ref-and-definitions.json", include_str!("remotes/draft7/ref-and-definitions.json")),
+    ("http://localhost:1234/draft7/subSchemas.json", include_str!("remotes/draft7/subSchemas.json")),
+    ("http://localhost:1234/integer.json", include_str!("remotes/integer.json")),
+    ("http://localhost:1234/nested/foo-ref-string.json", include_str!("remotes/nested/foo-ref-string.json")),
+    ("http://localhost:1234/nested/string.json", include_str!("remotes/nested/string.json")),
+    ("http://json-schema.org/draft-07/schema", include_str!("metaschemas/draft-07/schema.json")),
+];

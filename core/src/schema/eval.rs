@@ -71,8 +71,9 @@ impl Seen {
 
 pub(super) struct Eval<'s, 'o> {
     index: Index<'s>,
+    /// The draft of the resource being checked.
     draft: Draft,
-    options: &'o Options,
+    options: &'o Options<'s>,
     steps: u64,
     depth: usize,
     /// What the patterns run so far may have cost, in the host engine's steps (see pattern).
@@ -80,10 +81,10 @@ pub(super) struct Eval<'s, 'o> {
 }
 
 impl<'s, 'o> Eval<'s, 'o> {
-    pub fn new(schema: &'s Value, options: &'o Options) -> Self {
+    pub fn new(schema: &'s Value, options: &'o Options<'s>) -> Self {
         let draft = Draft::of(schema, options.draft);
         Eval {
-            index: Index::new(schema, draft),
+            index: Index::new(schema, draft, options.documents),
             draft,
             options,
             steps: 0,
@@ -150,7 +151,9 @@ impl<'s, 'o> Eval<'s, 'o> {
             _ => scope,
         };
         let mut seen = Seen::default();
+        let outer = std::mem::replace(&mut self.draft, self.index.resources[scope.resource].draft);
         let result = self.keywords(s, value, path, scope, &mut seen);
+        self.draft = outer;
         self.depth -= 1;
         result?;
         out.merge(seen);

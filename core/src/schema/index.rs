@@ -1,6 +1,8 @@
-//! The resources of one schema: each `$id` as an absolute URI, each `$anchor` and
-//! `$dynamicAnchor`, and how a `$ref` is found among them. Nothing outside the schema is ever
-//! looked up: a reference to anything else points nowhere.
+//! The resources of one schema and of the documents it is given ([`Options::documents`]):
+//! each `$id` as an absolute URI, each `$anchor` and `$dynamicAnchor`, and how a `$ref` is
+//! found among them. Nothing is ever fetched: a reference to anything else points nowhere.
+//!
+//! [`Options::documents`]: super::Options::documents
 
 use super::draft::{each_subschema, Draft};
 use serde_json::Value;
@@ -8,10 +10,12 @@ use serde_json::Value;
 /// The base URI of a schema that has no `$id`.
 const ROOT_URI: &str = "urn:client-tools:schema";
 
-/// A schema resource: the root, or a subschema with its own `$id`.
+/// A schema resource: the root, a document, or a subschema with its own `$id`.
 pub(super) struct Resource<'s> {
     pub uri: String,
     pub node: &'s Value,
+    /// The draft its keywords are read by (a document's own `$schema`).
+    pub draft: Draft,
 }
 
 struct Anchor<'s> {
@@ -24,6 +28,8 @@ struct Anchor<'s> {
 /// Every resource and anchor of a schema, found once per check.
 pub(super) struct Index<'s> {
     pub resources: Vec<Resource<'s>>,
+    /// The URIs a document was given at when its `$id` names it otherwise, and its resource.
+    aliases: Vec<(String, usize)>,
     anchors: Vec<Anchor<'s>>,
     /// Whether any subschema has `unevaluatedItems` or `unevaluatedProperties`: only then is
     /// what each keyword evaluated tracked.
@@ -31,16 +37,29 @@ pub(super) struct Index<'s> {
 }
 
 impl<'s> Index<'s> {
-    pub fn new(root: &'s Value, draft: Draft) -> Index<'s> {
+    /// The index of `root` (resource 0), read by `draft`, and of each document by its URI.
+    pub fn new(root: &'s Value, draft: Draft, documents: &'s [(String, Value)]) -> Index<'s> {
         let mut index = Index {
-            resources: vec![Resource {
-                uri: ROOT_URI.into(),
-                node: root,
-            }],
+            resources: Vec::new(),
+            aliases: Vec::new(),
             anchors: Vec::new(),
             tracks: false,
         };
-        index.walk(root, 0, draft, 0);
+        let known = documents.iter().map(|(uri, doc)| (uri.as_str(), doc));
+        for (uri, node) in [(ROOT_URI, root)].into_iter().chain(known) {
+            let r = index.resources.len();
+            let draft = if r == 0 {
+                draft
+            } else {
+                Draft::of(node, draft)
+            };
+            index.resources.push(Resource {
+                uri: split_fragment(uri).0.to_owned(),
+                node,
+                draft,
+            });
+            index.walk(node, r, draft, 0);
+        }
         index
     }
 
@@ -53,14 +72,20 @@ impl<'s> Index<'s> {
         if let Some(Value::String(id)) = s.get("$id").filter(|_| id_applies) {
             let full = resolve(&self.resources[base].uri, id);
             let (doc, fragment) = split_fragment(&full);
-            if doc != self.resources[base].uri && !std::ptr::eq(node, self.resources[base].node) {
+            if std::ptr::eq(node, self.resources[base].node) {
+                // A document's root: its `$id` is its base URI, and the URI it was given at
+                // still finds it.
+                if doc != self.resources[base].uri {
+                    let given = std::mem::replace(&mut self.resources[base].uri, doc.to_owned());
+                    self.aliases.push((given, base));
+                }
+            } else if doc != self.resources[base].uri {
                 self.resources.push(Resource {
                     uri: doc.to_owned(),
                     node,
+                    draft,
                 });
                 base = self.resources.len() - 1;
-            } else if base == 0 && std::ptr::eq(node, self.resources[0].node) {
-                self.resources[0].uri = doc.to_owned();
             }
             if draft == Draft::V7 && !fragment.is_empty() {
                 self.add_anchor(base, fragment, node, false);
@@ -101,7 +126,10 @@ impl<'s> Index<'s> {
     pub fn lookup(&self, base: usize, reference: &str) -> Option<(usize, &'s Value)> {
         let full = resolve(&self.resources[base].uri, reference);
         let (doc, fragment) = split_fragment(&full);
-        let r = self.resources.iter().position(|r| r.uri == doc)?;
+        let r = match self.resources.iter().position(|r| r.uri == doc) {
+            Some(r) => r,
+            None => self.aliases.iter().find(|(uri, _)| uri == doc)?.1,
+        };
         if fragment.is_empty() {
             return Some((r, self.resources[r].node));
         }

@@ -21,14 +21,20 @@ pub struct SchemaFault {
 /// Checks that `schema` is a JSON Schema the validator can run (see the module docs).
 pub fn check(schema: &Value, options: &Options) -> Result<(), SchemaFault> {
     let draft = Draft::of(schema, options.draft);
-    let index = Index::new(schema, draft);
-    let mut checker = Checker {
-        index: &index,
-        draft,
-    };
+    let index = Index::new(schema, draft, options.documents);
+    let checker = Checker { index: &index };
+    let fault = |(path, message)| SchemaFault { path, message };
     checker
         .schema(schema, &mut String::new(), 0, 0)
-        .map_err(|(path, message)| SchemaFault { path, message })
+        .map_err(fault)?;
+    // The documents too, each named by its URI: `documents["https://…"].properties…`.
+    for (uri, doc) in options.documents {
+        let mut path = String::new();
+        push_key(&mut path, "documents");
+        push_key(&mut path, uri);
+        checker.schema(doc, &mut path, 0, 0).map_err(fault)?;
+    }
+    Ok(())
 }
 
 /// What a keyword's value must be.
@@ -150,7 +156,6 @@ fn type_name(t: &str) -> bool {
 
 struct Checker<'i, 's> {
     index: &'i Index<'s>,
-    draft: Draft,
 }
 
 /// Where (a path from the schema's root) and what.
@@ -158,7 +163,7 @@ type Fault = (String, String);
 
 impl<'s> Checker<'_, 's> {
     fn schema(
-        &mut self,
+        &self,
         node: &'s Value,
         path: &mut String,
         depth: usize,
@@ -189,12 +194,13 @@ impl<'s> Checker<'_, 's> {
         if let Some(r) = self.index.resource_of(node) {
             base = r;
         }
+        let draft = self.index.resources[base].draft;
         for (k, v) in s {
-            let Some(want) = Want::of(k, self.draft) else {
+            let Some(want) = Want::of(k, draft) else {
                 continue;
             };
             let wrong = if want.fits(v) {
-                self.value(k, v, base)
+                self.value(k, v, base, draft)
             } else {
                 Some(want.said().to_owned())
             };
@@ -203,7 +209,7 @@ impl<'s> Checker<'_, 's> {
             }
         }
         let mut result = Ok(());
-        each_subschema(s, self.draft, &mut |place, sub| {
+        each_subschema(s, draft, &mut |place, sub| {
             if result.is_err() {
                 return;
             }
@@ -217,7 +223,7 @@ impl<'s> Checker<'_, 's> {
 
     /// What is wrong with a keyword's value of the right type, if anything: a type name, a
     /// pattern, a reference.
-    fn value(&self, k: &str, v: &'s Value, base: usize) -> Option<String> {
+    fn value(&self, k: &str, v: &'s Value, base: usize, draft: Draft) -> Option<String> {
         match (k, v) {
             ("type", Value::String(t)) if !type_name(t) => {
                 Some(format!("{} is not a type name", brief(v)))
@@ -231,7 +237,7 @@ impl<'s> Checker<'_, 's> {
                 Some(format!("the key {}: {e}", Quoted(p)))
             }),
             ("$ref" | "$dynamicRef", Value::String(r))
-                if (k == "$ref" || self.draft == Draft::V2020_12)
+                if (k == "$ref" || draft == Draft::V2020_12)
                     && self.index.lookup(base, r).is_none() =>
             {
                 Some(format!(

@@ -11,9 +11,10 @@
 //! `propertyNames`, `items`, `prefixItems`, `allOf`, `anyOf`, `oneOf`, `not`, `if` / `then` /
 //! `else`, `dependentSchemas`, `unevaluatedItems`, `unevaluatedProperties`, and references
 //! inside the schema (`$ref`, `$defs` / `definitions`, `$anchor`, `$id`-relative URIs,
-//! `$dynamicRef` / `$dynamicAnchor`). Except: a reference to anything outside the schema
-//! (another document, a meta-schema) is refused when the tool is declared, since nothing is
-//! fetched; `$vocabulary` is not read (every schema gets both vocabularies); `format` is an
+//! `$dynamicRef` / `$dynamicAnchor`) and into the documents the caller gives
+//! ([`Options::documents`]). Except: a reference to anything else (another document, a
+//! meta-schema) is refused when the tool is declared, since nothing is fetched;
+//! `$vocabulary` is not read (every schema gets both vocabularies); `format` is an
 //! annotation unless the tool opts in ([`Options::assert_formats`]) to asserting date-time,
 //! date, time, email, uri, uuid, ipv4 and ipv6.
 //!
@@ -64,11 +65,19 @@ pub const ALTERNATIVE_TEXT_MAX: usize = 160;
 
 /// How a schema is read and run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Options {
+pub struct Options<'d> {
     /// The draft of a schema whose `$schema` names none (default 2020-12).
     pub draft: Draft,
     /// Whether `format` asserts the common formats instead of being an annotation.
     pub assert_formats: bool,
+    /// Schemas besides the checked one that a `$ref` may point into, each with the URI it is
+    /// known by (`https://example.com/address.json`), read by its own `$schema` (else by the
+    /// checked schema's draft): what the app knows, as trusted as the schema itself (a model
+    /// never supplies either). Nothing is ever fetched: a reference to any other document
+    /// points nowhere, and [`check`] refuses it. Each is indexed on every check: keep them
+    /// few. (The SDK's tools give none; the JSON-Schema-Test-Suite's runner gives the suite's
+    /// remote documents and the drafts' meta-schemas.)
+    pub documents: &'d [(String, Value)],
 }
 
 /// Where the arguments broke their schema, and which rule.
