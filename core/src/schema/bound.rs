@@ -124,7 +124,7 @@ impl Set {
 }
 
 /// What the bound needs of one part of a pattern.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct Part {
     /// The power of the length its ways to match grow with, when more of the pattern
     /// follows it…
@@ -133,14 +133,14 @@ struct Part {
     at_end: u32,
     /// When above 0, the base of an exponential growth.
     exp: u32,
-    /// The characters it starts with when it takes one (`None`: not known).
-    lead: Option<Set>,
+    /// The characters it starts with when it takes one (any, when not known).
+    lead: Set,
     /// Whether it may take nothing and let what follows start (`x*`, `x?`, `^`, `\b`).
     passable: bool,
-    /// Its character, when it always takes exactly one, one way.
-    single: Option<Set>,
-    /// The character of a loop over one character (`x*`, `x+`, `x{2,}`).
-    looped: Option<Set>,
+    /// Whether it always takes exactly one character (of `all`), one way.
+    single: bool,
+    /// Whether it is a loop over one character (of `all`: `x*`, `x+`, `x{2,}`).
+    looped: bool,
     /// Every character it can take.
     all: Set,
     /// Whether every match of it starts at the string's start.
@@ -150,11 +150,29 @@ struct Part {
     delimited: bool,
 }
 
+impl Default for Part {
+    /// Takes nothing known: no cost, any character may start it.
+    fn default() -> Part {
+        Part {
+            degree: 0,
+            at_end: 0,
+            exp: 0,
+            lead: ANY,
+            passable: false,
+            single: false,
+            looped: false,
+            all: Set::default(),
+            anchored: false,
+            delimited: false,
+        }
+    }
+}
+
 impl Part {
     fn of(set: Set) -> Part {
         Part {
-            lead: Some(set),
-            single: Some(set),
+            lead: set,
+            single: true,
             all: set,
             ..Part::default()
         }
@@ -163,23 +181,27 @@ impl Part {
     /// `^`, `\b`: no character taken.
     fn assertion(anchored: bool) -> Part {
         Part {
-            lead: Some(Set::default()),
+            lead: Set::default(),
             passable: true,
             anchored,
             ..Part::default()
         }
     }
 
-    /// The characters every match of it starts with (`None` when it may take nothing).
-    fn first(&self) -> Option<Set> {
-        self.lead.filter(|_| !self.passable)
+    /// The characters every match of it starts with (any, when it may take nothing).
+    fn first(&self) -> Set {
+        if self.passable {
+            ANY
+        } else {
+            self.lead
+        }
     }
 }
 
 /// The characters what follows can start with, given what follows `item` (`next`).
-fn follow(item: &Part, next: Option<Set>) -> Option<Set> {
+fn follow(item: &Part, next: Set) -> Set {
     if item.passable {
-        Some(item.lead?.or(next?))
+        item.lead.or(next)
     } else {
         item.lead
     }
@@ -189,10 +211,10 @@ fn follow(item: &Part, next: Option<Set>) -> Option<Set> {
 /// the next character cannot continue.
 fn sequence(items: &[Part]) -> Part {
     let mut out = Part::default();
-    // What can follow items[i]: the pattern's end takes no character, elsewhere unknown.
-    let (mut at_end, mut inside) = (Some(Set::default()), None);
+    // What can follow items[i]: the pattern's end takes no character, elsewhere any.
+    let (mut at_end, mut inside) = (Set::default(), ANY);
     for (i, item) in items.iter().enumerate().rev() {
-        let decided = |next: Option<Set>| item.looped.zip(next).is_some_and(|(l, n)| !l.meets(n));
+        let decided = |next: Set| item.looped && !item.all.meets(next);
         let own = if i + 1 == items.len() {
             item.at_end
         } else {
@@ -209,18 +231,16 @@ fn sequence(items: &[Part]) -> Part {
         at_end = follow(item, at_end);
         inside = follow(item, inside);
     }
-    out.lead = items.first().and_then(Part::first);
+    out.lead = items.first().map_or(ANY, Part::first);
     out.anchored = items.first().is_some_and(|p| p.anchored);
-    if let [one] = items {
-        out.single = one.single;
-    }
+    out.single = matches!(items, [one] if one.single);
     let apart = |i: usize| {
         let others = items
             .iter()
             .enumerate()
             .filter(|&(j, _)| j != i)
             .fold(Set::default(), |all, (_, p)| all.or(p.all));
-        items[i].single.is_some_and(|s| !s.meets(others))
+        items[i].single && !items[i].all.meets(others)
     };
     out.delimited = !items.is_empty() && (apart(0) || apart(items.len() - 1));
     out
@@ -245,7 +265,7 @@ fn repeat(body: Part, min: u32, max: Option<u32>, loops: &mut bool) -> Part {
     part.degree = if body.exp > 0 {
         part.exp = body.exp + 1;
         0
-    } else if body.single.is_some() {
+    } else if body.single {
         // The count of repetitions is the only choice.
         u32::from(small.is_none())
     } else if body.delimited && body.at_end == 0 {
@@ -315,7 +335,7 @@ impl Reader<'_> {
                 degree: alt.degree.max(b.degree),
                 at_end: alt.at_end.max(b.at_end),
                 exp: alt.exp.max(b.exp),
-                lead: alt.first().zip(b.first()).map(|(x, y)| x.or(y)),
+                lead: alt.first().or(b.first()),
                 all: alt.all.or(b.all),
                 anchored: alt.anchored && b.anchored,
                 ..Part::default()
@@ -417,7 +437,7 @@ impl Reader<'_> {
             '.' => Part::of(ANY),
             '^' => Part::assertion(true),
             '$' => Part {
-                lead: Some(Set::default()),
+                lead: Set::default(),
                 ..Part::default()
             },
             '\\' => match self.next() {
