@@ -66,7 +66,8 @@ pub const ALTERNATIVE_TEXT_MAX: usize = 160;
 /// How a schema is read and run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Options<'d> {
-    /// The draft of a schema whose `$schema` names none (default 2020-12).
+    /// The draft of a schema whose `$schema` names none this validator knows (default
+    /// 2020-12).
     pub draft: Draft,
     /// Whether `format` asserts the common formats instead of being an annotation.
     pub assert_formats: bool,
