@@ -82,6 +82,18 @@ extern "Rust" fn client_tools_core_host_json_parse(
     js::json::json_value(text)
 }
 
+/// The core's pattern engine in the browser (the `host-regex` feature, see
+/// `client_tools_core::schema`): the page's `RegExp` (`js::regex::pattern`), so no regex engine
+/// is in the .wasm. The core calls it by this name, resolved by the linker.
+#[cfg(target_family = "wasm")]
+#[no_mangle]
+extern "Rust" fn client_tools_core_host_pattern(
+    pattern: &str,
+    text: Option<&str>,
+) -> Result<bool, String> {
+    js::regex::pattern(pattern, text)
+}
+
 /// The core's float writer in the browser (the `host-json` feature, see
 /// `client_tools_core::json`): JS's number to string (`js::json::write_f64`), so serde_json's float
 /// formatter is not in the .wasm. The core calls it by this name, resolved by the linker.

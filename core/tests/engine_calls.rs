@@ -338,6 +338,7 @@ fn call_max_calls_per_run_is_error_past_limit() {
     let mut c = config();
     c.tools[1] = ToolDef {
         max_calls_per_run: Some(2),
+        assert_formats: false,
         ..c.tools[1].clone()
     };
     let mut h = Harness::registered(c);

@@ -1,6 +1,7 @@
-//! The JSON Schema argument validator: each supported keyword, paths, and what it ignores.
+//! The JSON Schema argument validator: keywords, paths, messages, the declaration check and
+//! the caps. (Every keyword's meaning is proven by the official suite: schema_suite.rs.)
 
-use client_tools_core::schema::validate;
+use client_tools_core::schema::{check, validate, validate_with, Options, MAX_DEPTH, MAX_STEPS};
 use serde_json::{json, Value};
 
 fn err(schema: Value, value: Value) -> String {
@@ -96,10 +97,12 @@ fn schema_additional_properties_false_or_schema() {
         err(typed, json!({"b": "2"})),
         "arguments.b: string \"2\", needs number (type)"
     );
-    // With patternProperties (not supported), extras are not judged.
-    ok(
-        json!({"patternProperties": {"^x": {}}, "additionalProperties": false}),
-        json!({"x1": 1}),
+    // patternProperties covers names too.
+    let patterned = json!({"patternProperties": {"^x": {}}, "additionalProperties": false});
+    ok(patterned.clone(), json!({"x1": 1}));
+    assert_eq!(
+        err(patterned, json!({"y": 1})),
+        "arguments: the property \"y\" is not allowed; allowed: names matching ^x (additionalProperties)"
     );
 }
 
@@ -110,11 +113,23 @@ fn schema_items_schema_and_by_position() {
         err(json!({"items": {"type": "integer"}}), json!([1, "2"])),
         "arguments[1]: string \"2\", needs integer (type)"
     );
-    let tuple = json!({"items": [{"type": "string"}, {"type": "number"}]});
-    ok(tuple.clone(), json!(["a", 1, null]));
+    let tuple = json!({"prefixItems": [{"type": "string"}, {"type": "number"}], "items": false});
+    ok(tuple.clone(), json!(["a", 1]));
     assert_eq!(
-        err(tuple, json!([1])),
+        err(tuple.clone(), json!([1])),
         "arguments[0]: integer 1, needs string (type)"
+    );
+    assert_eq!(
+        err(tuple, json!(["a", 1, null])),
+        "arguments: 3 items, at most 2 (items)"
+    );
+    // Draft-07's meanings when $schema says so: items as an array, additionalItems.
+    let draft7 = json!({"$schema": "http://json-schema.org/draft-07/schema#",
+        "items": [{"type": "string"}], "additionalItems": {"type": "integer"}});
+    ok(draft7.clone(), json!(["a", 1, 2]));
+    assert_eq!(
+        err(draft7, json!(["a", "b"])),
+        "arguments[1]: string \"b\", needs integer (type)"
     );
 }
 
@@ -172,24 +187,199 @@ fn schema_array_item_counts() {
 }
 
 #[test]
-fn schema_unsupported_and_malformed_keywords_are_ignored() {
-    ok(
-        json!({"pattern": "^a$", "format": "email", "oneOf": [{"type": "string"}]}),
-        json!(5),
-    );
-    ok(
-        json!({"type": 5, "required": "a", "minimum": "x", "properties": []}),
-        json!({}),
-    );
-    ok(json!({"type": "no-such-type"}), json!(1));
-    ok(json!(true), json!({"anything": 1}));
+fn schema_pattern_says_what_does_not_match() {
+    let schema =
+        json!({"type": "object", "properties": {"id": {"type": "string", "pattern": "^[0-9]+$"}}});
+    ok(schema.clone(), json!({"id": "123"}));
     assert_eq!(
-        err(json!(false), json!(1)),
-        "arguments: no value is allowed here (false)"
+        err(schema, json!({"id": "1; DROP TABLE"})),
+        "arguments.id: \"1; DROP TABLE\" does not match ^[0-9]+$ (pattern)"
+    );
+    // ECMA-262, not anchored; the u flag (a code point is one character).
+    ok(json!({"pattern": "b"}), json!("abc"));
+    ok(json!({"pattern": "^.$"}), json!("😀"));
+    ok(json!({"pattern": "^\\p{Lu}"}), json!("Émile"));
+}
+
+#[test]
+fn schema_any_of_and_one_of_say_which_alternatives_failed() {
+    assert_eq!(
+        err(
+            json!({"anyOf": [{"type": "string"}, {"type": "null"}]}),
+            json!(1)
+        ),
+        "arguments: matches none of the 2 alternatives: [0] integer 1, needs string (type); \
+         [1] integer 1, needs null (type) (anyOf)"
     );
     assert_eq!(
-        err(json!({"properties": {"a": false}}), json!({"a": 1})),
-        "arguments.a: no value is allowed here (false)"
+        err(
+            json!({"oneOf": [{"type": "integer"}, {"minimum": 0}]}),
+            json!(3)
+        ),
+        "arguments: matches 2 of the alternatives ([0], [1]), needs exactly one (oneOf)"
+    );
+    // Bounded: four reasons at most, each cut short.
+    let many: Vec<_> = (0..50)
+        .map(|i| json!({"const": "x".repeat(300 + i)}))
+        .collect();
+    let message = err(json!({"anyOf": many}), json!("y"));
+    assert!(message.ends_with("; and 46 more (anyOf)"), "{message}");
+    assert!(
+        message.chars().count() < 1000,
+        "{} characters",
+        message.len()
+    );
+    // A deeper failure keeps its path.
+    assert_eq!(
+        err(
+            json!({"anyOf": [{"properties": {"a": {"type": "string"}}}, {"required": ["b"]}]}),
+            json!({"a": 1})
+        ),
+        "arguments: matches none of the 2 alternatives: [0] arguments.a: integer 1, needs \
+         string (type); [1] the property \"b\" is required but missing (required) (anyOf)"
+    );
+}
+
+#[test]
+fn schema_counts_written_as_decimals_and_code_points() {
+    assert_eq!(
+        err(json!({"minLength": 2.0}), json!("a")),
+        "arguments: 1 characters, needs at least 2 (minLength)"
+    );
+    ok(json!({"maxLength": 1}), json!("😀"));
+}
+
+#[test]
+fn schema_formats_are_annotations_unless_asserted() {
+    let schema = json!({"properties": {"at": {"format": "date-time"}, "ip": {"format": "ipv4"}}});
+    ok(schema.clone(), json!({"at": "yesterday"}));
+    let assert = Options {
+        assert_formats: true,
+        ..Options::default()
+    };
+    let run = |v| validate_with(&schema, &v, &assert).map_err(|e| e.to_string());
+    assert_eq!(
+        run(json!({"at": "2026-02-29T10:00:00Z"})).unwrap_err(),
+        "arguments.at: \"2026-02-29T10:00:00Z\" is not a valid date-time (format)"
+    );
+    assert!(run(json!({"at": "2028-02-29T10:00:00.5+01:00", "ip": "10.0.0.1"})).is_ok());
+    assert_eq!(
+        run(json!({"ip": "10.0.0.01"})).unwrap_err(),
+        "arguments.ip: \"10.0.0.01\" is not a valid ipv4 (format)"
+    );
+    for (format, good, bad) in [
+        ("date", "2026-12-31", "2026-13-01"),
+        ("time", "23:59:60Z", "23:58:60Z"),
+        ("email", "a.b@example.com", "a..b@example.com"),
+        ("uri", "https://example.com/a?b#c", "//example.com"),
+        (
+            "uuid",
+            "2eb8aa08-aa98-11ea-b4aa-73b441d16380",
+            "2eb8aa08-aa98-11ea-b4aa-73b441d1638",
+        ),
+        ("ipv6", "::1", "12345::"),
+    ] {
+        let s = json!({"format": format});
+        assert!(
+            validate_with(&s, &json!(good), &assert).is_ok(),
+            "{format} {good}"
+        );
+        assert!(
+            validate_with(&s, &json!(bad), &assert).is_err(),
+            "{format} {bad}"
+        );
+    }
+}
+
+#[test]
+fn schema_check_refuses_what_is_not_json_schema_naming_the_path() {
+    let fault = |s: Value| check(&s, &Options::default()).unwrap_err().to_string();
+    assert_eq!(
+        fault(json!({"type": "strin"})),
+        "type: \"strin\" is not a type name"
+    );
+    assert_eq!(
+        fault(json!({"properties": {"id": {"pattern": "^[0-9+$"}}}))
+            .split_once(": not")
+            .map(|p| p.0),
+        Some("properties.id.pattern")
+    );
+    assert_eq!(
+        fault(json!({"properties": {"a": {"minLength": -1}}})),
+        "properties.a.minLength: must be a non-negative integer"
+    );
+    assert_eq!(
+        fault(json!({"$ref": "#/$defs/missing"})),
+        "[\"$ref\"]: \"#/$defs/missing\" points nowhere in this schema (only references inside the tool's own schema are followed)"
+    );
+    assert!(
+        fault(json!({"items": {"$ref": "https://example.com/other.json"}}))
+            .starts_with("items[\"$ref\"]: ")
+    );
+    assert_eq!(
+        fault(json!({"anyOf": []})),
+        "anyOf: must be a non-empty array of schemas"
+    );
+    assert_eq!(
+        fault(json!({"not": 5})),
+        "not: a schema must be an object or a boolean, not integer"
+    );
+    assert!(check(
+        &json!({"$defs": {"a": {"type": "string"}}, "$ref": "#/$defs/a"}),
+        &Options::default()
+    )
+    .is_ok());
+    ok(
+        json!({"$defs": {"a": {"type": "string"}}, "$ref": "#/$defs/a"}),
+        json!("x"),
+    );
+}
+
+#[test]
+fn schema_caps_depth_and_steps() {
+    // A $ref loop that never moves into the value: the depth cap answers.
+    let looped = json!({"$defs": {"a": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"});
+    assert_eq!(
+        err(looped, json!(1)),
+        format!(
+            "arguments: schemas nested more than {MAX_DEPTH} deep while checking (depth limit)"
+        )
+    );
+    // A hostile array against uniqueItems: the step cap answers.
+    let items: Vec<Value> = (0..5000).map(|i| json!(i)).collect();
+    assert_eq!(
+        err(json!({"uniqueItems": true}), Value::Array(items)),
+        format!("arguments: checking the arguments took more than {MAX_STEPS} steps (step limit)")
+    );
+    // Caps are not turned into a success by not.
+    let looped = json!({"$defs": {"a": {"$ref": "#/$defs/a"}}, "not": {"$ref": "#/$defs/a"}});
+    assert!(err(looped, json!(1)).ends_with("(depth limit)"));
+}
+
+#[test]
+fn schema_redos_pattern_from_the_app_and_a_hostile_50_kb_string() {
+    // A catastrophic-backtracking pattern (exponential on "aaaa…!") and a 50 KB string.
+    let schema = json!({"properties": {"name": {"type": "string", "pattern": "^(a+)+$"}}});
+    let hostile = format!("{}!", "a".repeat(50 * 1024));
+    let started = std::time::Instant::now();
+    let message = err(schema.clone(), json!({"name": hostile}));
+    println!(
+        "answered in {} ms: {message}",
+        started.elapsed().as_millis()
+    );
+    assert_eq!(
+        message,
+        "arguments.name: a string of 51201 characters is more than the pattern ^(a+)+$ is run \
+         on: at most 19 (it can backtrack exponentially; at most 20000000 steps for the \
+         patterns of one call) (pattern limit)"
+    );
+    // Short strings are still run by the engine.
+    ok(schema.clone(), json!({"name": "aaaa"}));
+    assert!(err(schema, json!({"name": "aaaa!"})).ends_with("does not match ^(a+)+$ (pattern)"));
+    // An anchored linear pattern runs on the whole 50 KB string.
+    ok(
+        json!({"pattern": "^[a!]+$"}),
+        json!(format!("{}!", "a".repeat(50 * 1024))),
     );
 }
 
@@ -201,4 +391,76 @@ fn schema_error_has_path_and_rule_fields() {
     )
     .unwrap_err();
     assert_eq!((e.path.as_str(), e.rule), ("arguments.n", "maximum"));
+}
+
+#[test]
+fn schema_refs_into_the_documents_it_is_given_and_nothing_else() {
+    let address = json!({
+        "$id": "https://example.com/schemas/address",
+        "type": "object",
+        "required": ["city"],
+        "properties": {"city": {"$ref": "#/$defs/name"}},
+        "$defs": {"name": {"type": "string", "minLength": 1}}
+    });
+    // Known at one URI, its $id naming another: both find it, and its own refs resolve
+    // against its $id.
+    let documents = vec![("https://example.com/address.json".to_string(), address)];
+    let options = Options {
+        documents: &documents,
+        ..Options::default()
+    };
+    for uri in [
+        "https://example.com/address.json",
+        "https://example.com/schemas/address",
+    ] {
+        let schema = json!({"properties": {"home": {"$ref": uri}}});
+        check(&schema, &options).unwrap();
+        assert!(validate_with(&schema, &json!({"home": {"city": "Oslo"}}), &options).is_ok());
+        assert_eq!(
+            validate_with(&schema, &json!({"home": {"city": ""}}), &options)
+                .unwrap_err()
+                .to_string(),
+            "arguments.home.city: 0 characters, needs at least 1 (minLength)"
+        );
+    }
+    // Without the document the same schema is refused when declared: nothing is fetched.
+    let schema = json!({"properties": {"home": {"$ref": "https://example.com/address.json"}}});
+    assert!(check(&schema, &Options::default())
+        .unwrap_err()
+        .to_string()
+        .starts_with(
+            "properties.home[\"$ref\"]: \"https://example.com/address.json\" points nowhere"
+        ));
+    // A document is checked too, named by its URI.
+    let bad = vec![(
+        "https://example.com/bad.json".to_string(),
+        json!({"minLength": -1}),
+    )];
+    let with_bad = Options {
+        documents: &bad,
+        ..Options::default()
+    };
+    assert_eq!(
+        check(&json!({}), &with_bad).unwrap_err().to_string(),
+        "documents[\"https://example.com/bad.json\"].minLength: must be a non-negative integer"
+    );
+    // A draft-07 document is read by draft-07's meanings from a 2020-12 schema.
+    let tuple = vec![(
+        "https://example.com/pair.json".to_string(),
+        json!({"$schema": "http://json-schema.org/draft-07/schema#",
+            "items": [{"type": "string"}], "additionalItems": false}),
+    )];
+    let with_tuple = Options {
+        documents: &tuple,
+        ..Options::default()
+    };
+    let schema = json!({"$ref": "https://example.com/pair.json"});
+    check(&schema, &with_tuple).unwrap();
+    assert!(validate_with(&schema, &json!(["a"]), &with_tuple).is_ok());
+    assert_eq!(
+        validate_with(&schema, &json!(["a", "b"]), &with_tuple)
+            .unwrap_err()
+            .to_string(),
+        "arguments: 2 items, at most 1 (additionalItems)"
+    );
 }

@@ -109,6 +109,13 @@ impl Tool {
         self
     }
 
+    /// Asserts the arguments' `format`s (date-time, date, time, email, uri, uuid, ipv4,
+    /// ipv6) instead of reading them as annotations, as JSON Schema 2020-12 does by default.
+    pub fn assert_formats(mut self, on: bool) -> Tool {
+        self.def.assert_formats = on;
+        self
+    }
+
     /// The tool's name.
     pub fn name(&self) -> &str {
         &self.def.spec.name
@@ -123,6 +130,7 @@ impl fmt::Debug for Tool {
             .field("parameters", &self.def.spec.parameters)
             .field("timeout_ms", &self.def.timeout_ms)
             .field("max_calls_per_run", &self.def.max_calls_per_run)
+            .field("assert_formats", &self.def.assert_formats)
             .finish_non_exhaustive()
     }
 }

@@ -34,6 +34,7 @@ const TOOL_KEYS: &[&str] = &[
     "parameters",
     "timeoutMs",
     "maxCallsPerRun",
+    "assertFormats",
     "annotations",
     // Read by `WsTools`: whether the voice agent waits for the result (default true).
     "expectsResponse",
@@ -134,6 +135,12 @@ fn tool(v: &JsValue, i: usize) -> Result<Tool, String> {
     let timeout_ms = optional_count(v, &at, "timeoutMs")?;
     let max_calls_per_run =
         optional_count(v, &at, "maxCallsPerRun")?.map(|n| n.min(u32::MAX as u64) as u32);
+    let assert_formats = match present(v, "assertFormats") {
+        None => false,
+        Some(b) => b
+            .as_bool()
+            .ok_or_else(|| wrong(&at, "assertFormats", "a boolean", &b))?,
+    };
     let mut tool = Tool::with_handler(
         name,
         description,
@@ -142,6 +149,7 @@ fn tool(v: &JsValue, i: usize) -> Result<Tool, String> {
     tool.def.spec.parameters = parameters;
     tool.def.timeout_ms = timeout_ms;
     tool.def.max_calls_per_run = max_calls_per_run;
+    tool.def.assert_formats = assert_formats;
     Ok(tool)
 }
 

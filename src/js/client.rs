@@ -76,6 +76,8 @@ export interface ToolDefinition<Args extends { [K in keyof Args]?: Json } = Json
   timeoutMs?: number;
   /** At most this many calls per run; later calls are answered `is_error`. */
   maxCallsPerRun?: number;
+  /** Assert the arguments' `format`s (date-time, date, time, email, uri, uuid, ipv4, ipv6) instead of reading them as annotations, as JSON Schema 2020-12 does (default false). */
+  assertFormats?: boolean;
   /** WebMCP annotations passed to `registerTool`, e.g. `{ readOnlyHint: true }`. */
   annotations?: { [key: string]: Json };
   /** Answers one call. (A method whose arguments are `Args` as a mapped type and a JSON object,

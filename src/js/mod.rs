@@ -18,6 +18,8 @@ pub(crate) mod cell;
 pub(crate) mod client;
 pub(crate) mod handler;
 pub(crate) mod json;
+#[cfg(target_family = "wasm")]
+pub(crate) mod regex;
 pub(crate) mod task;
 
 pub(crate) use cell::JsRefCell;

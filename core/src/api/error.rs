@@ -64,7 +64,7 @@ pub struct Error {
 
 /// The engine names fields as the JS options spell them; the Rust APIs spell them as their
 /// builder methods do.
-const RUST_SPELLING: [(&str, &str); 10] = [
+const RUST_SPELLING: [(&str, &str); 11] = [
     ("baseUrl", "base_url"),
     ("sessionId", "session_id"),
     ("registerTimeoutMs", "register_timeout"),
@@ -75,6 +75,7 @@ const RUST_SPELLING: [(&str, &str); 10] = [
     ("maxCallsPerRun", "max_calls_per_run"),
     ("lifetime.data.seconds", "lifetime"),
     ("keyPrefix", "key_prefix"),
+    ("assertFormats", "assert_formats"),
 ];
 
 impl Error {

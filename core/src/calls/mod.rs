@@ -156,7 +156,11 @@ impl CallRuntime {
         };
         let arguments = Value::Object(arguments);
         if let Some(schema) = &def.spec.parameters {
-            crate::schema::validate(schema, &arguments).map_err(|e| invalid(&e))?;
+            let options = crate::schema::Options {
+                assert_formats: def.assert_formats,
+                ..Default::default()
+            };
+            crate::schema::validate_with(schema, &arguments, &options).map_err(|e| invalid(&e))?;
         }
         let Value::Object(arguments) = arguments else {
             return Err(invalid(&"not a JSON object"));

@@ -15,6 +15,9 @@ pub struct ToolDef {
     pub timeout_ms: Option<u64>,
     /// At most this many calls of the tool per run; later calls get an error answer.
     pub max_calls_per_run: Option<u32>,
+    /// Whether the arguments' `format`s are asserted (date-time, date, time, email, uri, uuid,
+    /// ipv4, ipv6) rather than annotations (`assertFormats`, off by default).
+    pub assert_formats: bool,
 }
 
 impl ToolDef {
@@ -24,6 +27,7 @@ impl ToolDef {
             spec,
             timeout_ms: None,
             max_calls_per_run: None,
+            assert_formats: false,
         }
     }
 

@@ -24,6 +24,8 @@ pub enum ErrorKind {
     Duplicate,
     /// Not of the JSON type the field needs.
     WrongType,
+    /// A tool's parameters that are not a JSON Schema the validator can run.
+    InvalidSchema,
 }
 
 /// A value that breaks a rule of the protocol: `field` is its path (`tools[3].name`).
@@ -125,7 +127,9 @@ pub fn lifetime(lifetime: &Lifetime) -> Result<(), ValidationError> {
     }
 }
 
-/// One tool at `tools[index]`: its name, description length and parameters' root type.
+/// One tool at `tools[index]`: its name, description length and parameters: a JSON Schema
+/// object the validator can run (`schema::check`), or the fault named by its path
+/// (`tools[0].parameters.properties.id.pattern: not an ECMA-262 regular expression: …`).
 pub fn tool(index: usize, tool: &ToolSpec) -> Result<(), ValidationError> {
     tool_name(&format!("tools[{index}].name"), &tool.name)?;
     let n = tool.description.chars().count();
@@ -137,7 +141,16 @@ pub fn tool(index: usize, tool: &ToolSpec) -> Result<(), ValidationError> {
         ));
     }
     match &tool.parameters {
-        None | Some(Value::Object(_)) => Ok(()),
+        None => Ok(()),
+        Some(schema @ Value::Object(_)) => crate::schema::check(schema, &Default::default())
+            .map_err(|fault| {
+                let mut field = format!("tools[{index}].parameters");
+                if !fault.path.is_empty() && !fault.path.starts_with('[') {
+                    field.push('.');
+                }
+                field.push_str(&fault.path);
+                ValidationError::new(field, ErrorKind::InvalidSchema, fault.message)
+            }),
         Some(other) => Err(ValidationError::new(
             format!("tools[{index}].parameters"),
             ErrorKind::WrongType,

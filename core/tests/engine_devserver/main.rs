@@ -26,6 +26,7 @@ fn tool(name: &str, parameters: Option<Value>, timeout_ms: Option<u64>) -> ToolD
         },
         timeout_ms,
         max_calls_per_run: None,
+        assert_formats: false,
     }
 }
 

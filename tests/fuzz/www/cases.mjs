@@ -109,7 +109,7 @@ function toolWith(field, v) {
   return tool;
 }
 
-const TOOL_FIELDS = ["name", "description", "parameters", "handler", "timeoutMs", "maxCallsPerRun", "annotations", "expectsResponse"];
+const TOOL_FIELDS = ["name", "description", "parameters", "handler", "timeoutMs", "maxCallsPerRun", "assertFormats", "annotations", "expectsResponse"];
 const REGISTER_KEYS = [
   "baseUrl", "sessionId", "token", "name", "lifetime", "whenHidden", "tools", "registerTimeoutMs",
   "requestTimeoutMs", "onStatus", "onCall", "signal", "shareStream", "tokn",
