@@ -12,7 +12,10 @@
 //!   direction-changing characters (U+00AD, U+061C, U+200B to U+200F, U+2028 to U+202E,
 //!   U+2060 to U+206F, U+FEFF) as `\u{…}` in lowercase hex, as `Debug` prints them;
 //! - everything else as it is. Here `Debug` escapes more (combining marks, unassigned and
-//!   private-use code points); a message shows those as they are.
+//!   private-use code points); a message shows those as they are;
+//! - a string longer than [`SHOWN_MAX`] bytes (a 1 MB value an app passed where a name goes)
+//!   cut after its first [`SHOWN_MAX`] bytes' characters, as `"abc…" (1048576 bytes)`: a
+//!   message stays readable, and the SDK does not copy a megabyte per error into JS.
 
 use std::fmt::{self, Display, Formatter, Write};
 
@@ -36,6 +39,10 @@ impl Display for QuotedChar {
     }
 }
 
+/// The longest string, in bytes, that a message quotes whole; longer ones are cut after about
+/// that many bytes and their length given.
+pub const SHOWN_MAX: usize = 256;
+
 /// Whether `c` is shown as `\u{…}`.
 fn hidden(c: char) -> bool {
     matches!(c,
@@ -50,7 +57,13 @@ fn hidden(c: char) -> bool {
         | '\u{feff}')
 }
 
-fn write_quoted(f: &mut Formatter<'_>, s: &str, quote: char) -> fmt::Result {
+fn write_quoted(f: &mut Formatter<'_>, whole: &str, quote: char) -> fmt::Result {
+    // Cut on the char boundary at or before SHOWN_MAX.
+    let mut end = whole.len().min(SHOWN_MAX);
+    while !whole.is_char_boundary(end) {
+        end -= 1;
+    }
+    let s = &whole[..end];
     f.write_char(quote)?;
     let mut plain = 0; // start of the run not yet written
     for (i, c) in s.char_indices() {
@@ -81,12 +94,17 @@ fn write_quoted(f: &mut Formatter<'_>, s: &str, quote: char) -> fmt::Result {
         f.write_char('}')?;
     }
     f.write_str(&s[plain..])?;
-    f.write_char(quote)
+    if end == whole.len() {
+        return f.write_char(quote);
+    }
+    f.write_char('…')?;
+    f.write_char(quote)?;
+    write!(f, " ({} bytes)", whole.len())
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Quoted, QuotedChar};
+    use super::{Quoted, QuotedChar, SHOWN_MAX};
 
     #[test]
     fn ordinary_strings_read_as_debug_shows_them() {
@@ -152,6 +170,25 @@ mod tests {
                 assert_eq!(ours, format!("{s:?}"), "U+{:04X}", c as u32);
             }
         }
+    }
+
+    #[test]
+    fn a_long_string_is_cut_and_its_length_given() {
+        let at_most = "a".repeat(SHOWN_MAX);
+        assert_eq!(Quoted(&at_most).to_string(), format!("\"{at_most}\""));
+        let long = "x".repeat(1 << 20);
+        let shown = Quoted(&long).to_string();
+        assert_eq!(
+            shown,
+            format!("\"{}…\" (1048576 bytes)", "x".repeat(SHOWN_MAX))
+        );
+        // Cut on a char boundary: 'é' is two bytes, so 128 of them fill SHOWN_MAX exactly and
+        // one more byte before them moves the cut back a whole char.
+        let accents = format!("a{}", "é".repeat(200));
+        assert_eq!(
+            Quoted(&accents).to_string(),
+            format!("\"a{}…\" ({} bytes)", "é".repeat(127), accents.len())
+        );
     }
 
     #[test]

@@ -108,8 +108,13 @@ fn json_text(v: &JsValue, field: &str) -> Result<String, String> {
     })
 }
 
-/// A JS value as JSON, for serde: `JSON.stringify`, then parsed, with its failure named.
+/// A JS value as JSON, for serde: `JSON.stringify`, then parsed, with its failure named. A
+/// string is taken as it is (what the round trip gives back), copied into the module once
+/// instead of four times.
 fn to_json(v: &JsValue, field: &str) -> Result<serde_json::Value, String> {
+    if let Some(s) = v.as_string() {
+        return Ok(serde_json::Value::String(s));
+    }
     let text = json_text(v, field)?;
     crate::js::json::json_value(&text).map_err(|e| format!("{field}: not JSON ({e})"))
 }

@@ -402,7 +402,8 @@ pub(crate) fn describe(v: &JsValue) -> &'static str {
         "undefined"
     } else if v.is_null() {
         "null"
-    } else if v.as_string().is_some() {
+    } else if v.is_string() {
+        // Not `as_string`: that would copy the string (a megabyte, say) into the module.
         "a string"
     } else if v.as_f64().is_some() {
         "a number"

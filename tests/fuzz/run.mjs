@@ -130,18 +130,23 @@ async function nodeRun() {
 /** The run in headless Chromium (pkg/client_tools.js on www/index.html). */
 async function webRun() {
   const s = Date.now();
-  const browser = await chromium.launch({ ...CHROMIUM, headless: true });
-  const page = await browser.newPage();
   const errors = [];
-  page.on("pageerror", (e) => errors.push(`${e.name}: ${e.message}`));
-  page.on("console", (m) => {
-    if (m.type() === "log") console.log(`  web: ${m.text()}`);
-  });
+  let browser;
   let result;
   try {
+    // Inside the try: a launch that fails (or times out on a loaded machine) is this run's
+    // failure, not a rejection that the uncaughtException listener of the Node run swallows
+    // while the process waits forever.
+    browser = await chromium.launch({ ...CHROMIUM, headless: true });
+    const page = await browser.newPage();
+    page.on("pageerror", (e) => errors.push(`${e.name}: ${e.message}`));
+    page.on("console", (m) => {
+      if (m.type() === "log") console.log(`  web: ${m.text()}`);
+    });
     await page.goto(`${devserver.url}/index.html`);
     await page.waitForFunction(() => document.body.dataset.ready === "1", null, { timeout: 20000 });
     result = await page.evaluate((e) => window.runFuzz(e), env);
+    result.leave = () => page.evaluate(() => window.leaveAfter?.()).catch(() => {});
   } catch (error) {
     result = { tally: { cases: 1, failedCases: 1, calls: 0, failures: [`run: ${error?.message ?? error}`] }, checks: [], unhandledCount: 0, unhandled: [] };
   }
@@ -149,8 +154,7 @@ async function webRun() {
   result.unhandledCount = (result.unhandledCount ?? 0) + errors.length;
   result.unhandled = [...(result.unhandled ?? []), ...errors.slice(0, 5)];
   result.seconds = (Date.now() - s) / 1000;
-  result.leave = () => page.evaluate(() => window.leaveAfter?.()).catch(() => {});
-  result.close = () => browser.close();
+  result.close = () => browser?.close();
   return result;
 }
 
