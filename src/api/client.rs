@@ -103,7 +103,9 @@ impl Client {
     fn start(options: Options) -> Result<(Client, Pending), Error> {
         let seed = (js_sys::Math::random() * 9.0e15) as u64;
         let settings = &options.settings;
-        let config = settings.config(tools_defs(&options.tools), key_prefix(), seed)?;
+        let mut config = settings.config(tools_defs(&options.tools), key_prefix(), seed)?;
+        config.token_refresh = options.token_source.is_some();
+        let config_refreshes = config.token_refresh;
         if let Some(signal) = options.signal.as_ref() {
             if crate::js::bool_prop(signal, "aborted") {
                 let reason = crate::js::error_text(&crate::js::get(signal, "reason"));
@@ -120,8 +122,11 @@ impl Client {
             options.on_call,
             request_timeout_ms,
         );
+        if let Some(source) = options.token_source {
+            shared.refresh_tokens_with(source);
+        }
         if options.share_stream {
-            let name = crate::browser::share_channel(settings);
+            let name = crate::browser::share_channel(settings, config_refreshes);
             shared.share_stream(name);
         }
         let (waiter, registered) = oneshot::channel();

@@ -5,11 +5,17 @@ use super::Tool;
 use client_tools_core::api::Settings;
 use client_tools_core::engine::{CallEvent, Paths, Status, WhenHidden};
 use client_tools_core::protocol::Lifetime;
+use std::future::Future;
+use std::pin::Pin;
 use std::rc::Rc;
 use std::time::Duration;
 
 /// A callback told of the client's status or of a call's progress.
 pub(crate) type Callback<T> = Rc<dyn Fn(&T)>;
+
+/// Where a fresh token comes from after the server refused the current one with a 401
+/// ([`Options::token_source`]): a fresh token, or why there is none.
+pub(crate) type TokenSource = Rc<dyn Fn() -> Pin<Box<dyn Future<Output = Result<String, String>>>>>;
 
 /// Everything [`Client::register`](super::Client::register) needs. Built with
 /// [`Options::new`] and the setters; checked as a whole when registering.
@@ -22,6 +28,7 @@ pub struct Options {
     pub(crate) on_status: Option<Callback<Status>>,
     pub(crate) on_call: Option<Callback<CallEvent>>,
     pub(crate) signal: Option<web_sys::AbortSignal>,
+    pub(crate) token_source: Option<TokenSource>,
 }
 
 impl Options {
@@ -49,6 +56,7 @@ impl Options {
             on_status: None,
             on_call: None,
             signal: None,
+            token_source: None,
         }
     }
 
@@ -125,6 +133,29 @@ impl Options {
     /// Told as each call is dispatched, acked, answered or failed.
     pub fn on_call(mut self, f: impl Fn(&CallEvent) + 'static) -> Options {
         self.on_call = Some(Rc::new(f));
+        self
+    }
+
+    /// Where fresh tokens come from, for sessions that outlive their token (short-lived tokens
+    /// from the app's backend): after the server refuses the current token with a `401` (not
+    /// a `403`), the client calls `f` once, sends the refused request again with its token
+    /// and reconnects the stream with it; requests refused meanwhile wait for the same token.
+    /// A fresh token refused before the server took it once, an `Err`, an empty token or none
+    /// within 30 s stop the client with [`ErrorKind::Unauthorized`](crate::ErrorKind), saying
+    /// which. Without it a 401 stops the client.
+    ///
+    /// ```no_run
+    /// # use client_tools::Options;
+    /// # async fn fetch_token() -> Result<String, String> { Ok("t".into()) }
+    /// let options = Options::new("https://agent.example.com", "session-id", "first-token")
+    ///     .token_source(|| async { fetch_token().await });
+    /// ```
+    pub fn token_source<F, Fut>(mut self, f: F) -> Options
+    where
+        F: Fn() -> Fut + 'static,
+        Fut: Future<Output = Result<String, String>> + 'static,
+    {
+        self.token_source = Some(Rc::new(move || Box::pin(f())));
         self
     }
 

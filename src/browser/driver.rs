@@ -12,7 +12,7 @@ use super::oneshot::Sender;
 use super::share::Share;
 use super::stream::Streams;
 use super::{handlers, lifecycle, sending};
-use crate::api::options::Callback;
+use crate::api::options::{Callback, TokenSource};
 use crate::engine::{
     CallEvent, ClientState, Engine, EngineError, EngineErrorKind, Input, LeftBy, OpId, Output,
     Status, StreamId,
@@ -54,6 +54,8 @@ pub(crate) struct Shared {
     /// The id and name of the last registration: still true of the client once it left, when
     /// the engine forgets them.
     last: JsRefCell<(Option<String>, Option<String>)>,
+    /// Where fresh tokens come from after a 401, when the app gave a source.
+    token_source: OnceCell<TokenSource>,
 }
 
 impl Shared {
@@ -78,6 +80,7 @@ impl Shared {
             pump: Pump::default(),
             listeners: JsRefCell::default(),
             last: JsRefCell::default(),
+            token_source: OnceCell::new(),
         });
         let (listeners, first) = lifecycle::listen(&shared);
         *shared.listeners.borrow_mut() = listeners;
@@ -85,6 +88,11 @@ impl Shared {
             shared.engine.borrow_mut().handle(input, now());
         }
         shared
+    }
+
+    /// After a 401, the fresh token comes from `source` (the app's `token_source`).
+    pub(crate) fn refresh_tokens_with(&self, source: TokenSource) {
+        let _ = self.token_source.set(source);
     }
 
     /// Sets what `Client::register` waits on: the engine settles it `Ok` by registering,
@@ -219,11 +227,17 @@ impl Pumped for Shared {
             }
             Output::AbortHandler { call_id, reason } => self.calls.abort(&call_id, &reason),
             Output::Status(status) => self.on_status(status),
-            // Asked only with `Config::token_refresh`, which the browser shell does not set
-            // yet: a 401 stays fatal, as before.
-            Output::RefreshToken => self.feed(Input::Token(Err(
-                "this client has no token function".into(),
-            ))),
+            // Asked only with `Config::token_refresh`, set when the app gave a token source.
+            Output::RefreshToken => match self.token_source.get() {
+                Some(source) => {
+                    let (fresh, shared) = (source(), Rc::clone(self));
+                    crate::js::task::spawn(Box::pin(async move {
+                        let token = fresh.await;
+                        shared.feed(Input::Token(token));
+                    }));
+                }
+                None => self.feed(Input::Token(Err("this client has no token source".into()))),
+            },
             Output::Call(event) => {
                 match &event {
                     CallEvent::Answered { call_id, .. } => {

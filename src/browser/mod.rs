@@ -34,6 +34,17 @@ mod stream;
 pub(crate) use driver::{now, Shared};
 
 /// The lock and channel name the tabs on one session share its stream under.
-pub(crate) fn share_channel(settings: &client_tools_core::api::Settings) -> String {
-    share::channel_name(&settings.base_url, &settings.session_id, &settings.token)
+///
+/// With a token source (`refreshes`) the tabs' tokens differ and change, so the name is the
+/// session's alone: this origin's tabs on the session share whatever token each holds.
+pub(crate) fn share_channel(
+    settings: &client_tools_core::api::Settings,
+    refreshes: bool,
+) -> String {
+    let token = if refreshes {
+        ""
+    } else {
+        settings.token.as_str()
+    };
+    share::channel_name(&settings.base_url, &settings.session_id, token)
 }

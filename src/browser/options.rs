@@ -179,15 +179,22 @@ pub(crate) fn tools(v: &JsValue, field: &str) -> Result<Vec<Tool>, String> {
 
 /// Reads `Client.register`'s options, checking them in the order a JS app has always been
 /// told of its first mistake. `tools_list` is `v.tools` as a list (a registry's definitions,
-/// or the array as it is).
-pub(crate) fn register(v: &JsValue, tools_list: &JsValue) -> Result<Options, String> {
+/// or the array as it is); `token`, when `v.token` is a function, the first token it gave.
+pub(crate) fn register(
+    v: &JsValue,
+    tools_list: &JsValue,
+    token: Option<String>,
+) -> Result<Options, String> {
     if !v.is_object() {
         return Err(wrong("", "options", "an object", v));
     }
     super::keys::check(v, REGISTER_KEYS, "")?;
     let base_url = required_string(v, "baseUrl")?;
     let session_id = required_string(v, "sessionId")?;
-    let token = required_string(v, "token")?;
+    let token = match token {
+        Some(token) => token,
+        None => required_string(v, "token")?,
+    };
     client_tools_core::api::header_value(&token, "token").map_err(|e| e.to_string())?;
     let mut options = Options::new(base_url, session_id, token);
     match prop(v, "name") {

@@ -3,7 +3,7 @@
 
 use crate::js::{self, JsRefCell};
 use client_tools_core::api::{Error, ErrorKind};
-use js_sys::Promise;
+use js_sys::{Function, Promise};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -133,8 +133,13 @@ export interface ClientOptions {
   baseUrl: string;
   /** The agent session to join, as the server named it. */
   sessionId: string;
-  /** The session token (or an API key), sent as a Bearer token. */
-  token: string;
+  /** The session token (or an API key), sent as a Bearer token; or a function that gives one
+   * (a string or a promise of one), for tokens that expire: the client calls it to register,
+   * and again each time the server refuses the current token with 401 (not 403). The refused
+   * request is sent again with the fresh token and the stream reconnects with it. A fresh token
+   * refused before the server took it once, a function that throws or gives no string, or no
+   * token within 30 s stop the client (`unauthorized`, saying which). */
+  token: string | (() => string | Promise<string>);
   /** 1–32 of `a-z 0-9 -` (default "web"); the server may append a counter ("web-2"). */
   name?: string;
   /** Default `{ type: "ttl", data: { seconds: 60 } }`. */
@@ -261,6 +266,46 @@ impl Drop for Client {
     }
 }
 
+impl Client {
+    /// The rest of `Client.register`, once the options are read: registers, and wraps the
+    /// client for JS.
+    async fn finish_register(opts: crate::Options, tools: JsValue) -> Result<JsValue, JsValue> {
+        let signal = opts.signal.clone();
+        match crate::Client::register_js_spelled(opts).await {
+            Ok(client) => {
+                let followed = Rc::default();
+                let client = Client {
+                    client,
+                    followed: Rc::clone(&followed),
+                    leaving: JsRefCell::new(None),
+                };
+                let key = client.key();
+                let client = JsValue::from(client);
+                crate::webmcp::track_client(&client, key, &followed, &tools);
+                Ok(client)
+            }
+            // The signal's own reason, as a JS `await` of an aborted fetch rejects.
+            Err(e) if e.kind() == ErrorKind::Aborted => Err(signal
+                .map(|s| js::get(&s, "reason"))
+                .unwrap_or_else(|| js::error(e.kind(), &e.to_string()))),
+            Err(e) => Err(js::error(e.kind(), &e.to_string())),
+        }
+    }
+}
+
+/// Calls the app's token function (`token` given as one) and awaits a string from it.
+async fn fresh_token(source: &Function) -> Result<String, String> {
+    let token = js::task::call_hook(source, &JsValue::UNDEFINED)
+        .await
+        .map_err(|e| format!("the token function failed: {e}"))?;
+    token.as_string().ok_or_else(|| {
+        format!(
+            "the token function gave {}, not a string",
+            js::describe(&token)
+        )
+    })
+}
+
 #[wasm_bindgen]
 impl Client {
     /// Registers on the session and starts answering calls. Resolves once the server took
@@ -271,32 +316,28 @@ impl Client {
     pub fn register(options: JsValue) -> Promise {
         // `tools` may be a registry: its definitions are the list.
         let tools = crate::registry::tool_list(&js::get(&options, "tools"));
-        let opts = match crate::browser::options::register(&options, &tools) {
+        let source = js::get(&options, "token");
+        if source.is_function() {
+            // The first token comes from the function; the options are read once it came.
+            let source: Function = source.unchecked_into();
+            return js::task::promise(Box::pin(async move {
+                let first = fresh_token(&source)
+                    .await
+                    .map_err(|why| js::error(ErrorKind::Unauthorized, &why))?;
+                let opts = crate::browser::options::register(&options, &tools, Some(first))
+                    .map_err(|message| js::invalid(&message))?
+                    .token_source(move || {
+                        let source = source.clone();
+                        async move { fresh_token(&source).await }
+                    });
+                Client::finish_register(opts, tools).await
+            }));
+        }
+        let opts = match crate::browser::options::register(&options, &tools, None) {
             Ok(o) => o,
             Err(message) => return Promise::reject(&js::invalid(&message)),
         };
-        let signal = opts.signal.clone();
-        js::task::promise(Box::pin(async move {
-            match crate::Client::register_js_spelled(opts).await {
-                Ok(client) => {
-                    let followed = Rc::default();
-                    let client = Client {
-                        client,
-                        followed: Rc::clone(&followed),
-                        leaving: JsRefCell::new(None),
-                    };
-                    let key = client.key();
-                    let client = JsValue::from(client);
-                    crate::webmcp::track_client(&client, key, &followed, &tools);
-                    Ok(client)
-                }
-                // The signal's own reason, as a JS `await` of an aborted fetch rejects.
-                Err(e) if e.kind() == ErrorKind::Aborted => Err(signal
-                    .map(|s| js::get(&s, "reason"))
-                    .unwrap_or_else(|| js::error(e.kind(), &e.to_string()))),
-                Err(e) => Err(js::error(e.kind(), &e.to_string())),
-            }
-        }))
+        js::task::promise(Box::pin(Client::finish_register(opts, tools)))
     }
 
     /// The client id the server gave (`cli_…`).
