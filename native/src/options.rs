@@ -9,6 +9,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use std::fmt;
 use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -18,6 +19,10 @@ pub use client_tools_core::api::{
 
 /// A callback told of the client's status or of a call's progress.
 pub(crate) type Callback<T> = Arc<dyn Fn(&T) + Send + Sync>;
+
+/// Where a fresh token comes from after a 401 ([`Options::token_source`]).
+pub(crate) type TokenSource =
+    Arc<dyn Fn() -> Pin<Box<dyn Future<Output = Result<String, String>> + Send>> + Send + Sync>;
 
 /// A tool a worker serves: its declaration, its local rules and its handler.
 #[derive(Clone)]
@@ -144,6 +149,7 @@ pub struct Options {
     pub(crate) tools: Vec<Tool>,
     pub(crate) on_status: Option<Callback<Status>>,
     pub(crate) on_call: Option<Callback<CallEvent>>,
+    pub(crate) token_source: Option<TokenSource>,
 }
 
 impl Options {
@@ -160,6 +166,7 @@ impl Options {
             tools: Vec::new(),
             on_status: None,
             on_call: None,
+            token_source: None,
         }
     }
 
@@ -203,6 +210,22 @@ impl Options {
     /// How long the stream may stay silent before it is reconnected (default 45 s).
     pub fn stream_idle_timeout(mut self, timeout: Duration) -> Options {
         self.settings.stream_idle_timeout = timeout;
+        self
+    }
+
+    /// Where fresh tokens come from, for a session that outlives its token: after the server
+    /// refuses the current token with a `401` (not a `403`), the client awaits `f` once, sends
+    /// the refused request again with its token and reconnects the stream with it; requests
+    /// refused meanwhile wait for the same token. A fresh token refused before the server took
+    /// it once, an `Err`, an empty token or none within 30 s stop the client
+    /// ([`ErrorKind::Unauthorized`](crate::ErrorKind)), saying which. Without it a 401 stops the
+    /// client, as the browser SDK's does.
+    pub fn token_source<F, Fut>(mut self, f: F) -> Options
+    where
+        F: Fn() -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<String, String>> + Send + 'static,
+    {
+        self.token_source = Some(Arc::new(move || Box::pin(f())));
         self
     }
 

@@ -24,9 +24,10 @@ pub(super) fn engine_config(o: &Options) -> Result<(Config, HashMap<String, Hand
     let (key, seed) = (random_u64(), random_u64());
     let mut settings = o.settings.clone();
     settings.base_url = base_url.trim_end_matches('/').to_owned();
-    let config = settings
+    let mut config = settings
         .config(tool_defs(&o.tools), format!("wk-{key:016x}"), seed)
         .map_err(Error::in_rust_spelling)?;
+    config.token_refresh = o.token_source.is_some();
     Ok((config, handlers(&o.tools)))
 }
 

@@ -8,7 +8,7 @@ mod tasks;
 
 use crate::handler::Handler;
 use crate::http::Http;
-use crate::options::{Callback, Options, Tool};
+use crate::options::{Callback, Options, TokenSource, Tool};
 use client_tools_core::api::Error;
 use client_tools_core::calls::Returned;
 use client_tools_core::engine::{
@@ -88,6 +88,7 @@ pub(crate) fn start(options: Options) -> Result<Started, Error> {
         request_timeout: options.settings.request_timeout,
         on_status: options.on_status,
         on_call: options.on_call,
+        token_source: options.token_source,
         info: info_tx,
     };
     tokio::spawn(driver.run(commands_rx, events_rx));
@@ -116,6 +117,8 @@ struct Driver {
     request_timeout: Duration,
     on_status: Option<Callback<Status>>,
     on_call: Option<Callback<CallEvent>>,
+    /// Where fresh tokens come from after a 401, when the app gave a source.
+    token_source: Option<TokenSource>,
     info: watch::Sender<Info>,
 }
 
@@ -255,6 +258,7 @@ impl Driver {
                 self.engine
                     .handle(Input::HandlerDone { call_id, returned }, now);
             }
+            Event::Token(token) => self.engine.handle(Input::Token(token), now),
         }
     }
 
@@ -306,12 +310,19 @@ impl Driver {
                 self.calls.remove(&call_id);
             }
             Output::Status(status) => self.on_status(status),
-            // Asked only with `Config::token_refresh`, which this worker does not set yet: a
-            // 401 stays fatal, as before.
-            Output::RefreshToken => self.engine.handle(
-                Input::Token(Err("this worker has no token function".into())),
-                now_ms(),
-            ),
+            // Asked only with `Config::token_refresh`, set when the app gave a token source.
+            Output::RefreshToken => match &self.token_source {
+                Some(source) => {
+                    let (fresh, events) = (source(), self.events.clone());
+                    tokio::spawn(async move {
+                        let _ = events.send(Event::Token(fresh.await));
+                    });
+                }
+                None => self.engine.handle(
+                    Input::Token(Err("this worker has no token source".into())),
+                    now_ms(),
+                ),
+            },
             Output::Call(event) => tell(&self.on_call, &event),
             Output::OpDone { op, result } => {
                 if let Some(reply) = self.ops.remove(&op) {

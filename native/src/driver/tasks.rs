@@ -24,6 +24,8 @@ pub(super) enum Event {
     StreamBytes(StreamId, Bytes),
     StreamClosed(StreamId, Option<String>),
     HandlerDone(String, Returned),
+    /// The token source's answer after a 401.
+    Token(Result<String, String>),
 }
 
 /// Aborts a task when dropped: a stream connection the engine closed, or every one left

@@ -1,0 +1,147 @@
+//! A worker whose session outlives its token (issue 29): `Options::token_source` against the
+//! devserver rotating the session's token (`POST …/token`, the old one refused with 401 from
+//! then on). The worker answers a call after each of three rotations, with one registration
+//! and one ask per rotation; a source that fails stops it (`unauthorized`).
+
+mod common;
+
+use client_tools_native::{Client, ClientState, Lifetime, Status, Tool};
+use common::{devserver, options, Agent, Log};
+use serde_json::json;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The app's backend: hands out the session's current token, or an error once it fails.
+#[derive(Clone)]
+struct Backend {
+    current: Arc<Mutex<Result<String, String>>>,
+    asked: Arc<AtomicUsize>,
+}
+
+impl Backend {
+    fn giving(token: Result<String, String>) -> Backend {
+        Backend {
+            current: Arc::new(Mutex::new(token)),
+            asked: Arc::default(),
+        }
+    }
+
+    fn source(&self) -> impl Fn() -> std::future::Ready<Result<String, String>> + Send + Sync {
+        let b = self.clone();
+        move || {
+            b.asked.fetch_add(1, Ordering::SeqCst);
+            std::future::ready(b.current.lock().unwrap().clone())
+        }
+    }
+
+    fn asked(&self) -> usize {
+        self.asked.load(Ordering::SeqCst)
+    }
+}
+
+/// Rotates the session's token; the agent goes on with the fresh one.
+async fn rotate(agent: &mut Agent) -> String {
+    let fresh = agent.send("POST", "/token", Some(json!({}))).await["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    agent.token = fresh.clone();
+    fresh
+}
+
+async fn until(what: &str, f: impl Fn() -> bool) {
+    for _ in 0..200 {
+        if f() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("not within 10 s: {what}");
+}
+
+fn echo() -> Tool {
+    Tool::new("echo", "Echo.", |args, _ctx| async move {
+        format!("echo {}", args["text"].as_str().unwrap_or_default())
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_answers_calls_across_three_rotations() {
+    let server = devserver(|_| {}).await;
+    let mut agent = Agent::new(server.addr).await;
+    let backend = Backend::giving(Ok(agent.token.clone()));
+    let statuses: Log<Status> = Log::new();
+    let told = statuses.clone();
+    let client = Client::register(
+        options(&agent)
+            .name("rot")
+            .lifetime(Lifetime::Ttl { seconds: 5 })
+            .tool(echo())
+            .on_status(move |s| told.push(s.clone()))
+            .token_source(backend.source()),
+    )
+    .await
+    .expect("registers");
+    let id = client.id();
+    for round in 1..=3 {
+        let fresh = rotate(&mut agent).await;
+        *backend.current.lock().unwrap() = Ok(fresh);
+        // The next ping (every ~1.7 s) is refused: the source is asked once.
+        until("the source asked again", || backend.asked() >= round).await;
+        let call = agent
+            .call("rot", "echo", json!({"text": format!("r{round}")}))
+            .await;
+        let settled = agent.settled(&call).await;
+        assert_eq!(settled["text"], format!("echo r{round}"), "{settled}");
+        assert_eq!(settled["is_error"], false, "{settled}");
+        assert_eq!(backend.asked(), round, "one ask per rotation");
+        assert_eq!(client.state(), ClientState::Registered);
+    }
+    assert_eq!(client.id(), id, "the same registration all along");
+    assert_eq!(agent.client_ids().await, vec![id.unwrap()]);
+    let fatal = statuses
+        .items()
+        .into_iter()
+        .filter(|s| matches!(s, Status::Error { fatal: true, .. }))
+        .count();
+    assert_eq!(fatal, 0);
+    client.leave().await.expect("leaves");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failing_source_stops_the_worker_saying_why() {
+    let server = devserver(|_| {}).await;
+    let mut agent = Agent::new(server.addr).await;
+    let backend = Backend::giving(Err("the backend answered 503".into()));
+    let statuses: Log<Status> = Log::new();
+    let told = statuses.clone();
+    let client = Client::register(
+        options(&agent)
+            .name("fails")
+            .lifetime(Lifetime::Ttl { seconds: 5 })
+            .tool(echo())
+            .on_status(move |s| told.push(s.clone()))
+            .token_source(backend.source()),
+    )
+    .await
+    .expect("registers with the first token");
+    rotate(&mut agent).await;
+    let stopped = statuses
+        .wait_for(Duration::from_secs(10), "a fatal error", |s| {
+            matches!(s, Status::Error { fatal: true, .. })
+        })
+        .await;
+    let Status::Error { message, .. } = stopped else {
+        unreachable!()
+    };
+    assert!(
+        message.contains("token function failed") && message.contains("503"),
+        "{message}"
+    );
+    assert_eq!(backend.asked(), 1);
+    until("the worker stopped", || {
+        client.state() == ClientState::Failed
+    })
+    .await;
+}
