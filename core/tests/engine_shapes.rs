@@ -64,7 +64,7 @@ fn status_serializes_with_a_type_tag_and_camel_case_fields() {
                 kind: Some(EngineErrorKind::RegisterTimeout),
             },
             json!({"type": "error", "message": "not registered within 1500 ms: POST /x answered 503",
-                   "fatal": true, "kind": "registerTimeout"}),
+                   "fatal": true, "kind": "register_timeout"}),
         ),
         (
             Status::Error {
@@ -131,7 +131,7 @@ fn engine_error_serializes_kind_and_message() {
     };
     assert_eq!(
         to_value(&e).unwrap(),
-        json!({"kind": "notRegistered", "message": "the client left"})
+        json!({"kind": "left", "message": "the client left"})
     );
     assert_eq!(e.to_string(), "the client left");
 }

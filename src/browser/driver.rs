@@ -19,8 +19,6 @@ use crate::engine::{
 };
 use crate::js::{self, JsRefCell};
 use client_tools_core::api::{Error, ErrorKind};
-use client_tools_core::calls::Returned;
-use client_tools_core::quote::Quoted;
 use client_tools_core::time::Instant;
 use client_tools_core::vec_map::VecMap;
 use std::cell::OnceCell;
@@ -343,11 +341,7 @@ impl Shared {
             }
             return self.feed(Input::HandlerDone {
                 call_id,
-                returned: Returned::Threw(format!(
-                    "no handler for tool {} on this page (it has: {})",
-                    Quoted(&tool),
-                    client_tools_core::text::join(&names, ", ")
-                )),
+                returned: client_tools_core::calls::no_handler(&tool, &names),
             });
         };
         let weak: Weak<Shared> = Rc::downgrade(self);

@@ -3,7 +3,7 @@
 //! them, as `serde` writes the engine's events for the native worker, but built property by
 //! property, so that no serializer per event type is in the .wasm.
 
-use crate::engine::{CallEvent, EngineErrorKind, LeftBy, Status};
+use crate::engine::{CallEvent, Status};
 use crate::js;
 use client_tools_core::adapters::ws::WsCallEvent;
 use wasm_bindgen::JsValue;
@@ -67,14 +67,7 @@ pub(crate) fn status(s: &Status) -> JsValue {
         Status::StreamReconnecting { attempt, delay } => Event::new("streamReconnecting")
             .num("attempt", u64::from(*attempt))
             .num("delayMs", delay.as_ms()),
-        Status::Left { by } => Event::new("left").str(
-            "by",
-            match by {
-                LeftBy::App => "app",
-                LeftBy::Hidden => "hidden",
-                LeftBy::PageHide => "pageHide",
-            },
-        ),
+        Status::Left { by } => Event::new("left").str("by", by.as_str()),
         Status::Error {
             message,
             fatal,
@@ -85,15 +78,7 @@ pub(crate) fn status(s: &Status) -> JsValue {
                 .bool("fatal", *fatal);
             match kind {
                 None => e,
-                Some(kind) => e.str(
-                    "kind",
-                    match kind {
-                        EngineErrorKind::Unauthorized => "unauthorized",
-                        EngineErrorKind::Rejected => "rejected",
-                        EngineErrorKind::RegisterTimeout => "registerTimeout",
-                        EngineErrorKind::NotRegistered => "notRegistered",
-                    },
-                ),
+                Some(kind) => e.str("kind", kind.as_str()),
             }
         }
     };
@@ -172,6 +157,7 @@ pub(crate) fn ws_call(e: &WsCallEvent) -> JsValue {
 #[cfg(all(test, target_arch = "wasm32"))]
 mod tests {
     use super::*;
+    use crate::engine::{EngineErrorKind, LeftBy};
     use client_tools_core::time::Duration;
     use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 

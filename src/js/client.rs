@@ -94,7 +94,7 @@ export type ClientStatus =
   | { type: "streamReconnecting"; attempt: number; delayMs: number }
   | { type: "left"; by: "app" | "hidden" | "pageHide" }
   | { type: "error"; message: string; fatal: false }
-  | { type: "error"; message: string; fatal: true; kind: "unauthorized" | "rejected" | "notRegistered" | "registerTimeout" };
+  | { type: "error"; message: string; fatal: true; kind: "unauthorized" | "rejected" | "left" | "register_timeout" };
 
 /** How a call is doing, for logs and UIs. `elapsedMs` counts from the dispatch. */
 export type CallEvent =
@@ -364,14 +364,7 @@ impl Client {
     /// `"registering"`, `"registered"`, `"left"` or `"failed"`.
     #[wasm_bindgen(getter)]
     pub fn state(&self) -> String {
-        use crate::engine::ClientState::*;
-        match self.client.state() {
-            Registering => "registering",
-            Registered => "registered",
-            Left => "left",
-            Failed => "failed",
-        }
-        .to_owned()
+        self.client.state().as_str().to_owned()
     }
 
     /// Replaces the tools on offer (a `PUT`): a tool left out is no longer offered. Results of

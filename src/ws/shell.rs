@@ -11,7 +11,6 @@ use crate::browser::{handlers, now};
 use crate::js::JsRefCell;
 use client_tools_core::adapters::ws::{WsBridge, WsCallEvent, WsOutput};
 use client_tools_core::calls::Returned;
-use client_tools_core::quote::Quoted;
 use client_tools_core::time::Instant;
 use js_sys::Function;
 use std::rc::Rc;
@@ -166,13 +165,11 @@ impl Shared {
         let Some(handler) = handler else {
             // The runtime admits only tools on offer, and each has a handler: not reached
             // unless `setTools` raced this call; answered, never lost.
-            return self.finish(
-                &call_id,
-                Returned::Threw(format!(
-                    "no handler for tool {} on this page",
-                    Quoted(&tool)
-                )),
-            );
+            let mut held: Vec<String> = Vec::new();
+            for (name, _) in self.handlers.borrow().iter() {
+                held.push(name.clone());
+            }
+            return self.finish(&call_id, client_tools_core::calls::no_handler(&tool, &held));
         };
         let shared = self.clone();
         let id = call_id.clone();

@@ -32,14 +32,25 @@ impl ErrorKind {
     pub fn code(self) -> &'static str {
         match self {
             ErrorKind::InvalidOption => "invalid_option",
-            ErrorKind::RegisterTimeout => "register_timeout",
-            ErrorKind::Unauthorized => "unauthorized",
-            ErrorKind::Rejected => "rejected",
-            ErrorKind::NotRegistered => "left",
+            ErrorKind::RegisterTimeout => EngineErrorKind::RegisterTimeout.as_str(),
+            ErrorKind::Unauthorized => EngineErrorKind::Unauthorized.as_str(),
+            ErrorKind::Rejected => EngineErrorKind::Rejected.as_str(),
+            ErrorKind::NotRegistered => EngineErrorKind::NotRegistered.as_str(),
             ErrorKind::UnknownTool => "unknown_tool",
             ErrorKind::Aborted => "aborted",
         }
     }
+
+    /// Every kind, for a test that compares the code lists of the shells.
+    pub const ALL: [ErrorKind; 7] = [
+        ErrorKind::InvalidOption,
+        ErrorKind::RegisterTimeout,
+        ErrorKind::Unauthorized,
+        ErrorKind::Rejected,
+        ErrorKind::NotRegistered,
+        ErrorKind::UnknownTool,
+        ErrorKind::Aborted,
+    ];
 }
 
 impl From<EngineErrorKind> for ErrorKind {

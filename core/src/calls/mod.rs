@@ -257,6 +257,21 @@ impl CallRuntime {
     }
 }
 
+/// What a shell answers a call of a tool it offers but holds no handler for (each offered tool
+/// comes with one, so only a race with a tool list change gets here): the one message of
+/// every shell (browser, WebSocket, native worker), naming the handlers it holds.
+pub fn no_handler(tool: &str, held: &[String]) -> Returned {
+    let held = if held.is_empty() {
+        "none".to_owned()
+    } else {
+        crate::text::join(held, ", ")
+    };
+    Returned::Threw(format!(
+        "no handler for tool {} here (it has: {held})",
+        Quoted(tool)
+    ))
+}
+
 /// The answer to a call of a tool not on offer: it names the tools that are.
 pub fn unknown_tool(tool: &str, tools: &[ToolDef]) -> Answer {
     let names: Vec<&str> = tools.iter().map(|t| t.spec.name.as_str()).collect();

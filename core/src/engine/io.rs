@@ -214,10 +214,9 @@ pub enum Status {
     },
 }
 
-/// Who made the client leave, which decides whether it comes back. Serializes as `"app"`,
-/// `"hidden"`, `"pageHide"`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// Who made the client leave, which decides whether it comes back. Serializes as
+/// [`LeftBy::as_str`] says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LeftBy {
     /// The app called `leave`: for good.
     App,
@@ -269,9 +268,9 @@ pub enum CallEvent {
     },
 }
 
-/// What kind of failure an [`EngineError`] is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// What kind of failure an [`EngineError`] is. Serializes as [`EngineErrorKind::as_str`] says:
+/// the `code` of the error the app's promise rejects with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EngineErrorKind {
     /// The server refused the token (401/403). Fatal.
     Unauthorized,
@@ -312,9 +311,9 @@ impl fmt::Display for EngineError {
 
 impl std::error::Error for EngineError {}
 
-/// The client's registration state, from [`Engine::state`](super::Engine::state).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// The client's registration state, from [`Engine::state`](super::Engine::state). Serializes
+/// as [`ClientState::as_str`] says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ClientState {
     /// A register request is on its way (first time or again), or, after a lapse while the
     /// page was hidden with `whenHidden: pause`, will be once the page is visible.
@@ -326,3 +325,53 @@ pub enum ClientState {
     /// Stopped for good after a fatal error.
     Failed,
 }
+
+// One word for each fact: every shell (the browser's events and getters, the native worker,
+// the JS `.d.ts`) spells these values as `as_str` does, and serde writes the same.
+
+impl LeftBy {
+    /// `"app"`, `"hidden"` or `"pageHide"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LeftBy::App => "app",
+            LeftBy::Hidden => "hidden",
+            LeftBy::PageHide => "pageHide",
+        }
+    }
+}
+
+impl EngineErrorKind {
+    /// `"unauthorized"`, `"rejected"`, `"register_timeout"` or `"left"` (not registered): the
+    /// same codes as [`ErrorKind::code`](crate::api::ErrorKind::code), which takes them from here.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EngineErrorKind::Unauthorized => "unauthorized",
+            EngineErrorKind::Rejected => "rejected",
+            EngineErrorKind::RegisterTimeout => "register_timeout",
+            EngineErrorKind::NotRegistered => "left",
+        }
+    }
+}
+
+impl ClientState {
+    /// `"registering"`, `"registered"`, `"left"` or `"failed"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ClientState::Registering => "registering",
+            ClientState::Registered => "registered",
+            ClientState::Left => "left",
+            ClientState::Failed => "failed",
+        }
+    }
+}
+
+macro_rules! serialize_as_str {
+    ($($t:ty),*) => {$(
+        impl Serialize for $t {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+    )*};
+}
+serialize_as_str!(LeftBy, EngineErrorKind, ClientState);

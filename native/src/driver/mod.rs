@@ -10,7 +10,6 @@ use crate::handler::Handler;
 use crate::http::Http;
 use crate::options::{Callback, Options, TokenSource, Tool};
 use client_tools_core::api::Error;
-use client_tools_core::calls::Returned;
 use client_tools_core::engine::{
     CallEvent, ClientState, Engine, EngineError, EngineErrorKind, Input, OpId, Output, Status,
     StreamId,
@@ -343,7 +342,8 @@ impl Driver {
         let Some(handler) = self.handlers.get(&tool).cloned() else {
             // The engine only runs tools it offers, and those come with handlers; answered
             // anyway, so a call is never left without an answer.
-            let returned = Returned::Threw(format!("Tool {tool:?} has no handler in this worker."));
+            let held: Vec<String> = self.handlers.keys().cloned().collect();
+            let returned = client_tools_core::calls::no_handler(&tool, &held);
             return self
                 .engine
                 .handle(Input::HandlerDone { call_id, returned }, now_ms());
