@@ -79,9 +79,10 @@ impl Auth {
         }
     }
 
-    /// The server answered `401` to a transmission of `generation`.
-    pub(super) fn refused(&mut self, generation: u32) -> Refused {
-        if !self.refreshable {
+    /// The server refused a transmission of `generation` with `status` (401 or 403: only a
+    /// 401 may be refreshed).
+    pub(super) fn refused(&mut self, status: u16, generation: u32) -> Refused {
+        if status != 401 || !self.refreshable {
             return Refused::Fatal("");
         }
         if self.waiting {
@@ -117,45 +118,47 @@ mod tests {
     use super::*;
 
     #[test]
-    fn without_a_refresh_a_401_is_fatal() {
+    fn without_a_refresh_a_401_is_fatal_and_a_403_always() {
         let mut a = Auth::new("t", false);
-        assert_eq!(a.refused(0), Refused::Fatal(""));
+        assert_eq!(a.refused(401, 0), Refused::Fatal(""));
+        let mut b = Auth::new("t", true);
+        assert_eq!(b.refused(403, 0), Refused::Fatal(""));
     }
 
     #[test]
     fn the_first_401_asks_once_and_the_rest_wait() {
         let mut a = Auth::new("t", true);
-        assert_eq!(a.refused(0), Refused::Wait { ask: true });
-        assert_eq!(a.refused(0), Refused::Wait { ask: false });
+        assert_eq!(a.refused(401, 0), Refused::Wait { ask: true });
+        assert_eq!(a.refused(401, 0), Refused::Wait { ask: false });
         a.fresh("u");
         assert_eq!(a.header(), "Bearer u");
         assert_eq!(a.generation(), 1);
         // Sent before the fresh token came: sent again, no new refresh.
-        assert_eq!(a.refused(0), Refused::Resend);
+        assert_eq!(a.refused(401, 0), Refused::Resend);
     }
 
     #[test]
     fn a_fresh_token_refused_before_it_was_taken_is_fatal() {
         let mut a = Auth::new("t", true);
-        a.refused(0);
+        a.refused(401, 0);
         a.fresh("u");
-        assert!(matches!(a.refused(1), Refused::Fatal(why) if !why.is_empty()));
+        assert!(matches!(a.refused(401, 1), Refused::Fatal(why) if !why.is_empty()));
     }
 
     #[test]
     fn a_fresh_token_taken_once_may_be_refreshed_again() {
         let mut a = Auth::new("t", true);
         for generation in 0..3 {
-            assert_eq!(a.refused(generation), Refused::Wait { ask: true });
+            assert_eq!(a.refused(401, generation), Refused::Wait { ask: true });
             a.fresh("next");
             a.accepted(generation + 1);
         }
         assert_eq!(a.generation(), 3);
         // An old answer does not prove the current token.
         let mut b = Auth::new("t", true);
-        b.refused(0);
+        b.refused(401, 0);
         b.fresh("u");
         b.accepted(0);
-        assert!(matches!(b.refused(1), Refused::Fatal(_)));
+        assert!(matches!(b.refused(401, 1), Refused::Fatal(_)));
     }
 }

@@ -404,31 +404,25 @@ impl Requests {
         }
         Some(match status {
             200..=299 => Answered::Final(req, Answer::Ok(body)),
-            401 | 403 => {
-                let refused = match status {
-                    401 => self.auth.refused(req.auth_gen),
-                    _ => Refused::Fatal(""),
-                };
-                match refused {
-                    Refused::Resend => {
-                        self.transmit(req, now, out);
-                        Answered::Retrying { notice: None }
-                    }
-                    Refused::Wait { ask } => {
-                        self.held.push(req);
-                        Answered::AwaitingToken { ask }
-                    }
-                    Refused::Fatal(why) => {
-                        let what = describe(status, &body);
-                        let message = format!(
-                            "{} {} refused the token{why}: {what}",
-                            req.method.as_str(),
-                            req.url
-                        );
-                        Answered::Unauthorized(req, message)
-                    }
+            401 | 403 => match self.auth.refused(status, req.auth_gen) {
+                Refused::Resend => {
+                    self.transmit(req, now, out);
+                    Answered::Retrying { notice: None }
                 }
-            }
+                Refused::Wait { ask } => {
+                    self.held.push(req);
+                    Answered::AwaitingToken { ask }
+                }
+                Refused::Fatal(why) => {
+                    let what = describe(status, &body);
+                    let message = format!(
+                        "{} {} refused the token{why}: {what}",
+                        req.method.as_str(),
+                        req.url
+                    );
+                    Answered::Unauthorized(req, message)
+                }
+            },
             // The session is full: not final, a client may leave; tell the app and try again,
             // under a new key, since the server keeps this answer under the old one.
             409 if matches!(req.kind, ReqKind::Register { .. }) => {

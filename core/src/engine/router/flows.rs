@@ -32,11 +32,7 @@ impl Router {
                 self.sync_pending(now)
             }
             Opened::Unauthorized { status, auth_gen } => {
-                let refused = match status {
-                    401 => self.requests.auth().refused(auth_gen),
-                    _ => Refused::Fatal(""),
-                };
-                match refused {
+                match self.requests.auth().refused(status, auth_gen) {
                     Refused::Resend => {
                         self.close_stream();
                         self.open_stream(now);
