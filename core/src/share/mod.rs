@@ -628,7 +628,7 @@ impl Share {
             };
             let (mut text, mut reached) = (String::new(), false);
             self.splitter.feed(bytes, &mut |item| {
-                reached |= matches!(&item, Item::Event(e) if e.id == c.until);
+                reached |= matches!(&item, Item::Event(e) if !c.until.is_empty() && e.id == c.until);
                 write_item(&mut text, item);
             });
             if !text.is_empty() {
@@ -793,7 +793,18 @@ impl Share {
         self.heard = now;
         self.probed = None;
         if busy && msg.kind != Kind::Closed {
-            // Catching up: what the leader sends meanwhile is asked for again afterwards.
+            // Catching up: what the leader sends meanwhile is asked for again afterwards. A
+            // leader that had read nothing when it answered gave no point to catch up to: its
+            // first event forwarded is that point.
+            if let (Kind::Data, Some(c)) = (msg.kind, catching.as_mut()) {
+                if c.until.is_empty() {
+                    c.until = first_id(&msg.text).to_owned();
+                    // This tab's own connection may have read past it already.
+                    if !c.until.is_empty() && self.ring.holds(&c.until) {
+                        self.caught_up(true, now);
+                    }
+                }
+            }
             return;
         }
         if addressed && msg.since != self.position {
@@ -957,6 +968,14 @@ impl Share {
             }
         }
     }
+}
+
+/// The last event ID after the first event of forwarded `text` (its first `id: ` line, as
+/// [`write_item`] writes it).
+fn first_id(text: &str) -> &str {
+    text.strip_prefix("id: ")
+        .and_then(|rest| rest.split('\n').next())
+        .unwrap_or("")
 }
 
 /// Writes one parsed item back as event-stream text for a follower's parser: the same

@@ -36,13 +36,8 @@ impl Ring {
                 items.push(one);
             }
         });
-        // The parser's last event ID after each event is the `id: ` line write_item put first.
         for one in items {
-            let id = one
-                .strip_prefix("id: ")
-                .and_then(|rest| rest.split('\n').next())
-                .unwrap_or("")
-                .to_owned();
+            let id = super::first_id(&one).to_owned();
             self.bytes += one.len();
             self.events.push_back((id, one));
         }
@@ -53,6 +48,11 @@ impl Ring {
                 self.base = id;
             }
         }
+    }
+
+    /// Whether the event after which the position is `id` is held.
+    pub(super) fn holds(&self, id: &str) -> bool {
+        self.events.iter().any(|(e, _)| e == id)
     }
 
     /// The events after position `from` up to `now` (the reader's position): none when `from`
