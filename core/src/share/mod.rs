@@ -208,7 +208,8 @@ struct CatchUp {
     since: u64,
 }
 
-/// A catch-up connection that has not reached its point by then is given up.
+/// Catch-up connections for one gap that have not reached its point by then are given up
+/// (one that fails sooner is tried again).
 pub const CATCH_UP_MS: u64 = 5_000;
 
 /// Whether `(term, id)` ranks above `(other_term, other_id)`.
@@ -234,6 +235,8 @@ pub struct Share {
     splitter: Parser,
     /// When a follower last asked (`hello`) and has not been answered.
     asked: Option<u64>,
+    /// When the first of this follower's catch-up connections for one gap started.
+    catch_started: Option<u64>,
     /// Without Web Locks: when a leader was last heard, and when this tab probed since.
     heard: u64,
     probed: Option<u64>,
@@ -257,6 +260,7 @@ impl Share {
             ring: Ring::default(),
             splitter: Parser::new(),
             asked: None,
+            catch_started: None,
             heard: 0,
             probed: None,
             last_beat: 0,
@@ -626,17 +630,16 @@ impl Share {
             else {
                 return;
             };
-            let (mut text, mut reached) = (String::new(), false);
-            self.splitter.feed(bytes, &mut |item| {
-                reached |= matches!(&item, Item::Event(e) if !c.until.is_empty() && e.id == c.until);
-                write_item(&mut text, item);
-            });
+            let until = c.until.clone();
+            let mut text = String::new();
+            self.splitter
+                .feed(bytes, &mut |item| write_item(&mut text, item));
             if !text.is_empty() {
                 let before =
                     std::mem::replace(&mut self.position, self.splitter.last_event_id().into());
                 self.ring.push(&before, &text);
             }
-            if reached {
+            if !until.is_empty() && self.ring.holds(&until) {
                 self.caught_up(true, now);
             }
             return;
@@ -728,12 +731,20 @@ impl Share {
             l.expect = 0;
         }
         self.out.push_back(Output::CloseConnection { stream });
-        if !reached {
+        let started = *self.catch_started.get_or_insert(c.since);
+        if reached {
+            self.catch_started = None;
+        } else if now.saturating_sub(started) >= CATCH_UP_MS {
+            // Given up: the engine reads its pending calls instead.
+            self.catch_started = None;
             self.position = c.until;
             self.out.push_back(Output::EngineBytes {
                 stream,
                 text: STREAM_RESET.to_owned(),
             });
+        } else {
+            // Failed (refused, cut): asked again, once a HELLO_RETRY_MS has passed.
+            return;
         }
         self.asked = None;
         self.ask(now);
@@ -812,6 +823,12 @@ impl Share {
             return;
         }
         match msg.kind {
+            // This tab has read past where the leader is: nothing to catch up with.
+            Kind::Open if addressed && msg.text == STREAM_RESET && self.ring.holds(&msg.at) => {
+                l.expect = msg.seq + 1;
+                l.term = msg.term;
+                self.asked = None;
+            }
             Kind::Open
                 if addressed
                     && msg.text == STREAM_RESET
