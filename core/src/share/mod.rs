@@ -24,16 +24,20 @@
 //!
 //! The leader numbers what it forwards (`seq`), and every tab keeps the latest of what it
 //! read or was sent (`ring`, at most [`ring::RING_EVENTS`] events and [`ring::RING_BYTES`]),
-//! so a tab that takes over can serve what came before it led. A follower knows where it is (the
-//! last event ID its engine read): its `hello` says so, and the leader answers it alone with
-//! the events after that point (an addressed `open`). A follower that sees a gap in the
-//! numbers (a message lost, or a leader it has not caught up with) drops what it got and asks
-//! again, every [`HELLO_RETRY_MS`] until answered. A tab that takes the lead from following
-//! opens its own connection with `Last-Event-ID` set to where it is, so the server resends what
-//! came meanwhile; its engine does not see the change. When the leader no longer holds the
-//! point a follower asks from, the follower gets a `stream_reset`, and its engine reads its
-//! pending calls, as after an oversized event: a call is never lost, only the news of a call
-//! that failed more than a ring ago.
+//! so a tab that takes over can serve what came before it led. A follower knows where it is
+//! (the last event ID its engine read): its `hello` says so, and the leader answers it alone
+//! with the events after that point (an addressed `open`). A follower that sees a gap in the
+//! numbers (a message lost, or a beat ahead of what it got) drops what it got and asks again,
+//! every [`HELLO_RETRY_MS`] until answered. When its leader goes (`closed`, or another tab
+//! leads), a follower's engine is told its stream closed and reconnects, as on a connection of
+//! its own; its next `hello` carries its last event ID, so what the new leader forwarded
+//! meanwhile is sent to it (the miss of the tabs before this machine: a `client_tool_failed`
+//! in a leader change). A tab that takes the lead reconnects with its engine's
+//! `Last-Event-ID`, so the server resends what came meanwhile. When the leader no longer holds
+//! the point a follower asks from, the follower reads the gap itself: its own connection, from
+//! its last event ID, until it reaches where the leader was ([`CATCH_UP_MS`] at most, tried
+//! again when refused); given up, its engine reads its pending calls (a `stream_reset`), so a
+//! call is never lost, only the news of a call that failed.
 //!
 //! # Run loop
 //!
@@ -62,8 +66,9 @@
 //!
 //! The bytes of this tab's own connection go to its engine directly (the shell feeds them
 //! there, then hands them to [`Input::ConnBytes`] to forward); whether the engine is told the
-//! stream opened or closed is this machine's to say ([`Output::Engine`]). A page hide reaches
-//! it as the engine's [`Input::Close`]; a resume as the engine's next [`Input::Open`].
+//! stream opened or closed is this machine's to say ([`Output::Engine`]). A leave (a page
+//! hide, a hidden page's leave, the app's) and a fatal error reach it as [`Input::Stop`]; a
+//! resume as the engine's next [`Input::Open`].
 
 pub mod ring;
 pub mod wire;
@@ -84,8 +89,8 @@ pub const PROBE_MS: u64 = 500;
 pub const BEAT_MS: u64 = 1_000;
 /// How often a follower that has not caught up asks again.
 pub const HELLO_RETRY_MS: u64 = 1_000;
-/// The machine's clock tick while it shares (all its timers are multiples of it).
-const TICK_MS: u64 = PROBE_MS;
+/// The machine's clock tick while it shares: its timers fire on ticks.
+pub const TICK_MS: u64 = PROBE_MS;
 
 /// A `stream_reset` event, for a follower whose missed events are no longer held.
 const STREAM_RESET: &str = "event: stream_reset\ndata: {\"type\":\"stream_reset\"}\n\n";
@@ -123,10 +128,10 @@ pub enum Input<'a> {
     Message(Message),
     /// The Web Lock asked for is this tab's.
     LockGranted,
-    /// The Web Lock this tab held or asked for is gone (its request failed).
-    LockLost,
     /// The page is frozen: it runs nothing until it resumes.
     Freeze,
+    /// The client left or stopped: it wants no stream until its engine's next [`Input::Open`].
+    Stop,
 }
 
 /// What the machine asks the shell to do.
@@ -189,7 +194,6 @@ enum Role {
     Leading {
         stream: StreamId,
         conn_open: bool,
-        engine_open: bool,
     },
     /// This tab's engine reads `stream` from a leader (`engine_open`: it was told it opened).
     Following {
@@ -300,6 +304,14 @@ impl Share {
         &self.me
     }
 
+    /// The engine's stream this tab reads or follows, if any.
+    pub fn stream(&self) -> Option<StreamId> {
+        match self.role {
+            Role::Leading { stream, .. } | Role::Following { stream, .. } => Some(stream),
+            Role::Idle => None,
+        }
+    }
+
     pub fn handle(&mut self, input: Input<'_>, now: Instant) {
         let now = now.as_ms();
         match input {
@@ -314,8 +326,8 @@ impl Share {
             Input::ConnClosed { stream, error } => self.conn_closed(stream, error, now),
             Input::Message(msg) => self.message(msg, now),
             Input::LockGranted => self.granted(now),
-            Input::LockLost => self.lock_lost(now),
             Input::Freeze => self.freeze(),
+            Input::Stop => self.stop(),
         }
         self.schedule(now);
     }
@@ -402,7 +414,7 @@ impl Share {
             headers,
         });
         if self.lock == Lock::Held {
-            return self.lead(false);
+            return self.lead();
         }
         if let Role::Leading { stream: old, .. } = self.role {
             self.out.push_back(Output::CloseConnection { stream: old });
@@ -424,9 +436,8 @@ impl Share {
         self.ask(now);
     }
 
-    /// Reads the wanted stream itself, from this tab's position (`engine_open`: its engine
-    /// already reads it, through the leader this tab followed).
-    fn lead(&mut self, engine_open: bool) {
+    /// Reads the wanted stream itself, from this tab's position.
+    fn lead(&mut self) {
         let Some(want) = &self.want else {
             self.role = Role::Idle;
             return;
@@ -461,7 +472,6 @@ impl Share {
         self.role = Role::Leading {
             stream,
             conn_open: false,
-            engine_open,
         };
         self.asked = None;
         self.out.push_back(Output::OpenConnection {
@@ -509,7 +519,7 @@ impl Share {
 
     /// This tab is to lead: it got the Web Lock, or (without) it claimed.
     fn granted(&mut self, now: u64) {
-        if self.lock != Lock::Asked || self.want.is_none() {
+        if self.lock != Lock::Asked {
             // A grant for a request withdrawn meanwhile: give it back.
             if self.locks && self.lock != Lock::Held {
                 self.out.push_back(Output::ReleaseLock);
@@ -523,53 +533,72 @@ impl Share {
         self.term += 1;
         self.probed = None;
         self.beat(now);
-        let engine_open = match self.role {
-            Role::Following { engine_open, .. } => engine_open,
-            _ => false,
-        };
-        self.lead(engine_open);
-    }
-
-    fn lock_lost(&mut self, now: u64) {
-        if !self.locks || self.lock == Lock::Idle {
-            return;
+        match self.role {
+            // The old leader is gone: this engine reconnects (with Last-Event-ID), as leader.
+            Role::Following {
+                engine_open: true, ..
+            } => self.lose_stream("the tab that read the stream went away; this tab takes over"),
+            // Nothing read through a leader yet: this tab reads now.
+            Role::Following { .. } => self.lead(),
+            // Between two connections: it leads at the engine's next `Open`.
+            Role::Idle | Role::Leading { .. } => {}
         }
-        self.lock = Lock::Idle;
-        self.follow_again(now);
     }
 
-    /// Stops reading (another tab leads, or this one lost the lock) and follows, asking for
-    /// the lead again; its engine goes on as if nothing happened.
-    fn follow_again(&mut self, now: u64) {
-        let (stream, engine_open) = match self.role {
-            Role::Leading {
-                stream,
-                engine_open,
-                ..
-            } => {
-                self.out.push_back(Output::CloseConnection { stream });
-                let closed = self.message_of(Kind::Closed);
-                self.post(closed);
-                (stream, engine_open)
+    /// Tells the engine its stream closed (`why`), which it then asks for again; what this
+    /// tab holds of the lock stays (its place in the queue, or the lead).
+    fn lose_stream(&mut self, why: &str) {
+        let stream = match &self.role {
+            Role::Leading { stream, .. } => {
+                self.out
+                    .push_back(Output::CloseConnection { stream: *stream });
+                *stream
             }
-            Role::Following { .. } | Role::Idle => return,
+            Role::Following {
+                stream, catching, ..
+            } => {
+                if catching.is_some() {
+                    self.out
+                        .push_back(Output::CloseConnection { stream: *stream });
+                }
+                *stream
+            }
+            Role::Idle => return,
         };
-        if self.lock == Lock::Held {
-            self.let_go();
+        self.role = Role::Idle;
+        self.want = None;
+        self.asked = None;
+        self.catch_started = None;
+        self.out
+            .push_back(Output::Engine(engine::Input::StreamClosed {
+                stream,
+                error: Some(why.to_owned()),
+            }));
+    }
+
+    /// Another tab leads too: this one stops reading, its engine reconnects and follows, and
+    /// it asks for the lead again.
+    fn step_down(&mut self, now: u64) {
+        if let Role::Leading { .. } = self.role {
+            let closed = self.message_of(Kind::Closed);
+            self.post(closed);
         }
-        self.role = Role::Following {
-            stream,
-            engine_open,
-            leader: None,
-            catching: None,
-        };
+        self.lose_stream("another tab leads the stream");
+        self.let_go();
         self.lock = Lock::Asked;
         self.heard = now;
         if self.locks {
             self.out.push_back(Output::RequestLock);
         }
-        self.asked = None;
-        self.ask(now);
+    }
+
+    /// The client left or stopped: nothing is read or held until its engine asks again.
+    fn stop(&mut self) {
+        if let Some(stream) = self.stream() {
+            self.close(stream);
+        } else {
+            self.let_go();
+        }
     }
 
     fn conn_opened(&mut self, stream: StreamId, status: u16, now: u64) {
@@ -582,7 +611,6 @@ impl Share {
         let Role::Leading {
             stream: s,
             conn_open,
-            engine_open,
         } = &mut self.role
         else {
             return;
@@ -590,35 +618,18 @@ impl Share {
         if *s != stream || *conn_open {
             return;
         }
-        if status == 200 {
-            *conn_open = true;
-            if !*engine_open {
-                *engine_open = true;
-                self.out.push_back(Output::Engine(engine::Input::StreamOpened {
-                    stream,
-                    status,
-                }));
-            }
-            let mut open = self.message_of(Kind::Open);
-            open.seq = self.seq;
-            open.at = self.position.clone();
-            return self.post(open);
-        }
-        if *engine_open {
-            // The engine thinks its stream open (it followed this tab's old leader): it is not.
-            self.role = Role::Idle;
-            self.want = None;
-            let error = format!("the stream answered {status} to the tab that took it over");
-            self.out.push_back(Output::Engine(engine::Input::StreamClosed {
-                stream,
-                error: Some(error),
-            }));
-        } else {
-            // The engine's own answer, for its own rules (a 401 refreshes the token, …).
-            self.out.push_back(Output::Engine(engine::Input::StreamOpened {
+        // The engine's own answer, for its own rules (a 401 refreshes the token, …).
+        self.out
+            .push_back(Output::Engine(engine::Input::StreamOpened {
                 stream,
                 status,
             }));
+        if status == 200 {
+            *conn_open = true;
+            let mut open = self.message_of(Kind::Open);
+            open.seq = self.seq;
+            open.at = self.position.clone();
+            self.post(open);
         }
     }
 
@@ -676,7 +687,10 @@ impl Share {
         let closed = self.message_of(Kind::Closed);
         self.post(closed);
         self.out
-            .push_back(Output::Engine(engine::Input::StreamClosed { stream, error }));
+            .push_back(Output::Engine(engine::Input::StreamClosed {
+                stream,
+                error,
+            }));
     }
 
     /// Whether `stream` is this follower's catch-up connection.
@@ -761,13 +775,13 @@ impl Share {
         if self.lock == Lock::Held {
             // Two leaders (without Web Locks, or a lock holder that stopped answering): the
             // lower in rank steps down. A `closed` is no claim.
-            let rival = msg.kind != Kind::Closed
-                && ranks_above(msg.term, &msg.from, self.term, &self.me);
+            let rival =
+                msg.kind != Kind::Closed && ranks_above(msg.term, &msg.from, self.term, &self.me);
             if !rival {
                 return;
             }
             self.term = msg.term;
-            self.follow_again(now);
+            return self.step_down(now);
         }
         self.term = self.term.max(msg.term);
         let Role::Following {
@@ -791,6 +805,11 @@ impl Share {
                         .is_none_or(|l| ranks_above(msg.term, &msg.from, l.term, &l.id)));
             if !switch {
                 return;
+            }
+            if *engine_open && leader.as_ref().is_some_and(|l| l.expect != 0) {
+                // Another tab leads now: this engine reconnects, and its `hello` says where
+                // it is, so the new leader sends it what it missed.
+                return self.lose_stream("another tab took over the stream");
             }
             *leader = Some(Leader {
                 id: msg.from.clone(),
@@ -883,10 +902,13 @@ impl Share {
                 });
             }
             Kind::Closed => {
-                *leader = None;
-                self.asked = None;
                 // Without Web Locks the next tick may probe at once.
                 self.heard = 0;
+                if *engine_open && l.expect != 0 {
+                    return self.lose_stream("the tab that reads the stream lost it");
+                }
+                *leader = None;
+                self.asked = None;
             }
             // A gap, or a leader not caught up with: what came is dropped, asked for again.
             Kind::Data | Kind::Open | Kind::Beat => {
@@ -973,8 +995,7 @@ impl Share {
                 self.ask(now);
             }
         }
-        if !self.locks && self.lock == Lock::Asked && now.saturating_sub(self.heard) >= SILENT_MS
-        {
+        if !self.locks && self.lock == Lock::Asked && now.saturating_sub(self.heard) >= SILENT_MS {
             match self.probed {
                 None => {
                     self.probed = Some(now);
