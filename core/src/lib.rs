@@ -17,6 +17,7 @@ pub mod json;
 pub mod protocol;
 pub mod quote;
 pub mod schema;
+pub mod share;
 pub mod sse;
 mod str_map;
 pub mod text;

@@ -14,11 +14,11 @@ use super::stream::Streams;
 use super::{handlers, lifecycle, sending};
 use crate::api::options::{Callback, TokenSource};
 use crate::engine::{
-    CallEvent, ClientState, Engine, EngineError, EngineErrorKind, Input, LeftBy, OpId, Output,
-    Status, StreamId,
+    CallEvent, Engine, EngineError, EngineErrorKind, Input, LeftBy, OpId, Output, Status, StreamId,
 };
 use crate::js::{self, JsRefCell};
 use client_tools_core::api::{Error, ErrorKind};
+use client_tools_core::share::Input as ShareInput;
 use client_tools_core::time::Instant;
 use client_tools_core::vec_map::VecMap;
 use std::cell::OnceCell;
@@ -40,7 +40,7 @@ pub(crate) struct Shared {
     calls: Calls,
     streams: Streams,
     /// Set when this client shares the session's stream with the other tabs.
-    share: OnceCell<Rc<Share>>,
+    share: OnceCell<Rc<Share<Shared>>>,
     ops: JsRefCell<VecMap<OpId, Waiter>>,
     /// Settled by the first registration, or rejected by a fatal error (the engine's register
     /// timeout among them): `Client.register`'s promise.
@@ -129,8 +129,8 @@ impl Shared {
         }
     }
 
-    fn share(&self) -> Option<&Share> {
-        self.share.get().map(|s| &**s)
+    fn share(&self) -> Option<&Rc<Share<Shared>>> {
+        self.share.get()
     }
 
     /// Feeds one input and carries out what follows.
@@ -204,15 +204,14 @@ impl Pumped for Shared {
                 url,
                 headers,
             } => match self.share() {
-                Some(share) => share.open(self, stream, url, headers),
+                Some(share) => share.open(stream, url, headers),
                 None => self.streams.open(self, stream, url, headers),
             },
-            Output::CloseStream { stream } => {
-                self.streams.close(stream);
-                if let Some(share) = self.share() {
-                    share.close(stream);
-                }
-            }
+            // Sharing, the machine closes this tab's own connection, if it has one.
+            Output::CloseStream { stream } => match self.share() {
+                Some(share) => share.close(stream),
+                None => self.streams.close(stream),
+            },
             Output::RunHandler {
                 call_id,
                 run_id,
@@ -274,28 +273,29 @@ impl Host for Shared {
         self.drain();
     }
 
-    /// The engine learns what the connection did; leading a shared stream, so do the other
-    /// tabs (first, so that they have the events before the engine acts on them).
+    /// The engine learns what the connection did. Sharing, the machine says what the engine
+    /// is told of an open or a close (a follower's catch-up connection is no news to it), and
+    /// it forwards the bytes to the other tabs first, so that they have the events before this
+    /// engine acts on them.
     fn connection(self: &Rc<Self>, stream: StreamId, event: Conn<'_>) {
-        match event {
-            Conn::Opened(status) => {
-                if let Some(share) = self.share() {
-                    share.on_opened(stream, status);
-                }
-                self.feed(Input::StreamOpened { stream, status });
+        let share = self.share().cloned();
+        match (event, share) {
+            (Conn::Opened(status), Some(share)) => {
+                share.handle(ShareInput::ConnOpened { stream, status })
             }
-            Conn::Bytes(bytes) => {
-                if let Some(share) = self.share() {
-                    share.on_bytes(stream, bytes);
+            (Conn::Opened(status), None) => self.feed(Input::StreamOpened { stream, status }),
+            (Conn::Bytes(bytes), share) => {
+                if let Some(share) = share {
+                    share.handle(ShareInput::ConnBytes { stream, bytes });
                 }
                 Host::feed_stream(self, stream, bytes);
             }
-            Conn::Closed(error) => {
+            (Conn::Closed(error), share) => {
                 self.streams.close(stream);
-                if let Some(share) = self.share() {
-                    share.on_closed(stream);
+                match share {
+                    Some(share) => share.handle(ShareInput::ConnClosed { stream, error }),
+                    None => self.feed(Input::StreamClosed { stream, error }),
                 }
-                self.feed(Input::StreamClosed { stream, error });
             }
         }
     }
@@ -311,13 +311,6 @@ impl Host for Shared {
 
     fn close_connection(&self, stream: StreamId) {
         self.streams.close(stream);
-    }
-
-    fn live(&self) -> bool {
-        matches!(
-            self.engine().state(),
-            ClientState::Registering | ClientState::Registered
-        )
     }
 }
 
@@ -391,6 +384,15 @@ impl Shared {
             // The app left: for good (a hide or page hide comes back).
             Status::Left { by: LeftBy::App } => self.stop(),
             _ => {}
+        }
+        // Gone, for now or for good: the other tabs lead and read without this one.
+        if matches!(
+            status,
+            Status::Left { .. } | Status::Error { fatal: true, .. }
+        ) {
+            if let Some(share) = self.share().cloned() {
+                share.handle(ShareInput::Stop);
+            }
         }
         if let Some(f) = &self.on_status {
             f(&status);

@@ -125,24 +125,21 @@ fn abort(controller: &AbortController, reason: &str) {
     let _ = crate::js::call_method(controller, "abort", &[&reason]);
 }
 
-/// A `setTimeout` or `setInterval` of the global scope, cleared when the guard is dropped. Its
+/// A `setTimeout` of the global scope, cleared when the guard is dropped. Its
 /// callback is a closure of the SDK's one shape ([`Callback`]), so timers add no glue of their
 /// own.
 #[must_use = "the timer is cleared as soon as the guard is dropped"]
 pub(crate) struct Timer {
     id: JsValue,
-    /// `"clearTimeout"` or `"clearInterval"`.
-    clear: &'static str,
     callback: Option<Closure<Callback>>,
 }
 
 impl Timer {
-    fn start(set: &str, clear: &'static str, ms: u32, callback: Closure<Callback>) -> Timer {
+    fn start(ms: u32, callback: Closure<Callback>) -> Timer {
         let args = [callback.as_ref(), &JsValue::from(ms)];
-        let id = js::call_method(&js_sys::global(), set, &args).unwrap_or_default();
+        let id = js::call_method(&js_sys::global(), "setTimeout", &args).unwrap_or_default();
         Timer {
             id,
-            clear,
             callback: Some(callback),
         }
     }
@@ -159,7 +156,7 @@ impl Timer {
 impl Drop for Timer {
     fn drop(&mut self) {
         if self.callback.is_some() {
-            let _ = js::call_method(&js_sys::global(), self.clear, &[&self.id]);
+            let _ = js::call_method(&js_sys::global(), "clearTimeout", &[&self.id]);
         }
     }
 }
@@ -174,21 +171,7 @@ pub(crate) fn timeout(ms: u32, f: Box<dyn FnOnce()>) -> Timer {
         }
         JsValue::UNDEFINED
     });
-    Timer::start("setTimeout", "clearTimeout", ms, callback)
-}
-
-/// `setInterval`: `f` runs every `ms` until the guard is dropped. Boxed, like [`timeout`].
-pub(crate) fn interval(ms: u32, f: Box<dyn FnMut()>) -> Timer {
-    // A plain `RefCell`: `f` is the tick itself, borrowed while it runs (JS runs one task at a
-    // time, so a tick never runs inside another).
-    let f = std::cell::RefCell::new(f);
-    let callback = Closure::<Callback>::new(move |_, _| {
-        if let Ok(mut f) = f.try_borrow_mut() {
-            f();
-        }
-        JsValue::UNDEFINED
-    });
-    Timer::start("setInterval", "clearInterval", ms, callback)
+    Timer::start(ms, callback)
 }
 
 /// The shells' "now": ms since the epoch, by the page's clock.

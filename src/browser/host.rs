@@ -34,6 +34,4 @@ pub(super) trait Host: 'static {
     );
     /// Aborts this tab's own connection for `stream`, if it has one.
     fn close_connection(&self, stream: StreamId);
-    /// Whether the client is registering or registered (it wants a stream again).
-    fn live(&self) -> bool;
 }

@@ -8,7 +8,7 @@
 //! stream; `calls` keeps the running handlers' `ctx`; `lifecycle` follows the page; `guards`
 //! hold JS resources (listeners, abort controllers) that undo themselves on drop; `net` is
 //! `fetch`; `sending` queues the engine's requests by urgency, a few at a time; `share` lets
-//! the tabs on one session read one event stream, led by the tab `leader` elects; `handlers`
+//! the tabs on one session read one event stream (the shell of `client_tools_core::share`); `handlers`
 //! calls a JS handler (for every transport).
 //! JS plumbing shared with the page tools is `crate::js`.
 
@@ -21,7 +21,6 @@ pub(crate) mod handlers;
 mod host;
 #[cfg(any(feature = "js-api", feature = "page-tools"))]
 pub(crate) mod keys;
-mod leader;
 mod lifecycle;
 pub(crate) mod net;
 pub(crate) mod oneshot;
