@@ -10,7 +10,8 @@
 //! - other control characters (below U+0020, U+007F to U+009F), the spaces other than U+0020
 //!   (U+00A0, U+2000 to U+200A, U+202F, U+205F, U+3000) and the invisible or
 //!   direction-changing characters (U+00AD, U+061C, U+200B to U+200F, U+2028 to U+202E,
-//!   U+2060 to U+206F, U+FEFF) as `\u{…}` in lowercase hex, as `Debug` prints them;
+//!   U+2060 to U+206F, U+FEFF, and U+180E, U+FFF9 to U+FFFB and the tag characters U+E0000
+//!   to U+E007F: [`crate::text::invisible`]) as `\u{…}` in lowercase hex, as `Debug` prints them;
 //! - everything else as it is. Here `Debug` escapes more (combining marks, unassigned and
 //!   private-use code points); a message shows those as they are;
 //! - a string longer than [`SHOWN_MAX`] bytes (a 1 MB value an app passed where a name goes)
@@ -43,18 +44,15 @@ impl Display for QuotedChar {
 /// that many bytes and their length given.
 pub const SHOWN_MAX: usize = 256;
 
-/// Whether `c` is shown as `\u{…}`.
+/// Whether `c` is shown as `\u{…}`: what a person does not see ([`crate::text::invisible`];
+/// tab and line feed are written `\t` and `\n` before this is asked), and the spaces other
+/// than U+0020.
 fn hidden(c: char) -> bool {
-    matches!(c,
-        '\0'..='\u{1f}'
-        | '\u{7f}'..='\u{a0}'
-        | '\u{ad}'
-        | '\u{61c}'
-        | '\u{2000}'..='\u{200f}'
-        | '\u{2028}'..='\u{202f}'
-        | '\u{205f}'..='\u{206f}'
-        | '\u{3000}'
-        | '\u{feff}')
+    crate::text::invisible(c)
+        || matches!(
+            c,
+            '\u{a0}' | '\u{2000}'..='\u{200a}' | '\u{202f}' | '\u{205f}' | '\u{3000}'
+        )
 }
 
 fn write_quoted(f: &mut Formatter<'_>, whole: &str, quote: char) -> fmt::Result {

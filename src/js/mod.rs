@@ -307,8 +307,13 @@ pub(crate) fn error_result(text: &str) -> JsValue {
 }
 
 /// The result text of a success: the JSON the model reads.
+///
+/// Its strings are the page's text (labels, options, values, messages): each character a
+/// person would not see there is shown as `\u{…}` (`text::show_invisible_in_json`), so
+/// instructions hidden with tag characters or bidi controls reach the model as visible text.
 pub(crate) fn ok_result(value: &serde_json::Value) -> JsValue {
-    JsValue::from_str(&client_tools_core::protocol::json_text(value))
+    let text = client_tools_core::protocol::json_text(value);
+    JsValue::from_str(&client_tools_core::text::show_invisible_in_json(&text))
 }
 
 /// What a handler gets as its second argument (`ctx`); absent parts read as absent.

@@ -190,7 +190,7 @@ pub(crate) fn button_label(b: &Element, root: &Element) -> String {
     if !l.is_empty() {
         return l;
     }
-    let text = clean_text(&string_prop(b, "textContent"));
+    let text = super::labels::visible_text(b);
     if !text.is_empty() {
         return text;
     }

@@ -1,6 +1,7 @@
 //! What a person reads next to a control: its accessible name from `aria-labelledby`,
 //! `aria-label`, `<label>` (for= or wrapping), placeholder or title; a group's legend. Only
 //! elements inside the tool's root lend a label: an answer never depends on what lies outside.
+//! Text taken from elements is only the text on screen ([`visible_text`]).
 
 use super::dom::{cast, closest, node_get};
 use super::js::{get, proto_call, string_prop};
@@ -27,21 +28,76 @@ pub(crate) fn clean_text(s: &str) -> String {
     out
 }
 
-/// The text of a label without the text of the controls it wraps (a `<select>` inside a label
-/// would otherwise lend it every option).
-fn label_text(label: &Element) -> String {
-    let Ok(copy) = proto_call("Node", "cloneNode", label, &[&JsValue::TRUE]) else {
-        return String::new();
-    };
-    let Some(copy) = cast::<Element>(copy, "Element") else {
-        return String::new();
-    };
-    if let Ok(inner) = query_all(&copy, "input,select,textarea,button") {
-        for el in inner {
-            let _ = proto_call("Element", "remove", &el, &[]);
+/// Elements whose text is not read into a label: the controls a label wraps (a `<select>`
+/// inside a label would otherwise lend it every option), and what is never rendered as text.
+const NOT_TEXT: &str = "input,select,textarea,button,script,style,template,noscript,iframe,object";
+
+/// Elements that end a line of text (laid out as blocks by default, or a line break).
+const BLOCK: &str = "address,article,aside,blockquote,br,dd,details,div,dl,dt,fieldset,figcaption,\
+    figure,footer,form,h1,h2,h3,h4,h5,h6,header,hr,li,main,nav,ol,p,pre,section,summary,table,td,\
+    th,tr,ul";
+
+/// How deep [`visible_text`] walks.
+const DEPTH_MAX: usize = 32;
+
+/// The text of `el` a sighted person sees: its text nodes, leaving out the controls it
+/// wraps and every subtree that is not on screen (`fields::seen`: not rendered, hidden by
+/// `visibility`, `content-visibility`, `inert` or an opacity of 0, no area; at most 1 px by
+/// 1 px, as "visually hidden" text is; or wholly left of or above the page, where no scrolling
+/// brings it). Text hidden with CSS inside a label never reaches the model.
+pub(crate) fn visible_text(el: &Element) -> String {
+    let mut out = String::new();
+    if shown(el) {
+        walk(el, &mut out, 0);
+    }
+    clean_text(&out)
+}
+
+fn walk(el: &Element, out: &mut String, depth: usize) {
+    let children = get(el, "childNodes");
+    for node in super::dom::items(&children).iter() {
+        match super::js::number_prop(&node, "nodeType") as u32 {
+            // A text node: its text, between words.
+            3 => {
+                out.push_str(&string_prop(&node, "data"));
+            }
+            1 if depth < DEPTH_MAX => {
+                let Some(child) = cast::<Element>(node, "Element") else {
+                    continue;
+                };
+                if !super::dom::matches(&child, NOT_TEXT).unwrap_or(true) && shown(&child) {
+                    // Words in two blocks are two words; inline elements split none.
+                    let block = super::dom::matches(&child, BLOCK).unwrap_or(false);
+                    if block {
+                        out.push(' ');
+                    }
+                    walk(&child, out, depth + 1);
+                    if block {
+                        out.push(' ');
+                    }
+                }
+            }
+            _ => {}
         }
     }
-    clean_text(&string_prop(&copy, "textContent"))
+}
+
+/// Whether `el` is on screen (see [`visible_text`]).
+fn shown(el: &Element) -> bool {
+    if !super::fields::seen(el, true) {
+        return false;
+    }
+    let rect = proto_call("Element", "getBoundingClientRect", el, &[]).unwrap_or_default();
+    let window = js_sys::global().into();
+    let n = |v: &JsValue, k: &str| super::js::number_prop(v, k);
+    (n(&rect, "width") > 1.0 || n(&rect, "height") > 1.0)
+        && n(&rect, "right") + n(&window, "scrollX") > 0.0
+        && n(&rect, "bottom") + n(&window, "scrollY") > 0.0
+}
+
+/// The text of a label: what of it is on screen, without the controls it wraps.
+fn label_text(label: &Element) -> String {
+    visible_text(label)
 }
 
 /// The accessible name of a control, as assistive technology computes it in the usual cases:
@@ -59,7 +115,7 @@ pub(crate) fn label_of(el: &Element, root: &Element) -> String {
                 continue;
             };
             if contains(root, &l) {
-                let t = clean_text(&string_prop(&l, "textContent"));
+                let t = visible_text(&l);
                 if !t.is_empty() {
                     parts.push(t);
                 }
@@ -115,7 +171,7 @@ pub(crate) fn group_label(first: &Element, name: &str, root: &Element) -> String
             .ok()
             .and_then(|v| v.into_iter().next())
         {
-            let l = clean_text(&string_prop(&legend, "textContent"));
+            let l = visible_text(&legend);
             if !l.is_empty() {
                 return l;
             }

@@ -178,8 +178,8 @@ impl Parts {
             timeout_ms: count(&config.timeout_ms),
             max_calls_per_run: count(&config.max_calls_per_run)
                 .map(|n| n.min(u32::MAX as u64) as u32),
-            annotations: matches!(kind, Kind::Describe)
-                .then(|| serde_json::json!({ "readOnlyHint": true })),
+            annotations: annotations(kind)
+                .and_then(|text| client_tools_core::json::parse(text).ok()),
         }
     }
 }
@@ -191,6 +191,18 @@ fn parameters(kind: Kind, config: &Config) -> JsValue {
         js::delete(&js::get(&schema, "properties"), "form");
     }
     schema
+}
+
+/// The WebMCP annotations of each page tool (`exposeToWebMCP` passes them to `registerTool`):
+/// the form tools answer with text taken from the page (labels, options, messages), which is
+/// the page's, not the app's (`untrustedContentHint`); describing a form changes nothing
+/// (`readOnlyHint`).
+fn annotations(kind: Kind) -> Option<&'static str> {
+    match kind {
+        Kind::Describe => Some(r#"{"readOnlyHint":true,"untrustedContentHint":true}"#),
+        Kind::Fill | Kind::Submit => Some(r#"{"untrustedContentHint":true}"#),
+        Kind::Navigate => None,
+    }
 }
 
 fn default_description(kind: Kind) -> &'static str {
@@ -219,7 +231,7 @@ async fn dispatch(
     if !absent {
         read_json(&args, "the arguments")?;
     }
-    match kind {
+    let answer = match kind {
         Kind::Describe => describe::run(config, string_arg(&args, "form")?.as_deref()),
         Kind::Fill => fill::run(config, &args, &ctx).await,
         Kind::Submit => {
@@ -228,7 +240,9 @@ async fn dispatch(
             submit::run(config, form.as_deref(), button.as_deref(), &ctx).await
         }
         Kind::Navigate => navigate::run(config, string_arg(&args, "url")?.as_deref(), &ctx).await,
-    }
+    };
+    // A refusal may quote the page (an option's label, a field's): shown as answers are.
+    answer.map_err(|e| client_tools_core::text::show_invisible(&e).into_owned())
 }
 
 /// Builds the tool definition object around a handler closure that owns the config.
@@ -248,13 +262,8 @@ fn make(
         .unwrap_or_else(|| default_description(kind).into());
     set(&tool, "description", &description.into());
     set(&tool, "parameters", &parameters(kind, &config));
-    if matches!(kind, Kind::Describe) {
-        // For WebMCP (`exposeToWebMCP`): describing a form changes nothing on the page.
-        set(
-            &tool,
-            "annotations",
-            &js::json::parse_json(r#"{"readOnlyHint":true}"#),
-        );
+    if let Some(text) = annotations(kind) {
+        set(&tool, "annotations", &js::json::parse_json(text));
     }
     for (key, v) in [
         ("timeoutMs", &config.timeout_ms),
