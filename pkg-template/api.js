@@ -63,7 +63,7 @@ function readOrRefuse(field, read) {
 }
 
 /** The glue's promise-returning methods, by class: misused, they reject instead of throwing. */
-const ASYNC_METHODS = { Client: ["setTools", "leave"], ToolRegistry: ["execute"], TurnTools: ["answer"], WsTools: [] };
+const ASYNC_METHODS = { Client: ["setTools", "leave", "scopeUpdate"], ToolRegistry: ["execute"], TurnTools: ["answer"], WsTools: [] };
 
 /**
  * Guards every method and getter of the glue's class `name`, once per glue: an object that was
@@ -311,6 +311,38 @@ export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
     leave() {
       return this.#inner.leave();
     }
+
+    scope(tools) {
+      const inner = this.#inner;
+      const n = inner.scopeOpen(readOrRefuse("tools", () => completeAll(tools, "tools")));
+      return new ToolScope(CONSTRUCT, inner, n);
+    }
+  }
+
+  // A scope of a client's tools (the rules are the Rust core's: src/api/scope.rs); this only
+  // holds the client and the scope's number, and adds `using`.
+  class ToolScope {
+    #inner;
+    #n;
+
+    constructor(token, inner, n) {
+      if (token !== CONSTRUCT) throw coded("invalid_option", "client-tools: a ToolScope is made by client.scope(tools)");
+      this.#inner = inner;
+      this.#n = n;
+    }
+
+    update(tools) {
+      try {
+        return this.#inner.scopeUpdate(this.#n, readOrRefuse("tools", () => completeAll(tools, "tools")));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+
+    release() {
+      // A freed client has no scopes left to release.
+      if (this.#inner.__wbg_ptr !== 0) this.#inner.scopeRelease(this.#n);
+    }
   }
   // Only where the runtime has them; TypeScript's `using` looks them up by these symbols.
   if (typeof Symbol.dispose === "symbol") {
@@ -318,6 +350,13 @@ export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
       // A sync dispose cannot wait or report; `await using` sees leave's outcome.
       value() {
         this.leave().catch(() => {});
+      },
+    });
+  }
+  if (typeof Symbol.dispose === "symbol") {
+    Object.defineProperty(ToolScope.prototype, Symbol.dispose, {
+      value() {
+        this.release();
       },
     });
   }

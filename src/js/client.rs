@@ -2,6 +2,7 @@
 //! Rust [`crate::Client`]: options read from JS values, outcomes written back as JS values.
 
 use crate::js::{self, JsRefCell};
+use client_tools_core::api::ScopeId;
 use client_tools_core::api::{Error, ErrorKind};
 use js_sys::{Function, Promise};
 use std::rc::Rc;
@@ -199,6 +200,19 @@ declare global {
   }
 }
 
+/** Some of a client's tools, offered while the scope lives. Made by `client.scope(tools)`. */
+export class ToolScope {
+  private constructor();
+  /** Replaces this scope's tools (with the other changes of this task, in one `PUT`); resolves
+   * once the server has the union. Rejects with an `invalid_option` `Error` as `client.scope`
+   * throws, and then the scope keeps its last good list. */
+  update(tools: ToolDefinition[]): Promise<void>;
+  /** Withdraws this scope's tools; the tools it shadowed are offered again. Twice: nothing. */
+  release(): void;
+  /** `using scope = client.scope(…)`: releases when the block ends. */
+  [Symbol.dispose](): void;
+}
+
 /** A registration on a session: it declares the page's tools and answers the agent's calls
  * to them until it leaves. Made by `Client.register`. */
 export class Client {
@@ -222,6 +236,15 @@ export class Client {
    * screen is answered after the new screen's tools are declared. Rejects with an `Error`
    * naming a bad tool (`tools[1].name: …`), or when the server refuses the list. */
   setTools(tools: ToolDefinition[] | ToolRegistry): Promise<void>;
+  /** Offers `tools` as a new scope on top of the client's other tools, until the scope is
+   * released: what the client offers is the union of its live scopes in creation order (the
+   * list of `setTools` first); a name two scopes declare is the newest scope's tool (the older
+   * one's again once the newer is released; `onStatus` reports the shadowing once, as a
+   * non-fatal error). Changes made in the same task go out as one `PUT`, and changes made
+   * before a handler's promise settles are declared before its result is posted. Throws an
+   * `invalid_option` `Error` naming a bad tool, or naming the scope's tools when the union
+   * would cross the protocol's limits (64 tools, sizes). */
+  scope(tools: ToolDefinition[]): ToolScope;
   /** Leaves the session (a `DELETE`): frees the name; calls still owed fail on the server with
    * `client_gone` and their handlers' signals abort. The client is done for good. Calling it
    * again returns the first call's promise. */
@@ -384,6 +407,37 @@ impl Client {
         };
         crate::webmcp::client_tools_set(&self.followed, &list);
         settle(pending)
+    }
+
+    /// Opens a tool scope (`client.scope(tools)` in api.js, which wraps the number in a
+    /// `ToolScope`); throws an `invalid_option` naming the bad tool or the scope's tools.
+    #[wasm_bindgen(js_name = scopeOpen)]
+    pub fn scope_open(&self, tools: JsValue) -> Result<u32, JsValue> {
+        let tools = crate::browser::options::tools(&tools, "tools").map_err(|m| js::invalid(&m))?;
+        // By number, not a `ToolScope` each: the JS `ToolScope` releases it (api.js).
+        let id = (self.client.shared.open_scope(tools))
+            .map_err(|e| js::error(e.kind(), &e.to_string()))?;
+        Ok(id.to_raw() as u32)
+    }
+
+    /// Replaces scope `n`'s tools: resolves once the server has the union; rejects as
+    /// `scopeOpen` throws, the scope keeping its last good list.
+    #[wasm_bindgen(js_name = scopeUpdate)]
+    pub fn scope_update(&self, n: u32, tools: JsValue) -> Promise {
+        let tools = match crate::browser::options::tools(&tools, "tools") {
+            Ok(t) => t,
+            Err(message) => return Promise::reject(&js::invalid(&message)),
+        };
+        match (self.client.shared).update_scope(ScopeId::from_raw(n.into()), tools) {
+            Ok(pending) => settle(pending),
+            Err(e) => rejected(&e),
+        }
+    }
+
+    /// Releases scope `n` (again: nothing to do).
+    #[wasm_bindgen(js_name = scopeRelease)]
+    pub fn scope_release(&self, n: u32) {
+        (self.client.shared).release_scope(ScopeId::from_raw(n.into()));
     }
 
     /// Leaves the session (a `DELETE`): frees the name; calls still owed fail on the server
