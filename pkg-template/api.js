@@ -4,6 +4,8 @@
 // page-tool factories that work before the module is loaded. The entries (client_tools.js for
 // browsers and bundlers, node.js for Node) differ only in where the module comes from.
 
+import { fromStandardSchema } from "./standard.js";
+
 /** Marks a page tool made before the module loaded: register/setTools complete it. */
 const PENDING = Symbol("client-tools pending page tool");
 
@@ -63,7 +65,7 @@ function readOrRefuse(field, read) {
 }
 
 /** The glue's promise-returning methods, by class: misused, they reject instead of throwing. */
-const ASYNC_METHODS = { Client: ["setTools", "leave", "scopeUpdate"], ToolRegistry: ["execute"], TurnTools: ["answer"], WsTools: [] };
+const ASYNC_METHODS = { Client: ["setTools", "leave"], ToolRegistry: ["execute"], TurnTools: ["answer"], WsTools: [] };
 
 /**
  * Guards every method and getter of the glue's class `name`, once per glue: an object that was
@@ -218,7 +220,8 @@ export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
 
   /** A page tool from a factory, completed now if it was made before the module loaded. */
   function complete(tool, field) {
-    if (tool === null || typeof tool !== "object" || !(PENDING in tool)) return tool;
+    if (tool === null || typeof tool !== "object") return tool;
+    if (!(PENDING in tool)) return fromStandardSchema(tool, field, coded);
     try {
       return tool[PENDING]();
     } catch (error) {
@@ -314,7 +317,7 @@ export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
 
     scope(tools) {
       const inner = this.#inner;
-      const n = inner.scopeOpen(readOrRefuse("tools", () => completeAll(tools, "tools")));
+      const n = inner.scope(0, readOrRefuse("tools", () => completeAll(tools, "tools")) ?? null);
       return new ToolScope(CONSTRUCT, inner, n);
     }
   }
@@ -333,7 +336,7 @@ export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
 
     update(tools) {
       try {
-        return this.#inner.scopeUpdate(this.#n, readOrRefuse("tools", () => completeAll(tools, "tools")));
+        return this.#inner.scope(this.#n, readOrRefuse("tools", () => completeAll(tools, "tools")) ?? null);
       } catch (error) {
         return Promise.reject(error);
       }
@@ -341,7 +344,7 @@ export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
 
     release() {
       // A freed client has no scopes left to release.
-      if (this.#inner.__wbg_ptr !== 0) this.#inner.scopeRelease(this.#n);
+      if (this.#inner.__wbg_ptr !== 0) this.#inner.scope(this.#n, undefined);
     }
   }
   // Only where the runtime has them; TypeScript's `using` looks them up by these symbols.

@@ -1,11 +1,13 @@
 // client-tools/vue: provide one client to a component tree, and composables that keep its tool
 // list in step with what is on screen (each component's tools are a scope of the client:
 // bindings.js). Vue is an optional peer dependency; nothing runs at import.
-import { inject, nextTick, onScopeDispose, provide, shallowRef, watch } from "vue";
+import { getCurrentInstance, inject, nextTick, onScopeDispose, provide, shallowRef, watch } from "vue";
 import { Client } from "./client_tools.js";
 import { latestHandlers, settleWithin, signatureOf, ToolScopes } from "./bindings.js";
 
 const KEY = Symbol("client-tools");
+/** The context a component provided, for its own composables (`inject` sees only the parents'). */
+const own = new WeakMap();
 
 /**
  * Registers one client for this component's tree (`options`: `Client.register`'s), or serves
@@ -19,6 +21,8 @@ export function provideClientTools(options) {
   const scopes = new ToolScopes((e) => (error.value = e));
   const context = { client, state, error, scopes };
   provide(KEY, context);
+  const instance = getCurrentInstance();
+  if (instance) own.set(instance, context);
   if (options && options.client) {
     scopes.attach(options.client);
     client.value = options.client;
@@ -66,7 +70,8 @@ export function provideClientTools(options) {
 }
 
 function useContext(what) {
-  const context = inject(KEY, null);
+  const instance = getCurrentInstance();
+  const context = (instance && own.get(instance)) ?? inject(KEY, null);
   if (!context) throw new Error(`client-tools/vue: ${what} needs provideClientTools() in a component above`);
   return context;
 }

@@ -184,7 +184,7 @@ impl Client {
         let (waiter, pending) = oneshot::channel();
         // At once, with the other scopes' changes: the `PUT` goes out now, as it always did.
         self.shared.scopes_changed(Some(waiter));
-        self.shared.flush_scopes(true);
+        self.shared.flush_scopes();
         Ok(pending)
     }
 

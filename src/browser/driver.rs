@@ -21,8 +21,6 @@ use crate::engine::{
 use crate::js::{self, JsRefCell};
 use client_tools_core::api::Scopes;
 use client_tools_core::api::{Error, ErrorKind};
-use client_tools_core::calls::ToolDef;
-use client_tools_core::protocol::{replace_tools_json, ToolSpec};
 use client_tools_core::time::Instant;
 use client_tools_core::vec_map::VecMap;
 use std::cell::{Cell, OnceCell};
@@ -186,14 +184,13 @@ impl Shared {
         let weak = Rc::downgrade(self);
         crate::js::task::spawn(Box::pin(async move {
             if let Some(shared) = weak.upgrade() {
-                shared.flush_scopes(false);
+                shared.flush_scopes();
             }
         }));
     }
 
-    /// Declares the scopes' union if it changed (`force`: even if the engine offers the same
-    /// list, as `set_tools` always sends its `PUT`); the waiters get the op.
-    pub(crate) fn flush_scopes(self: &Rc<Self>, force: bool) -> Option<OpId> {
+    /// Declares the scopes' union if it changed; the waiters get the op.
+    pub(crate) fn flush_scopes(self: &Rc<Self>) {
         self.flush_queued.set(false);
         let offer = self.scopes.borrow_mut().take();
         let waiters = std::mem::take(&mut *self.scope_waiters.borrow_mut());
@@ -201,7 +198,7 @@ impl Shared {
             for w in waiters {
                 w.send(Ok(()));
             }
-            return None;
+            return;
         };
         for name in offer.shadowed {
             self.on_status(Status::Error {
@@ -215,26 +212,14 @@ impl Shared {
             defs.push(t.def.clone());
         }
         *self.handlers.borrow_mut() = handlers::of(&offer.tools);
-        let op = if force || !same_tools(self.engine().tools(), &defs) {
-            // Checked by `Scopes`: the union is within the limits.
-            self.engine.borrow_mut().set_tools(defs, now()).ok()
-        } else {
-            None
-        };
-        match op {
-            Some(op) => {
-                for w in waiters {
-                    self.add_op(op, w);
-                }
-            }
-            None => {
-                for w in waiters {
-                    w.send(Ok(()));
-                }
+        // Checked by `Scopes`: the union is within the limits.
+        let op = self.engine.borrow_mut().set_tools(defs, now());
+        if let Ok(op) = op {
+            for w in waiters {
+                self.add_op(op, w);
             }
         }
         self.drain();
-        op
     }
 
     /// Carries out every output the engine has, then re-arms the one timer ([`guards::drain`]).
@@ -336,17 +321,6 @@ impl Pumped for Shared {
     }
 }
 
-/// Whether two lists declare the same, compared through the `PUT`'s own JSON (cheaper in the
-/// .wasm than comparing the schemas' `Value`s).
-fn same_tools(a: &[ToolDef], b: &[ToolDef]) -> bool {
-    let json = |l: &[ToolDef]| {
-        let specs: Vec<&ToolSpec> = l.iter().map(|t| &t.spec).collect();
-        replace_tools_json(&specs)
-    };
-    let rules = |t: &ToolDef| (t.timeout_ms, t.max_calls_per_run, t.assert_formats);
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| rules(x) == rules(y)) && json(a) == json(b)
-}
-
 /// The parts' way back to the client: the stream connections, the sharing and the page
 /// lifecycle feed the engine through it, and the driver routes what a connection did.
 impl Host for Shared {
@@ -437,7 +411,7 @@ impl Shared {
             if let Some(shared) = weak.upgrade() {
                 // The ordering rule: scope changes made before the handler settled are
                 // declared before its result is posted (the engine holds it meanwhile).
-                shared.flush_scopes(false);
+                shared.flush_scopes();
                 shared.feed(Input::HandlerDone {
                     call_id: id,
                     returned,

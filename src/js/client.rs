@@ -409,35 +409,30 @@ impl Client {
         settle(pending)
     }
 
-    /// Opens a tool scope (`client.scope(tools)` in api.js, which wraps the number in a
-    /// `ToolScope`); throws an `invalid_option` naming the bad tool or the scope's tools.
-    #[wasm_bindgen(js_name = scopeOpen)]
-    pub fn scope_open(&self, tools: JsValue) -> Result<u32, JsValue> {
+    /// The tool scopes of api.js's `ToolScope`, in one export (less .wasm than three): `n` 0
+    /// opens a scope of `tools` and returns its number (throwing an `invalid_option` naming the
+    /// bad tool or the scope's tools); `tools` undefined releases scope `n`; else scope `n`'s
+    /// tools are replaced, and the promise settles once the server has the union.
+    pub fn scope(&self, n: u32, tools: JsValue) -> Result<JsValue, JsValue> {
+        let shared = &self.client.shared;
+        let id = ScopeId::from_raw(n.into());
+        if tools.is_undefined() {
+            shared.release_scope(id);
+            return Ok(JsValue::UNDEFINED);
+        }
         let tools = crate::browser::options::tools(&tools, "tools").map_err(|m| js::invalid(&m))?;
-        // By number, not a `ToolScope` each: the JS `ToolScope` releases it (api.js).
-        let id = (self.client.shared.open_scope(tools))
-            .map_err(|e| js::error(e.kind(), &e.to_string()))?;
-        Ok(id.to_raw() as u32)
-    }
-
-    /// Replaces scope `n`'s tools: resolves once the server has the union; rejects as
-    /// `scopeOpen` throws, the scope keeping its last good list.
-    #[wasm_bindgen(js_name = scopeUpdate)]
-    pub fn scope_update(&self, n: u32, tools: JsValue) -> Promise {
-        let tools = match crate::browser::options::tools(&tools, "tools") {
-            Ok(t) => t,
-            Err(message) => return Promise::reject(&js::invalid(&message)),
-        };
-        match (self.client.shared).update_scope(ScopeId::from_raw(n.into()), tools) {
+        if n == 0 {
+            // By number, not a `ToolScope` each: the JS `ToolScope` releases it.
+            return match shared.open_scope(tools) {
+                Ok(id) => Ok(JsValue::from_f64(id.to_raw() as f64)),
+                Err(e) => Err(js::error(e.kind(), &e.to_string())),
+            };
+        }
+        Ok(match shared.update_scope(id, tools) {
             Ok(pending) => settle(pending),
             Err(e) => rejected(&e),
         }
-    }
-
-    /// Releases scope `n` (again: nothing to do).
-    #[wasm_bindgen(js_name = scopeRelease)]
-    pub fn scope_release(&self, n: u32) {
-        (self.client.shared).release_scope(ScopeId::from_raw(n.into()));
+        .into())
     }
 
     /// Leaves the session (a `DELETE`): frees the name; calls still owed fail on the server

@@ -5,7 +5,7 @@
 
 use super::Error;
 use crate::calls::ToolDef;
-use crate::engine::validate_tools;
+use crate::engine::validate_tool_refs;
 
 /// One scope of a client's tools, as [`Scopes::open`] gave it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,24 +84,27 @@ impl<T: AsRef<ToolDef> + Clone> Scopes<T> {
         let Some(i) = self.live.iter().position(|(s, _)| *s == id.0) else {
             return Ok(());
         };
-        let defs: Vec<ToolDef> = tools.iter().map(|t| def(t).clone()).collect();
-        validate_tools(&defs)?;
+        let defs: Vec<&ToolDef> = tools.iter().map(def).collect();
+        validate_tool_refs(&defs)?;
+        let mut names = String::new();
+        for d in defs {
+            if !names.is_empty() {
+                names.push_str(", ");
+            }
+            names.push_str(&d.spec.name);
+        }
         let old = std::mem::replace(&mut self.live[i].1, tools);
-        let union: Vec<ToolDef> = self
-            .union()
-            .0
-            .into_iter()
-            .map(|t| def(&t).clone())
-            .collect();
-        if let Err(e) = validate_tools(&union) {
-            let names: Vec<&str> = defs.iter().map(|d| d.spec.name.as_str()).collect();
-            let message = format!(
-                "the scope of [{}] would make the client offer an invalid list ({}); it keeps its last list",
-                names.join(", "),
+        let mut union = Vec::new();
+        for (s, t) in self.union().0 {
+            union.push(def(&self.live[s].1[t]));
+        }
+        if let Err(e) = validate_tool_refs(&union) {
+            self.live[i].1 = old;
+            let why = format!(
+                "with the scope of [{names}] the list would be over a limit ({})",
                 Error::from(e)
             );
-            self.live[i].1 = old;
-            return Err(Error::invalid_option("tools", message));
+            return Err(Error::invalid_option("tools", why));
         }
         self.changed = true;
         Ok(())
@@ -118,19 +121,23 @@ impl<T: AsRef<ToolDef> + Clone> Scopes<T> {
         self.changed |= self.live.len() != before;
     }
 
-    /// The union (each name once, the newest scope's, in creation order) and the names
-    /// shadowed in it.
-    fn union(&self) -> (Vec<T>, Vec<String>) {
+    /// The union (each name once, the newest scope's, in creation order) as (scope, tool)
+    /// indices, and the names shadowed in it. (Indices and loops: less .wasm than iterators
+    /// of references.)
+    fn union(&self) -> (Vec<(usize, usize)>, Vec<String>) {
         let mut tools = Vec::new();
-        let mut shadowed = Vec::new();
-        for (i, (_, scope)) in self.live.iter().enumerate() {
-            for t in scope {
+        let mut shadowed: Vec<String> = Vec::new();
+        for i in 0..self.live.len() {
+            for (j, t) in self.live[i].1.iter().enumerate() {
                 let name = &def(t).spec.name;
-                let newer = self.live[i + 1..]
-                    .iter()
-                    .any(|(_, s)| s.iter().any(|u| def(u).spec.name == *name));
+                let mut newer = false;
+                for (_, s) in &self.live[i + 1..] {
+                    for u in s {
+                        newer |= def(u).spec.name == *name;
+                    }
+                }
                 if !newer {
-                    tools.push(t.clone());
+                    tools.push((i, j));
                 } else if !shadowed.contains(name) {
                     shadowed.push(name.clone());
                 }
@@ -144,12 +151,17 @@ impl<T: AsRef<ToolDef> + Clone> Scopes<T> {
         if !std::mem::take(&mut self.changed) {
             return None;
         }
-        let (tools, now) = self.union();
-        let shadowed = now
-            .iter()
-            .filter(|n| !self.shadowed.contains(n))
-            .cloned()
-            .collect();
+        let (at, now) = self.union();
+        let mut tools = Vec::with_capacity(at.len());
+        for (s, t) in at {
+            tools.push(self.live[s].1[t].clone());
+        }
+        let mut shadowed = Vec::new();
+        for n in &now {
+            if !self.shadowed.contains(n) {
+                shadowed.push(n.clone());
+            }
+        }
         self.shadowed = now;
         Some(Offer { tools, shadowed })
     }
