@@ -149,3 +149,9 @@ export function settleWithin(settled, timeoutMs, what) {
     );
   });
 }
+
+/** A tool definition as it is: for TypeScript, which infers the handler's arguments from its
+ * `parameters` (a zod schema, or a JSON Schema written `as const`). */
+export function defineTool(tool) {
+  return tool;
+}

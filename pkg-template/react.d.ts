@@ -1,5 +1,7 @@
 // client-tools/react: the types of react.js.
 import type { ReactNode } from "react";
+export { defineTool } from "./schema.js";
+export type { ArgsOf, FromJsonSchema, StandardSchemaLike, TypedToolDefinition } from "./schema.js";
 import type { Client, ClientError, ClientOptions, ClientState, ToolDefinition } from "./client_tools.js";
 
 /** The props of `ClientToolsProvider`: `options` to register a client (read once), or a

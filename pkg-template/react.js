@@ -14,6 +14,7 @@ import {
 } from "react";
 import { Client } from "./client_tools.js";
 import { latestHandlers, settleWithin, signatureOf, ToolScopes } from "./bindings.js";
+export { defineTool } from "./bindings.js";
 
 const Context = createContext(null);
 

@@ -1,5 +1,7 @@
 // client-tools/vue: the types of vue.js.
 import type { ShallowRef } from "vue";
+export { defineTool } from "./schema.js";
+export type { ArgsOf, FromJsonSchema, StandardSchemaLike, TypedToolDefinition } from "./schema.js";
 import type { Client, ClientError, ClientOptions, ClientState, ToolDefinition } from "./client_tools.js";
 
 /** What `useClientTools` (and `provideClientTools`) return, as refs. */

@@ -4,6 +4,7 @@
 import { getCurrentInstance, inject, nextTick, onScopeDispose, provide, shallowRef, watch } from "vue";
 import { Client } from "./client_tools.js";
 import { latestHandlers, settleWithin, signatureOf, ToolScopes } from "./bindings.js";
+export { defineTool } from "./bindings.js";
 
 const KEY = Symbol("client-tools");
 /** The context a component provided, for its own composables (`inject` sees only the parents'). */

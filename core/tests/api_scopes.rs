@@ -88,6 +88,13 @@ fn over_the_limit_the_update_fails_naming_the_scope_and_the_last_good_list_stays
     assert_eq!(s.take(), None, "nothing changed");
     let e = s.open(five).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidOption);
+    // A scope over 64 on its own is named too (its first 8 names).
+    let seventy: Vec<ToolDef> = (0..70).map(|i| tool(&format!("big{i}"), "")).collect();
+    let text = s.update(a, seventy).unwrap_err().to_string();
+    assert!(
+        text.contains("[big0, big1, big2, big3, big4, big5, big6, big7, …]") && text.contains("64"),
+        "{text}"
+    );
     s.update(a, vec![tool("b", "")]).unwrap();
     let offer = s.take().unwrap();
     assert_eq!(offer.tools.len(), 61);

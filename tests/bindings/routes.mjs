@@ -39,7 +39,7 @@ export async function checkRoutes(checks, { label, name, siteUrl, devserverUrl: 
     });
     if (!registered) return puts;
     await checks.check(`${label}: the layout's and route A's tools are offered after one PUT`, async () => {
-      const expected = ["a_list", "go", "navigate"].map(tool).sort();
+      const expected = ["a_list", "go", "navigate", "signup"].map(tool).sort();
       const ok = await waitFor(async () => JSON.stringify(await toolNames(base, session, token)) === JSON.stringify(expected), 5000);
       if (!ok) throw new Error((await toolNames(base, session, token)).join(", "));
       await sleep(300);
@@ -89,6 +89,24 @@ export async function checkRoutes(checks, { label, name, siteUrl, devserverUrl: 
       if (result.text !== "loaded after 200 ms") throw new Error(JSON.stringify(result));
     });
 
+    await checks.check(`${label}: a zod schema: its refinement is answered is_error naming the path, and the handler does not run`, async () => {
+      const { result } = await call("signup", { email: "a@b.co", code: "nope" });
+      if (result.is_error !== true || !result.text.includes("code: must start with X")) throw new Error(JSON.stringify(result));
+      const bad = await call("signup", { email: "not-an-email", code: "X1" });
+      if (bad.result.is_error !== true || !bad.result.text.includes("email")) throw new Error(JSON.stringify(bad.result));
+      const runs = await page.evaluate(() => window.__seen.signups ?? 0);
+      if (runs !== 0) throw new Error(`the handler ran ${runs} times`);
+      return `${result.text} | ${bad.result.text}`;
+    });
+    await checks.check(`${label}: a zod schema: the handler gets its output (a default filled in)`, async () => {
+      const { result } = await call("signup", { email: "a@b.co", code: "X1" });
+      if (result.is_error || result.text !== "signed up a@b.co X1 3") throw new Error(JSON.stringify(result));
+      const tools = await agent(base, session, token, "GET", "/tools");
+      const listed = (Array.isArray(tools) ? tools : tools.tools).find((t) => t.name === tool("signup"));
+      const schema = listed.parameters ?? listed.input_schema ?? listed.schema;
+      if (!schema?.properties?.email || !schema.required?.includes("email")) throw new Error(`the model sees ${JSON.stringify(listed)}`);
+    });
+
     await route("to the counter", "go", "/counter", "count", ["loaded_tool"]);
     await checks.check(`${label}: a handler answers with the state of three clicks, and no new PUT`, async () => {
       const before = await count("client_tools_replaced");
@@ -129,6 +147,40 @@ export async function checkRoutes(checks, { label, name, siteUrl, devserverUrl: 
       }
       if (counts.some((c) => c !== 1)) throw new Error(`PUTs per change: ${counts.join(", ")}`);
       return `PUTs per change: ${counts.join(", ")}`;
+    });
+
+    await checks.check(`${label}: client.scope: changes in one task are one PUT; an update over 64 tools rejects invalid_option naming the scope's tools and the last good list stays; releases are one PUT`, async () => {
+      const offered = async () => (await toolNames(base, session, token)).map((t) => t.split("__")[2]);
+      let before = await count("client_tools_replaced");
+      await page.evaluate(() => {
+        const make = (n, prefix) => Array.from({ length: n }, (_, i) => ({ name: `${prefix}${i}`, handler: () => "x" }));
+        window.__make = make;
+        window.__lim = window.__client.scope(make(3, "lim_"));
+        window.__one = window.__client.scope(make(1, "one_"));
+        window.__one.update(make(1, "two_"));
+      });
+      await sleep(400);
+      let now = await offered();
+      if (!["lim_0", "lim_2", "two_0"].every((t) => now.includes(t)) || now.includes("one_0")) throw new Error(`offered: ${now}`);
+      const first = (await count("client_tools_replaced")) - before;
+      if (first !== 1) throw new Error(`${first} PUTs for two scopes and an update in one task`);
+      before += first;
+      const error = await page.evaluate(() => window.__lim.update(window.__make(70, "big_")).then(() => null, (e) => ({ code: e.code, message: e.message })));
+      if (error?.code !== "invalid_option" || !error.message.includes("big_0, big_1") || !error.message.includes("64")) throw new Error(JSON.stringify(error));
+      await sleep(300);
+      now = await offered();
+      if (!now.includes("lim_0") || now.some((t) => t.startsWith("big_"))) throw new Error(`offered after the refused update: ${now}`);
+      if ((await count("client_tools_replaced")) !== before) throw new Error("a PUT for a refused update");
+      await page.evaluate(() => {
+        window.__lim.release();
+        window.__one[Symbol.dispose]();
+      });
+      await sleep(400);
+      now = await offered();
+      if (now.some((t) => t.startsWith("lim_") || t.startsWith("two_"))) throw new Error(`offered after release: ${now}`);
+      const last = (await count("client_tools_replaced")) - before;
+      if (last !== 1) throw new Error(`${last} PUTs for two releases in one task`);
+      return error.message;
     });
 
     await checks.check(`${label}: no settle warning, no errors in the console`, async () => {

@@ -85,13 +85,30 @@ impl<T: AsRef<ToolDef> + Clone> Scopes<T> {
             return Ok(());
         };
         let defs: Vec<&ToolDef> = tools.iter().map(def).collect();
-        validate_tool_refs(&defs)?;
+        // The scope's first 8 names, for an error about the whole list.
         let mut names = String::new();
-        for d in defs {
-            if !names.is_empty() {
+        for (n, d) in defs.iter().enumerate() {
+            if n == 8 {
+                names.push_str(", …");
+                break;
+            }
+            if n > 0 {
                 names.push_str(", ");
             }
             names.push_str(&d.spec.name);
+        }
+        let over = |e: crate::protocol::ValidationError| {
+            let why = format!(
+                "the scope of [{names}] would take the tool list over a limit ({})",
+                Error::from(e)
+            );
+            Error::invalid_option("tools", why)
+        };
+        match validate_tool_refs(&defs) {
+            // A limit of the whole list (64 tools, the size); a tool's own fault names it.
+            Err(e) if e.field == "tools" => return Err(over(e)),
+            Err(e) => return Err(e.into()),
+            Ok(()) => {}
         }
         let old = std::mem::replace(&mut self.live[i].1, tools);
         let mut union = Vec::new();
@@ -100,11 +117,7 @@ impl<T: AsRef<ToolDef> + Clone> Scopes<T> {
         }
         if let Err(e) = validate_tool_refs(&union) {
             self.live[i].1 = old;
-            let why = format!(
-                "with the scope of [{names}] the list would be over a limit ({})",
-                Error::from(e)
-            );
-            return Err(Error::invalid_option("tools", why));
+            return Err(over(e));
         }
         self.changed = true;
         Ok(())

@@ -1,9 +1,10 @@
 // A Vite + React + React Router app under StrictMode that declares its tools per component and
 // per route with client-tools/react; tests/bindings/react/check.mjs drives it.
-import { createElement as h, lazy, StrictMode, Suspense, useMemo, useState } from "react";
+import { createElement as h, lazy, StrictMode, Suspense, useEffect, useMemo, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { createBrowserRouter, Outlet, RouterProvider, useLoaderData, useNavigate } from "react-router";
 import { navigateTool } from "client-tools";
+import { z } from "zod";
 import { ClientToolsProvider, useClientTools, useTools, useToolNavigate } from "client-tools/react";
 
 // Read once: the routes change the URL.
@@ -14,6 +15,21 @@ const seen = (window.__seen = { statuses: [], warnings: [] });
 function onStatus(status) {
   seen.statuses.push(status);
 }
+// A zod schema: converted to JSON Schema once, its refinements checked after the SDK's checks.
+const SIGNUP = z.object({
+  email: z.string().email(),
+  code: z.string().refine((s) => s.startsWith("X"), "must start with X"),
+  n: z.number().default(3),
+});
+const signup = {
+  name: "signup",
+  description: "Signs up.",
+  parameters: SIGNUP,
+  handler: ({ email, code, n }) => {
+    seen.signups = (seen.signups ?? 0) + 1;
+    return `signed up ${email} ${code} ${n}`;
+  },
+};
 const warn = console.warn;
 console.warn = (...args) => {
   seen.warnings.push(args.join(" "));
@@ -21,7 +37,11 @@ console.warn = (...args) => {
 };
 
 function Status() {
-  const { state, error } = useClientTools();
+  const { client, state, error } = useClientTools();
+  // For the check's direct client.scope checks.
+  useEffect(() => {
+    window.__client = client;
+  }, [client]);
   return h("p", { id: "status", "data-state": state }, error ? `${state}: ${error.message}` : state);
 }
 
@@ -32,6 +52,7 @@ function LayoutTools() {
   const nav = useMemo(() => navigateTool({ router: toolNavigate }), [toolNavigate]);
   useTools([
     nav,
+    signup,
     {
       name: "go",
       description: "Opens a screen of the app.",

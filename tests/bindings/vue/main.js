@@ -1,9 +1,10 @@
 // A Vite + Vue 3 + vue-router app that declares its tools per component and per route with
 // client-tools/vue (render functions: no compiler plugin); tests/bindings/vue/check.mjs drives it
 // through the same route checks as the React app (../routes.mjs).
-import { computed, createApp, defineComponent, h, ref } from "vue";
+import { computed, createApp, defineComponent, h, ref, watchEffect } from "vue";
 import { createRouter, createWebHistory, RouterView } from "vue-router";
 import { navigateTool } from "client-tools";
+import { z } from "zod";
 import { provideClientTools, useClientTools, useTools, useToolNavigate } from "client-tools/vue";
 
 const query = new URLSearchParams(location.search);
@@ -15,6 +16,21 @@ const options = {
   name: "vue",
   onStatus: (status) => seen.statuses.push(status),
 };
+// A zod schema: converted to JSON Schema once, its refinements checked after the SDK's checks.
+const SIGNUP = z.object({
+  email: z.string().email(),
+  code: z.string().refine((s) => s.startsWith("X"), "must start with X"),
+  n: z.number().default(3),
+});
+const signup = {
+  name: "signup",
+  description: "Signs up.",
+  parameters: SIGNUP,
+  handler: ({ email, code, n }) => {
+    seen.signups = (seen.signups ?? 0) + 1;
+    return `signed up ${email} ${code} ${n}`;
+  },
+};
 const warn = console.warn;
 console.warn = (...args) => {
   seen.warnings.push(args.join(" "));
@@ -23,7 +39,9 @@ console.warn = (...args) => {
 
 const Status = defineComponent({
   setup() {
-    const { state, error } = useClientTools();
+    const { client, state, error } = useClientTools();
+    // For the check's direct client.scope checks.
+    watchEffect(() => (window.__client = client.value));
     return () => h("p", { id: "status", "data-state": state.value }, error.value ? `${state.value}: ${error.value.message}` : state.value);
   },
 });
@@ -120,6 +138,7 @@ const Provided = defineComponent({
     const toolNavigate = useToolNavigate(router);
     useTools(() => [
       navigateTool({ router: toolNavigate }),
+      signup,
       {
         name: "go",
         description: "Opens a screen of the app.",
