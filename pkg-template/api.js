@@ -5,6 +5,7 @@
 // browsers and bundlers, node.js for Node) differ only in where the module comes from.
 
 import { fromStandardSchema } from "./standard.js";
+import { refKeys, resolveRefs, withoutRefs } from "./refs.js";
 
 /** Marks a page tool made before the module loaded: register/setTools complete it. */
 const PENDING = Symbol("client-tools pending page tool");
@@ -375,6 +376,8 @@ export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
   for (const [exportName, defaultName] of Object.entries(FACTORIES)) {
     if (!(exportName in glue)) continue; // the lite build
     factories[exportName] = (options) => {
+      const refs = refKeys(options);
+      if (refs.length > 0) return withRefs(exportName, options, refs);
       if (loaded) return glue[exportName](options);
       // Before the module is loaded the definition is completed (and its options checked)
       // when Client.register or setTools takes it, once the module is there.
@@ -390,6 +393,20 @@ export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
       };
       return Object.defineProperty(tool, PENDING, { value: build });
     };
+  }
+
+  /** A page tool whose `form` or `root` is a React or Vue ref: defined without it, and each
+   * call made with the element the ref holds then (an empty ref answers `is_error`). */
+  function withRefs(exportName, options, refs) {
+    const call = async (args, ctx) => {
+      await init();
+      const now = resolveRefs(options, refs);
+      if (now.empty) return { isError: true, text: `The ${now.empty} this tool works on is not on the page now.` };
+      return glue[exportName](now.options).handler(args, ctx);
+    };
+    const build = () => ({ ...glue[exportName](withoutRefs(options, refs)), handler: call });
+    const name = typeof options.name === "string" ? options.name : FACTORIES[exportName];
+    return Object.defineProperty({ name, handler: call }, PENDING, { value: build });
   }
 
   const classes = {};

@@ -149,6 +149,14 @@ export async function checkRoutes(checks, { label, name, siteUrl, devserverUrl: 
       return `PUTs per change: ${counts.join(", ")}`;
     });
 
+    await route("to a form held by a ref", "go", "/form", "fill_mine", ["item_0"]);
+    await checks.check(`${label}: a page tool given a ref fills the form the ref holds, not another`, async () => {
+      const { result } = await call("fill_mine", { fields: { email: "kim@example.org" } });
+      if (result.is_error) throw new Error(JSON.stringify(result));
+      const [mine, other] = await page.evaluate(() => [document.querySelector("#mine input").value, document.querySelector("#other input").value]);
+      if (mine !== "kim@example.org" || other !== "") throw new Error(`mine ${JSON.stringify(mine)}, other ${JSON.stringify(other)}`);
+    });
+
     await checks.check(`${label}: client.scope: changes in one task are one PUT; an update over 64 tools rejects invalid_option naming the scope's tools and the last good list stays; releases are one PUT`, async () => {
       const offered = async () => (await toolNames(base, session, token)).map((t) => t.split("__")[2]);
       let before = await count("client_tools_replaced");

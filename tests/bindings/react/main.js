@@ -1,9 +1,9 @@
 // A Vite + React + React Router app under StrictMode that declares its tools per component and
 // per route with client-tools/react; tests/bindings/react/check.mjs drives it.
-import { createElement as h, lazy, StrictMode, Suspense, useEffect, useMemo, useState } from "react";
+import { createElement as h, lazy, StrictMode, Suspense, useEffect, useMemo, useRef, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { createBrowserRouter, Outlet, RouterProvider, useLoaderData, useNavigate } from "react-router";
-import { navigateTool } from "client-tools";
+import { fillFormTool, navigateTool } from "client-tools";
 import { z } from "zod";
 import { ClientToolsProvider, useClientTools, useTools, useToolNavigate } from "client-tools/react";
 
@@ -111,6 +111,18 @@ function Grow() {
   return h("div", null, h("p", { id: "route" }, `grow ${n}`), h("button", { id: "grow", onClick: () => setN(n + 1) }, "grow"), h("button", { id: "shrink", onClick: () => setN(n - 1) }, "shrink"));
 }
 
+function FormRoute() {
+  // The tool is made in the render where the ref is still empty: it reads the form per call.
+  const mine = useRef(null);
+  const fill = useMemo(() => fillFormTool({ name: "fill_mine", form: mine }), []);
+  useTools([fill]);
+  return h("div", null, [
+    h("p", { id: "route", key: "r" }, "form"),
+    h("form", { id: "other", key: "o" }, h("label", null, "Email ", h("input", { name: "email" }))),
+    h("form", { id: "mine", key: "m", ref: mine }, h("label", null, "Email ", h("input", { name: "email" }))),
+  ]);
+}
+
 const router = createBrowserRouter([
   {
     path: "/",
@@ -127,6 +139,7 @@ const router = createBrowserRouter([
       { path: "counter", element: h(Counter) },
       { path: "search", element: h(Searches) },
       { path: "grow", element: h(Grow) },
+      { path: "form", element: h(FormRoute) },
     ],
   },
 ]);

@@ -3,7 +3,7 @@
 // through the same route checks as the React app (../routes.mjs).
 import { computed, createApp, defineComponent, h, ref, watchEffect } from "vue";
 import { createRouter, createWebHistory, RouterView } from "vue-router";
-import { navigateTool } from "client-tools";
+import { fillFormTool, navigateTool } from "client-tools";
 import { z } from "zod";
 import { provideClientTools, useClientTools, useTools, useToolNavigate } from "client-tools/vue";
 
@@ -113,6 +113,21 @@ const Grow = defineComponent({
   },
 });
 
+const FormRoute = defineComponent({
+  setup() {
+    // A template ref, empty while setup runs: the tool reads the form per call.
+    const mine = ref(null);
+    const fill = fillFormTool({ name: "fill_mine", form: mine });
+    useTools(() => [fill]);
+    return () =>
+      h("div", null, [
+        h("p", { id: "route" }, "form"),
+        h("form", { id: "other" }, h("label", null, ["Email ", h("input", { name: "email" })])),
+        h("form", { id: "mine", ref: mine }, h("label", null, ["Email ", h("input", { name: "email" })])),
+      ]);
+  },
+});
+
 const router = createRouter({
   history: createWebHistory(),
   routes: [
@@ -129,6 +144,7 @@ const router = createRouter({
     { path: "/counter", component: Counter },
     { path: "/search", component: Searches },
     { path: "/grow", component: Grow },
+    { path: "/form", component: FormRoute },
   ],
 });
 
