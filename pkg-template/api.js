@@ -4,6 +4,9 @@
 // page-tool factories that work before the module is loaded. The entries (client_tools.js for
 // browsers and bundlers, node.js for Node) differ only in where the module comes from.
 
+import { fromStandardSchema } from "./standard.js";
+import { refKeys, resolveRefs, withoutRefs } from "./refs.js";
+
 /** Marks a page tool made before the module loaded: register/setTools complete it. */
 const PENDING = Symbol("client-tools pending page tool");
 
@@ -218,7 +221,8 @@ export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
 
   /** A page tool from a factory, completed now if it was made before the module loaded. */
   function complete(tool, field) {
-    if (tool === null || typeof tool !== "object" || !(PENDING in tool)) return tool;
+    if (tool === null || typeof tool !== "object") return tool;
+    if (!(PENDING in tool)) return fromStandardSchema(tool, field, coded);
     try {
       return tool[PENDING]();
     } catch (error) {
@@ -311,6 +315,38 @@ export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
     leave() {
       return this.#inner.leave();
     }
+
+    scope(tools) {
+      const inner = this.#inner;
+      const n = inner.scope(0, readOrRefuse("tools", () => completeAll(tools, "tools")) ?? null);
+      return new ToolScope(CONSTRUCT, inner, n);
+    }
+  }
+
+  // A scope of a client's tools (the rules are the Rust core's: src/api/scope.rs); this only
+  // holds the client and the scope's number, and adds `using`.
+  class ToolScope {
+    #inner;
+    #n;
+
+    constructor(token, inner, n) {
+      if (token !== CONSTRUCT) throw coded("invalid_option", "client-tools: a ToolScope is made by client.scope(tools)");
+      this.#inner = inner;
+      this.#n = n;
+    }
+
+    update(tools) {
+      try {
+        return this.#inner.scope(this.#n, readOrRefuse("tools", () => completeAll(tools, "tools")) ?? null);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+
+    release() {
+      // A freed client has no scopes left to release.
+      if (this.#inner.__wbg_ptr !== 0) this.#inner.scope(this.#n, undefined);
+    }
   }
   // Only where the runtime has them; TypeScript's `using` looks them up by these symbols.
   if (typeof Symbol.dispose === "symbol") {
@@ -318,6 +354,13 @@ export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
       // A sync dispose cannot wait or report; `await using` sees leave's outcome.
       value() {
         this.leave().catch(() => {});
+      },
+    });
+  }
+  if (typeof Symbol.dispose === "symbol") {
+    Object.defineProperty(ToolScope.prototype, Symbol.dispose, {
+      value() {
+        this.release();
       },
     });
   }
@@ -333,6 +376,8 @@ export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
   for (const [exportName, defaultName] of Object.entries(FACTORIES)) {
     if (!(exportName in glue)) continue; // the lite build
     factories[exportName] = (options) => {
+      const refs = refKeys(options);
+      if (refs.length > 0) return withRefs(exportName, options, refs);
       if (loaded) return glue[exportName](options);
       // Before the module is loaded the definition is completed (and its options checked)
       // when Client.register or setTools takes it, once the module is there.
@@ -348,6 +393,20 @@ export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
       };
       return Object.defineProperty(tool, PENDING, { value: build });
     };
+  }
+
+  /** A page tool whose `form` or `root` is a React or Vue ref: defined without it, and each
+   * call made with the element the ref holds then (an empty ref answers `is_error`). */
+  function withRefs(exportName, options, refs) {
+    const call = async (args, ctx) => {
+      await init();
+      const now = resolveRefs(options, refs);
+      if (now.empty) return { isError: true, text: `The ${now.empty} this tool works on is not on the page now.` };
+      return glue[exportName](now.options).handler(args, ctx);
+    };
+    const build = () => ({ ...glue[exportName](withoutRefs(options, refs)), handler: call });
+    const name = typeof options.name === "string" ? options.name : FACTORIES[exportName];
+    return Object.defineProperty({ name, handler: call }, PENDING, { value: build });
   }
 
   const classes = {};

@@ -64,7 +64,7 @@ pub mod debug {
     pub use crate::js::cell::{borrows_held_across_js, hold_a_borrow_across};
 }
 
-pub use api::{CallContext, Cancelled, Client, Options, Tool};
+pub use api::{CallContext, Cancelled, Client, Options, Tool, ToolScope};
 pub use client_tools_core::api::{Error, ErrorKind, IntoToolResult};
 pub use client_tools_core::calls::Returned;
 pub use client_tools_core::engine::{CallEvent, ClientState, Paths, Status, WhenHidden};

@@ -2,7 +2,7 @@
 
 use super::{Options, Tool};
 use crate::browser::oneshot::{self, Receiver};
-use crate::browser::{handlers, now, Shared};
+use crate::browser::{now, Shared};
 use crate::engine::{ClientState, Engine};
 use client_tools_core::api::{Error, ErrorKind};
 use std::cell::Cell;
@@ -31,7 +31,7 @@ pub struct Client {
 pub(crate) type Pending = Receiver<Result<(), Error>>;
 
 /// An op's outcome: the engine's answer, or "stopped" if the client went first.
-async fn settled(pending: Pending) -> Result<(), Error> {
+pub(crate) async fn settled(pending: Pending) -> Result<(), Error> {
     pending.await.unwrap_or_else(|| {
         Err(Error::new(
             ErrorKind::NotRegistered,
@@ -117,7 +117,7 @@ impl Client {
         let request_timeout_ms = settings.request_timeout.as_millis().min(i32::MAX as u128) as u32;
         let shared = Shared::new(
             engine,
-            handlers::of(&options.tools),
+            options.tools,
             options.on_status,
             options.on_call,
             request_timeout_ms,
@@ -179,16 +179,12 @@ impl Client {
 
     /// The engine part of `set_tools`, errors in the JS spelling.
     pub(crate) fn begin_set_tools(&self, tools: Vec<Tool>) -> Result<Pending, Error> {
-        let op = self
-            .shared
-            .engine
-            .borrow_mut()
-            .set_tools(tools_defs(&tools), now())
-            .map_err(Error::from)?;
-        self.shared.replace_handlers(handlers::of(&tools));
+        let root = client_tools_core::api::ScopeId::ROOT;
+        self.shared.scopes.borrow_mut().update(root, tools)?;
         let (waiter, pending) = oneshot::channel();
-        self.shared.add_op(op, waiter);
-        self.shared.drain();
+        // At once, with the other scopes' changes: the `PUT` goes out now, as it always did.
+        self.shared.scopes_changed(Some(waiter));
+        self.shared.flush_scopes();
         Ok(pending)
     }
 

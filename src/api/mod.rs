@@ -5,9 +5,11 @@
 pub(crate) mod client;
 pub(crate) mod context;
 pub(crate) mod options;
+pub(crate) mod scope;
 pub(crate) mod tool;
 
 pub use client::Client;
 pub use context::{CallContext, Cancelled};
 pub use options::Options;
+pub use scope::ToolScope;
 pub use tool::Tool;

@@ -151,3 +151,9 @@ impl Tool {
         &self.def.spec.name
     }
 }
+
+impl AsRef<ToolDef> for Tool {
+    fn as_ref(&self) -> &ToolDef {
+        &self.def
+    }
+}

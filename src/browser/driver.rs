@@ -13,15 +13,17 @@ use super::share::Share;
 use super::stream::Streams;
 use super::{handlers, lifecycle, sending};
 use crate::api::options::{Callback, TokenSource};
+use crate::api::Tool;
 use crate::engine::{
     CallEvent, Engine, EngineError, EngineErrorKind, Input, LeftBy, OpId, Output, Status, StreamId,
 };
 use crate::js::{self, JsRefCell};
+use client_tools_core::api::Scopes;
 use client_tools_core::api::{Error, ErrorKind};
 use client_tools_core::share::Input as ShareInput;
 use client_tools_core::time::Instant;
 use client_tools_core::vec_map::VecMap;
-use std::cell::OnceCell;
+use std::cell::{Cell, OnceCell};
 use std::rc::{Rc, Weak};
 
 pub(crate) use super::guards::now;
@@ -41,7 +43,14 @@ pub(crate) struct Shared {
     streams: Streams,
     /// Set when this client shares the session's stream with the other tabs.
     share: OnceCell<Rc<Share<Shared>>>,
-    ops: JsRefCell<VecMap<OpId, Waiter>>,
+    /// Each op's waiters (one, or the scope updates a flush declared together).
+    ops: JsRefCell<VecMap<OpId, Vec<Waiter>>>,
+    /// The client's tool scopes; their union is what the engine offers.
+    pub(crate) scopes: JsRefCell<Scopes<Tool>>,
+    /// The scope updates waiting for the next flush to have an op.
+    scope_waiters: JsRefCell<Vec<Waiter>>,
+    /// A microtask will flush the scopes.
+    flush_queued: Cell<bool>,
     /// Settled by the first registration, or rejected by a fatal error (the engine's register
     /// timeout among them): `Client.register`'s promise.
     registered: JsRefCell<Option<Waiter>>,
@@ -59,7 +68,7 @@ pub(crate) struct Shared {
 impl Shared {
     pub(crate) fn new(
         engine: Engine,
-        opts_handlers: handlers::Handlers,
+        tools: Vec<Tool>,
         on_status: Option<Callback<Status>>,
         on_call: Option<Callback<CallEvent>>,
         request_timeout_ms: u32,
@@ -67,7 +76,10 @@ impl Shared {
         let shared = Rc::new(Shared {
             request_timeout_ms,
             engine: JsRefCell::new(engine),
-            handlers: JsRefCell::new(opts_handlers),
+            handlers: JsRefCell::new(handlers::of(&tools)),
+            scopes: JsRefCell::new(Scopes::new(tools)),
+            scope_waiters: JsRefCell::default(),
+            flush_queued: Cell::new(false),
             on_status,
             on_call,
             calls: Calls::new(),
@@ -143,10 +155,6 @@ impl Shared {
         self.engine.borrow()
     }
 
-    pub(crate) fn replace_handlers(&self, handlers: handlers::Handlers) {
-        *self.handlers.borrow_mut() = handlers;
-    }
-
     /// The id and name of the current registration, else of the last one.
     pub(crate) fn id_and_name(&self) -> (Option<String>, Option<String>) {
         let engine = self.engine();
@@ -158,7 +166,60 @@ impl Shared {
     }
 
     pub(crate) fn add_op(&self, op: OpId, waiter: Waiter) {
-        self.ops.borrow_mut().insert(op, waiter);
+        let mut ops = self.ops.borrow_mut();
+        match ops.get_mut(&op) {
+            Some(waiters) => waiters.push(waiter),
+            None => drop(ops.insert(op, vec![waiter])),
+        }
+    }
+
+    /// A scope changed: the union goes out in a microtask (so that every change of this task
+    /// is one `PUT`), or sooner, before a call's result or with a `set_tools`; `waiter`, if
+    /// any, is settled once the server has it.
+    pub(crate) fn scopes_changed(self: &Rc<Self>, waiter: Option<Waiter>) {
+        self.scope_waiters.borrow_mut().extend(waiter);
+        if self.flush_queued.replace(true) {
+            return;
+        }
+        let weak = Rc::downgrade(self);
+        crate::js::task::spawn(Box::pin(async move {
+            if let Some(shared) = weak.upgrade() {
+                shared.flush_scopes();
+            }
+        }));
+    }
+
+    /// Declares the scopes' union if it changed; the waiters get the op.
+    pub(crate) fn flush_scopes(self: &Rc<Self>) {
+        self.flush_queued.set(false);
+        let offer = self.scopes.borrow_mut().take();
+        let waiters = std::mem::take(&mut *self.scope_waiters.borrow_mut());
+        let Some(offer) = offer else {
+            for w in waiters {
+                w.send(Ok(()));
+            }
+            return;
+        };
+        for name in offer.shadowed {
+            self.on_status(Status::Error {
+                message: format!("tool {name}: declared by two scopes; the newest scope's is offered until it is released"),
+                fatal: false,
+                kind: None,
+            });
+        }
+        let mut defs = Vec::with_capacity(offer.tools.len());
+        for t in &offer.tools {
+            defs.push(t.def.clone());
+        }
+        *self.handlers.borrow_mut() = handlers::of(&offer.tools);
+        // Checked by `Scopes`: the union is within the limits.
+        let op = self.engine.borrow_mut().set_tools(defs, now());
+        if let Ok(op) = op {
+            for w in waiters {
+                self.add_op(op, w);
+            }
+        }
+        self.drain();
     }
 
     /// Carries out every output the engine has, then re-arms the one timer ([`guards::drain`]).
@@ -250,9 +311,9 @@ impl Pumped for Shared {
                 }
             }
             Output::OpDone { op, result } => {
-                let waiter = self.ops.borrow_mut().remove(&op);
-                if let Some(w) = waiter {
-                    w.send(result.map_err(Error::from));
+                let waiters = self.ops.borrow_mut().remove(&op).unwrap_or_default();
+                for w in waiters {
+                    w.send(result.clone().map_err(Error::from));
                 }
             }
         }
@@ -341,6 +402,9 @@ impl Shared {
         let id = call_id.clone();
         let done = move |returned| {
             if let Some(shared) = weak.upgrade() {
+                // The ordering rule: scope changes made before the handler settled are
+                // declared before its result is posted (the engine holds it meanwhile).
+                shared.flush_scopes();
                 shared.feed(Input::HandlerDone {
                     call_id: id,
                     returned,

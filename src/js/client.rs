@@ -2,6 +2,7 @@
 //! Rust [`crate::Client`]: options read from JS values, outcomes written back as JS values.
 
 use crate::js::{self, JsRefCell};
+use client_tools_core::api::ScopeId;
 use client_tools_core::api::{Error, ErrorKind};
 use js_sys::{Function, Promise};
 use std::rc::Rc;
@@ -199,6 +200,19 @@ declare global {
   }
 }
 
+/** Some of a client's tools, offered while the scope lives. Made by `client.scope(tools)`. */
+export class ToolScope {
+  private constructor();
+  /** Replaces this scope's tools (with the other changes of this task, in one `PUT`); resolves
+   * once the server has the union. Rejects with an `invalid_option` `Error` as `client.scope`
+   * throws, and then the scope keeps its last good list. */
+  update(tools: ToolDefinition[]): Promise<void>;
+  /** Withdraws this scope's tools; the tools it shadowed are offered again. Twice: nothing. */
+  release(): void;
+  /** `using scope = client.scope(…)`: releases when the block ends. */
+  [Symbol.dispose](): void;
+}
+
 /** A registration on a session: it declares the page's tools and answers the agent's calls
  * to them until it leaves. Made by `Client.register`. */
 export class Client {
@@ -222,6 +236,15 @@ export class Client {
    * screen is answered after the new screen's tools are declared. Rejects with an `Error`
    * naming a bad tool (`tools[1].name: …`), or when the server refuses the list. */
   setTools(tools: ToolDefinition[] | ToolRegistry): Promise<void>;
+  /** Offers `tools` as a new scope on top of the client's other tools, until the scope is
+   * released: what the client offers is the union of its live scopes in creation order (the
+   * list of `setTools` first); a name two scopes declare is the newest scope's tool (the older
+   * one's again once the newer is released; `onStatus` reports the shadowing once, as a
+   * non-fatal error). Changes made in the same task go out as one `PUT`, and changes made
+   * before a handler's promise settles are declared before its result is posted. Throws an
+   * `invalid_option` `Error` naming a bad tool, or naming the scope's tools when the union
+   * would cross the protocol's limits (64 tools, sizes). */
+  scope(tools: ToolDefinition[]): ToolScope;
   /** Leaves the session (a `DELETE`): frees the name; calls still owed fail on the server with
    * `client_gone` and their handlers' signals abort. The client is done for good. Calling it
    * again returns the first call's promise. */
@@ -384,6 +407,32 @@ impl Client {
         };
         crate::webmcp::client_tools_set(&self.followed, &list);
         settle(pending)
+    }
+
+    /// The tool scopes of api.js's `ToolScope`, in one export (less .wasm than three): `n` 0
+    /// opens a scope of `tools` and returns its number (throwing an `invalid_option` naming the
+    /// bad tool or the scope's tools); `tools` undefined releases scope `n`; else scope `n`'s
+    /// tools are replaced, and the promise settles once the server has the union.
+    pub fn scope(&self, n: u32, tools: JsValue) -> Result<JsValue, JsValue> {
+        let shared = &self.client.shared;
+        let id = ScopeId::from_raw(n.into());
+        if tools.is_undefined() {
+            shared.release_scope(id);
+            return Ok(JsValue::UNDEFINED);
+        }
+        let tools = crate::browser::options::tools(&tools, "tools").map_err(|m| js::invalid(&m))?;
+        if n == 0 {
+            // By number, not a `ToolScope` each: the JS `ToolScope` releases it.
+            return match shared.open_scope(tools) {
+                Ok(id) => Ok(JsValue::from_f64(id.to_raw() as f64)),
+                Err(e) => Err(js::error(e.kind(), &e.to_string())),
+            };
+        }
+        Ok(match shared.update_scope(id, tools) {
+            Ok(pending) => settle(pending),
+            Err(e) => rejected(&e),
+        }
+        .into())
     }
 
     /// Leaves the session (a `DELETE`): frees the name; calls still owed fail on the server

@@ -48,6 +48,10 @@ export type PageAction =
 // The factories return the SDK's own `ToolDefinition` (src/client.rs): their handlers take
 // `(args, ctx: ToolContext)` and answer JSON text, or `{ isError: true, text }` when refused.
 
+/** A React ref (`useRef`) or a Vue template ref holding an element: the element is read at
+ * each call, and a call while it is empty is answered `is_error`. */
+export type ElementRef<E extends Element> = { current: E | null } | { readonly __v_isRef: true; value: E | null };
+
 /** Options every page tool takes. */
 export interface PageToolOptions {
   /** The tool's name (1 to 64 of A-Z a-z 0-9 _ -); each factory has a default. */
@@ -63,11 +67,11 @@ export interface PageToolOptions {
 /** Options of the form tools (describe, fill, submit). */
 export interface FormToolOptions extends PageToolOptions {
   /** The element the tool may see into (default: `document.body`). */
-  root?: Element;
+  root?: Element | ElementRef<Element>;
   /** The form to work on: the element, or a selector resolved inside `root` at each call.
    *  Without it, the agent names a form by its ref (id, name or "form N") when `root` holds
    *  several; what the agent sends is compared as text, never run as a selector. */
-  form?: HTMLFormElement | string;
+  form?: HTMLFormElement | string | ElementRef<HTMLFormElement>;
   /** Asked before a submit; `false` (or a throw) stops it and the agent is told so. */
   confirm?: (action: PageAction) => boolean | Promise<boolean>;
   /** CSS selectors of more fields to treat as secrets, like passwords: their values and

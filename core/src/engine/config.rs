@@ -224,6 +224,12 @@ impl Config {
 
 /// Checks a tool list: the protocol's limits, plus `timeoutMs` and `maxCallsPerRun` above 0.
 pub fn validate_tools(tools: &[ToolDef]) -> Result<(), ValidationError> {
+    let refs: Vec<&ToolDef> = tools.iter().collect();
+    validate_tool_refs(&refs)
+}
+
+/// [`validate_tools`] of a list held by reference (tool scopes check their union so).
+pub fn validate_tool_refs(tools: &[&ToolDef]) -> Result<(), ValidationError> {
     // `validate::tools` refuses more than 64 tools first, with the same message.
     let specs: Vec<&ToolSpec> = tools.iter().map(|t| &t.spec).collect();
     validate::tool_list(&specs)?;

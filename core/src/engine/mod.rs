@@ -133,8 +133,9 @@ pub use auth::TOKEN_REFRESH_TIMEOUT;
 pub use calls::cut_result;
 pub use calls::CLOCK_TOLERANCE;
 pub use config::{
-    validate_tools, Config, Paths, ToolDef, WhenHidden, DEFAULT_REGISTER_TIMEOUT,
-    DEFAULT_STREAM_CONNECT_TIMEOUT, DEFAULT_STREAM_IDLE_TIMEOUT, DEFAULT_TOOL_TIMEOUT_MS,
+    validate_tool_refs, validate_tools, Config, Paths, ToolDef, WhenHidden,
+    DEFAULT_REGISTER_TIMEOUT, DEFAULT_STREAM_CONNECT_TIMEOUT, DEFAULT_STREAM_IDLE_TIMEOUT,
+    DEFAULT_TOOL_TIMEOUT_MS,
 };
 pub use io::{
     CallEvent, ClientState, EngineError, EngineErrorKind, HttpRequest, Input, LeftBy, Method, OpId,

@@ -1,0 +1,20 @@
+// Vite + Vue 3 + vue-router: `vite build`, then the route checks
+// (routes.mjs) against the built app, its lazy route's chunk held back 300 ms.
+import { join } from "node:path";
+import { main, run, serveStatic, startDevserver } from "../../consumers/helpers.mjs";
+import { checkRoutes } from "../routes.mjs";
+import { bin, options, report } from "../suite.mjs";
+
+const { work, devserver } = options();
+await main(async (checks) => {
+  if (!(await checks.check("vue: vite build", () => run(bin("vite"), ["build"], { cwd: work }).then(() => undefined)))) return;
+  const server = await startDevserver(devserver, ["--addr", "127.0.0.1:0", "--session", "vue:vue-token"]);
+  const site = await serveStatic({ "/": join(work, "dist") }, { spa: true, delayMs: (path) => (/\/assets\/Lazy-[^/]*\.js$/.test(path) ? 300 : 0) });
+  try {
+    const puts = await checkRoutes(checks, { label: "vue", name: "vue", siteUrl: site.url, devserverUrl: server.url, session: "vue", token: "vue-token" });
+    report("vue", puts);
+  } finally {
+    site.close();
+    await server.stop();
+  }
+});
