@@ -23,7 +23,7 @@ pub fn invisible(c: char) -> bool {
 }
 
 /// `text` with each [`invisible`] character written as `\u{…}` (lowercase hex), as
-/// [`crate::quote`] writes it: text taken from a page, shown to a model.
+/// the `quote` module writes it: text taken from a page, shown to a model.
 pub fn show_invisible(text: &str) -> Cow<'_, str> {
     escape_invisible(text, "\\u{")
 }

@@ -2,16 +2,14 @@
 //! buttons and same-named checkboxes grouped, and what makes a field off-limits (disabled,
 //! read-only, invisible, hidden, a file, or a secret).
 
-use super::js::{
-    bool_prop, get, lower, number_prop, object, proto_call, proto_get, set, string_prop,
-};
+use super::js::{bool_prop, get, lower, proto_call, proto_get, string_prop};
 use client_tools_core::quote::Quoted;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 
-use super::dom::{cast, closest, disabled, is_a, node_get};
+use super::dom::{cast, disabled, is_a, node_get};
 
-use super::labels::{clean_text, group_label, label_of};
+use super::labels::{clean_text, group_label, label_of, seen};
 use super::scope::{attr, contains, query_all, Container};
 
 /// One field as the agent addresses it.
@@ -227,26 +225,6 @@ impl Field {
             }
         })
     }
-}
-
-/// Whether `el` is rendered with some area, visible, not inert and (if `opacity`) not
-/// transparent; `Element.checkVisibility` where the browser has it.
-pub(crate) fn seen(el: &Element, opacity: bool) -> bool {
-    if closest(el, "[inert]").is_some() {
-        return false;
-    }
-    let check = object();
-    set(&check, "visibilityProperty", &JsValue::TRUE);
-    set(&check, "checkVisibilityCSS", &JsValue::TRUE);
-    set(&check, "opacityProperty", &JsValue::from_bool(opacity));
-    set(&check, "checkOpacity", &JsValue::from_bool(opacity));
-    if let Ok(v) = proto_call("Element", "checkVisibility", el, &[&check]) {
-        if v.as_bool() == Some(false) {
-            return false;
-        }
-    }
-    let rect = proto_call("Element", "getBoundingClientRect", el, &[]).unwrap_or_default();
-    number_prop(&rect, "width") > 0.0 && number_prop(&rect, "height") > 0.0
 }
 
 /// The controls of a container inside `root`, grouped into fields, in document order. (A

@@ -4,11 +4,31 @@
 //! Text taken from elements is only the text on screen ([`visible_text`]).
 
 use super::dom::{cast, closest, node_get};
-use super::js::{get, proto_call, string_prop};
+use super::js::{get, number_prop, object, proto_call, set, string_prop};
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlInputElement};
 
 use super::scope::{attr, contains, query_all};
+
+/// Whether `el` is rendered with some area, visible, not inert and (if `opacity`) not
+/// transparent; `Element.checkVisibility` where the browser has it.
+pub(crate) fn seen(el: &Element, opacity: bool) -> bool {
+    if closest(el, "[inert]").is_some() {
+        return false;
+    }
+    let check = object();
+    set(&check, "visibilityProperty", &JsValue::TRUE);
+    set(&check, "checkVisibilityCSS", &JsValue::TRUE);
+    set(&check, "opacityProperty", &JsValue::from_bool(opacity));
+    set(&check, "checkOpacity", &JsValue::from_bool(opacity));
+    if let Ok(v) = proto_call("Element", "checkVisibility", el, &[&check]) {
+        if v.as_bool() == Some(false) {
+            return false;
+        }
+    }
+    let rect = proto_call("Element", "getBoundingClientRect", el, &[]).unwrap_or_default();
+    number_prop(&rect, "width") > 0.0 && number_prop(&rect, "height") > 0.0
+}
 
 /// Longest label text kept; longer text is cut.
 const LABEL_MAX: usize = 120;
@@ -84,7 +104,7 @@ fn walk(el: &Element, out: &mut String, depth: usize) {
 
 /// Whether `el` is on screen (see [`visible_text`]).
 fn shown(el: &Element) -> bool {
-    if !super::fields::seen(el, true) {
+    if !seen(el, true) {
         return false;
     }
     let rect = proto_call("Element", "getBoundingClientRect", el, &[]).unwrap_or_default();
