@@ -34,9 +34,54 @@
 
 #![warn(missing_docs)]
 
-#[cfg(all(not(target_feature = "atomics"), target_family = "wasm"))]
+#[cfg(all(
+    not(target_feature = "atomics"),
+    target_family = "wasm",
+    not(debug_assertions)
+))]
 #[global_allocator]
 static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
+/// Debug builds count the bytes in use, for the memory tests ([`debug::heap_in_use`]): the wasm
+/// memory only grows, so its size tells a leak from the allocator's peak only after long runs.
+#[cfg(all(
+    not(target_feature = "atomics"),
+    target_family = "wasm",
+    debug_assertions
+))]
+mod counted {
+    use std::alloc::{GlobalAlloc, Layout};
+    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+    pub(crate) struct Counted(talc::wasm::WasmDynamicTalc);
+    pub(crate) static IN_USE: AtomicUsize = AtomicUsize::new(0);
+
+    #[global_allocator]
+    static ALLOC: Counted = Counted(talc::wasm::new_wasm_dynamic_allocator());
+
+    // SAFETY: each method passes its arguments on to talc unchanged and only counts.
+    unsafe impl GlobalAlloc for Counted {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            let p = unsafe { self.0.alloc(layout) };
+            if !p.is_null() {
+                IN_USE.fetch_add(layout.size(), Relaxed);
+            }
+            p
+        }
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            unsafe { self.0.dealloc(ptr, layout) };
+            IN_USE.fetch_sub(layout.size(), Relaxed);
+        }
+        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+            let p = unsafe { self.0.realloc(ptr, layout, new_size) };
+            if !p.is_null() {
+                IN_USE.fetch_add(new_size, Relaxed);
+                IN_USE.fetch_sub(layout.size(), Relaxed);
+            }
+            p
+        }
+    }
+}
 
 mod api;
 mod browser;
@@ -62,6 +107,12 @@ mod ws;
 #[doc(hidden)]
 pub mod debug {
     pub use crate::js::cell::{borrows_held_across_js, hold_a_borrow_across};
+
+    /// The bytes the module's allocator has handed out and not taken back (wasm32 only).
+    #[cfg(all(not(target_feature = "atomics"), target_family = "wasm"))]
+    pub fn heap_in_use() -> usize {
+        crate::counted::IN_USE.load(std::sync::atomic::Ordering::Relaxed)
+    }
 }
 
 pub use api::{CallContext, Cancelled, Client, Options, Tool, ToolScope};

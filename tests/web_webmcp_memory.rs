@@ -1,7 +1,7 @@
 //! Browser test of what a page keeps of clients that left (issue 24): 500 clients register
 //! (one tool with a 1,000-character description, `shareStream: false`) and leave, the page
-//! drops them, and after a forced GC the JS heap and the wasm memory must stay within
-//! [`HEAP_BOUND`] and [`WASM_BOUND`] of what they were after a warm-up. `exposeToWebMCP`'s
+//! drops them, and after a forced GC the JS heap and the bytes the wasm allocator has handed out
+//! must stay within [`HEAP_BOUND`] and [`IN_USE_BOUND`] of what they were after a warm-up. `exposeToWebMCP`'s
 //! table of clients once kept every client's tool list, handlers included, for the page's life
 //! (on main at 3621e8f: 141, 239, 368, 482 and 562 KiB after each 100 clients, about 1.1 KiB a
 //! client; after the fix 58, 63, 68, 85 and 71 KiB: what the first clients warm up, then flat).
@@ -27,9 +27,13 @@ const HEAP_BOUND: f64 = 160.0 * 1024.0;
 /// How much more it may hold after any later hundred than after the first: kept clients grew
 /// it by about 105 KiB per 100 (421 KiB); GC's noise here is some tens of KiB.
 const HEAP_SLOPE_BOUND: f64 = 96.0 * 1024.0;
-/// How much the wasm memory may grow (it never shrinks: this bounds the allocator's peak). A
-/// client's engine and shell take several KiB: 500 kept would grow it by megabytes.
-const WASM_BOUND: f64 = 256.0 * 1024.0;
+/// How many more bytes the wasm allocator may have handed out and not taken back after the 500
+/// clients (`client_tools::debug::heap_in_use`, counted in debug builds). A client's engine and
+/// shell take several KiB: 500 kept would hold megabytes. (Measured: 0.5 KiB after 500, 1.5 KiB
+/// after 1,500, a `Vec`'s capacity. The wasm memory's own size is printed, not bounded: it only
+/// grows, by the allocator's peak and fragmentation, 128 to 576 KiB over 100 to 1,500 clients in
+/// steps while the bytes in use stayed flat, and it failed a 256 KiB bound on CI at 500.)
+const IN_USE_BOUND: f64 = 16.0 * 1024.0;
 
 #[wasm_bindgen(inline_js = r#"
 // The heap after collecting everything collectable: a few GCs, with turns in between for the
@@ -42,7 +46,7 @@ async function settled(t) {
   return performance.memory.usedJSHeapSize;
 }
 
-export async function churn(t, memory) {
+export async function churn(t, memory, inUse) {
   if (typeof gc !== "function") throw new Error("gc() is missing: run Chromium with --js-flags=--expose-gc (webdriver.json)");
   if (!performance.memory) throw new Error("performance.memory is missing (Chromium only)");
   // Each client's own 1,000 characters (one shared string would be kept once however often).
@@ -57,22 +61,24 @@ export async function churn(t, memory) {
   };
   for (let i = 0; i < 20; i++) await once(i);
   const heap0 = await settled(t);
-  const wasm0 = memory.buffer.byteLength;
+  const wasm0 = memory.buffer.byteLength, use0 = inUse();
+  const uses = [];
   const heap = [];
   for (let i = 1; i <= 500; i++) {
     await once(i);
-    if (i % 100 === 0) heap.push((await settled(t)) - heap0);
+    if (i % 100 === 0) { heap.push((await settled(t)) - heap0); uses.push(inUse() - use0); }
   }
   const live = await t.a.clients(t.base, t.s);
-  return { heap, wasm: memory.buffer.byteLength - wasm0, live: live.length };
+  return { heap, uses, wasm: memory.buffer.byteLength - wasm0, live: live.length };
 }
 "#)]
 extern "C" {
-    fn churn(t: &JsValue, memory: &JsValue) -> Promise;
+    fn churn(t: &JsValue, memory: &JsValue, in_use: &JsValue) -> Promise;
 }
 
 fn churn_with_memory(t: &JsValue) -> Promise {
-    churn(t, &wasm_bindgen::memory())
+    let in_use = Closure::<dyn Fn() -> f64>::new(|| client_tools::debug::heap_in_use() as f64);
+    churn(t, &wasm_bindgen::memory(), &in_use.into_js_value())
 }
 
 #[wasm_bindgen_test]
@@ -82,12 +88,16 @@ async fn clients_that_left_are_not_kept() {
         .map(|v| v.as_f64().unwrap_or(f64::NAN))
         .collect();
     let wasm = seen["wasm"].as_f64().expect("the wasm memory's growth");
+    let uses: Vec<f64> = (seen["uses"].as_array().expect("in-use figures").iter())
+        .map(|v| v.as_f64().unwrap_or(f64::NAN))
+        .collect();
     let kib = |b: f64| format!("{:.0} KiB", b / 1024.0);
     let figures: Vec<String> = heap.iter().map(|&b| kib(b)).collect();
     // Printed for the record (the issue's before/after figures).
     console_log!(
-        "JS heap growth after each 100 clients: {}; wasm memory growth: {}",
+        "JS heap growth after each 100 clients: {}; wasm bytes in use: {}; wasm memory growth: {}",
         figures.join(", "),
+        uses.iter().map(|&b| kib(b)).collect::<Vec<_>>().join(", "),
         kib(wasm)
     );
     assert_eq!(seen["live"], 0, "every client left the session");
@@ -108,10 +118,12 @@ async fn clients_that_left_are_not_kept() {
         kib(HEAP_BOUND),
         figures.join(", ")
     );
+    let held = uses.iter().fold(f64::MIN, |m, &b| m.max(b));
     assert!(
-        wasm <= WASM_BOUND,
-        "the wasm memory grew by {} over 500 clients that left (bound {})",
-        kib(wasm),
-        kib(WASM_BOUND)
+        uses.len() == 5 && held <= IN_USE_BOUND,
+        "the wasm allocator holds {} more after clients that left (bound {}): {:?}",
+        kib(held),
+        kib(IN_USE_BOUND),
+        uses
     );
 }
