@@ -60,7 +60,14 @@ function delayingProxy(target, delayMs) {
   });
   return new Promise((done) =>
     server.listen(0, "127.0.0.1", () =>
-      done({ url: `http://127.0.0.1:${server.address().port}`, held, close: () => server.closeAllConnections() || server.close() }),
+      done({
+        url: `http://127.0.0.1:${server.address().port}`,
+        held,
+        close() {
+          server.closeAllConnections();
+          server.close();
+        },
+      }),
     ),
   );
 }
