@@ -14,9 +14,10 @@ const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 
 /**
  * Opens `siteUrl` (`path`) in headless Chromium and runs the route checks; returns the number of
- * PUTs each route change took (for the report).
+ * PUTs each route change took (for the report). `mounts`: how many times the app's mount effect
+ * must have run (`window.__mounts`: 2 under StrictMode in development), if the app counts them.
  */
-export async function checkRoutes(checks, { label, name, siteUrl, devserverUrl: base, session, token }) {
+export async function checkRoutes(checks, { label, name, siteUrl, devserverUrl: base, session, token, mounts }) {
   const browser = await chromium.launch({ ...CHROMIUM, headless: true });
   const puts = [];
   try {
@@ -38,6 +39,12 @@ export async function checkRoutes(checks, { label, name, siteUrl, devserverUrl: 
       if (n !== 1) throw new Error(`${n} registrations`);
     });
     if (!registered) return puts;
+    if (mounts !== undefined) {
+      await checks.check(`${label}: the app's mount effect ran ${mounts === 2 ? "twice (StrictMode)" : "once"}`, async () => {
+        const ran = await page.evaluate(() => window.__mounts);
+        if (ran !== mounts) throw new Error(`${ran} times`);
+      });
+    }
     await checks.check(`${label}: the layout's and route A's tools are offered after one PUT`, async () => {
       const expected = ["a_list", "go", "navigate", "signup"].map(tool).sort();
       const ok = await waitFor(async () => JSON.stringify(await toolNames(base, session, token)) === JSON.stringify(expected), 5000);

@@ -2,8 +2,9 @@
 # The framework bindings as apps use them. Packs pkg/ with `npm pack`, installs the tarball next
 # to this suite's pinned dependencies (package-lock.json, `npm ci`), copies each app into a fresh
 # directory under .work/ and runs its check.mjs side by side: react/ (Vite + React + React
-# Router, StrictMode), vue/ (Vite + Vue + vue-router), types/ (strict tsc). Each check builds
-# its app, starts its own devserver on a free port and drives headless Chromium.
+# Router, StrictMode), next/ (Next.js App Router: `next build` + `next start`, then `next dev`,
+# StrictMode), vue/ (Vite + Vue + vue-router), types/ (strict tsc). Each check builds its app,
+# starts its own devserver on a free port and drives headless Chromium.
 #
 # Prints each check, then "N passed, M failed" per app and a closing line. SKIP_BUILD_PKG=1
 # reuses pkg/; DEVSERVER=BIN uses a built devserver; ONLY="react vue" runs only those.
@@ -12,9 +13,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 cd "$root"
 export PATH="$HOME/.cargo/bin:$PATH"
+export NEXT_TELEMETRY_DISABLED=1
 
 fail() { echo "bindings: $*" >&2; echo "0 passed, 1 failed"; exit 1; }
-all=(react vue types)
+all=(react next vue types)
 apps=()
 for a in "${all[@]}"; do
   if [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $a "* ]]; then apps+=("$a"); fi
