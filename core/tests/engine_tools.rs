@@ -154,3 +154,60 @@ fn fatal_error_settles_every_open_op() {
         assert!(matches!(result, Some(Err(_))), "{op:?}: {result:?}");
     }
 }
+
+#[test]
+fn the_same_list_again_sends_no_put() {
+    let mut h = Harness::registered(config());
+    // The list the registration declared: settled at once, nothing sent.
+    let declared = vec![highlight_row(), tool("noop", None)];
+    let same = h.engine.set_tools(declared, at(h.now)).unwrap();
+    h.drain();
+    assert!(h.out.contains(&Output::OpDone {
+        op: same,
+        result: Ok(())
+    }));
+    assert_eq!(h.count_sends(Method::Put, "/tools"), 0);
+    h.out.clear();
+    // A new list, then the same one again while its PUT is on its way (StrictMode's second
+    // mount): one PUT, and both ops settle with its answer.
+    let a = h
+        .engine
+        .set_tools(vec![tool("a", None)], at(h.now))
+        .unwrap();
+    h.drain();
+    let again = h
+        .engine
+        .set_tools(vec![tool("a", None)], at(h.now))
+        .unwrap();
+    h.drain();
+    let put = h.take_send(Method::Put, "/tools");
+    assert!(!h.out.iter().any(|o| matches!(o, Output::OpDone { .. })));
+    h.answer(&put, 200, "{}");
+    for op in [a, again] {
+        assert!(h.out.contains(&Output::OpDone { op, result: Ok(()) }));
+    }
+    assert_eq!(
+        h.count_sends(Method::Put, "/tools"),
+        0,
+        "one PUT for the list"
+    );
+}
+
+#[test]
+fn a_refused_list_is_sent_again_when_set_again() {
+    let mut h = Harness::registered(config());
+    h.engine
+        .set_tools(vec![tool("b", None)], at(h.now))
+        .unwrap();
+    h.drain();
+    let put = h.take_send(Method::Put, "/tools");
+    h.answer(&put, 400, &error_json("invalid_request", "tools[0]: bad"));
+    let op = h
+        .engine
+        .set_tools(vec![tool("b", None)], at(h.now))
+        .unwrap();
+    h.drain();
+    let put = h.take_send(Method::Put, "/tools");
+    h.answer(&put, 200, "{}");
+    assert!(h.out.contains(&Output::OpDone { op, result: Ok(()) }));
+}

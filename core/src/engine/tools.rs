@@ -51,6 +51,11 @@ impl ToolList {
         self.version
     }
 
+    /// Whether the server has `version` (it took it or a newer one).
+    pub(super) fn is_declared(&self, version: u64) -> bool {
+        version <= self.declared
+    }
+
     /// Replaces the list; returns its version.
     pub(super) fn replace(&mut self, tools: Vec<ToolDef>) -> u64 {
         self.tools = tools;

@@ -334,8 +334,24 @@ impl Router {
 
     pub(super) fn set_tools(&mut self, tools: Vec<ToolDef>, now: Instant) -> OpId {
         self.now = now;
-        let version = self.tools.replace(tools);
         let op = self.new_op();
+        // The list the server has, or is being sent, again (a re-render, React's StrictMode
+        // mounting twice): no `PUT`; the op settles with the one that carries it. (A list it
+        // refused is sent again.)
+        if self.reg.state() == ClientState::Registered && self.tools.defs() == tools.as_slice() {
+            let version = self.tools.version();
+            if self.tools.is_declared(version) {
+                self.out.push(Output::OpDone { op, result: Ok(()) });
+                return op;
+            }
+            let sending =
+                |k: &ReqKind| matches!(k, ReqKind::PutTools { version: v, .. } if *v == version);
+            if self.requests.has(sending) {
+                self.tools.wait(op, version);
+                return op;
+            }
+        }
+        let version = self.tools.replace(tools);
         match (self.reg.state(), self.reg.left_by()) {
             (ClientState::Failed, _) | (ClientState::Left, Some(LeftBy::App)) => {
                 let err = EngineError::new(
