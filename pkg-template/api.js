@@ -376,14 +376,16 @@ export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
   for (const [exportName, defaultName] of Object.entries(FACTORIES)) {
     if (!(exportName in glue)) continue; // the lite build
     factories[exportName] = (options) => {
-      const refs = refKeys(options);
+      const refs = readOrRefuse(exportName, () => refKeys(options));
       if (refs.length > 0) return withRefs(exportName, options, refs);
       if (loaded) return glue[exportName](options);
       // Before the module is loaded the definition is completed (and its options checked)
       // when Client.register or setTools takes it, once the module is there.
       let built;
       const build = () => (built ??= glue[exportName](options));
-      const name = options !== null && typeof options === "object" && typeof options.name === "string" ? options.name : defaultName;
+      const name = readOrRefuse(exportName, () =>
+        options !== null && typeof options === "object" && typeof options.name === "string" ? options.name : defaultName,
+      );
       const tool = {
         name,
         async handler(args, ctx) {
@@ -400,12 +402,12 @@ export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
   function withRefs(exportName, options, refs) {
     const call = async (args, ctx) => {
       await init();
-      const now = resolveRefs(options, refs);
+      const now = readOrRefuse(exportName, () => resolveRefs(options, refs));
       if (now.empty) return { isError: true, text: `The ${now.empty} this tool works on is not on the page now.` };
       return glue[exportName](now.options).handler(args, ctx);
     };
-    const build = () => ({ ...glue[exportName](withoutRefs(options, refs)), handler: call });
-    const name = typeof options.name === "string" ? options.name : FACTORIES[exportName];
+    const build = () => ({ ...glue[exportName](readOrRefuse(exportName, () => withoutRefs(options, refs))), handler: call });
+    const name = readOrRefuse(exportName, () => (typeof options.name === "string" ? options.name : FACTORIES[exportName]));
     return Object.defineProperty({ name, handler: call }, PENDING, { value: build });
   }
 

@@ -84,6 +84,8 @@ export async function checkRoutes(checks, { label, name, siteUrl, devserverUrl: 
         if (!settled) throw new Error("no client_tool_succeeded in the event log");
         if (!replaced.length || replaced[0].id > settled.id) throw new Error(`client_tools_replaced (${replaced.map((e) => e.id)}) not before the settlement (${settled.id})`);
         puts.push([what, replaced.length]);
+        // One PUT per route change: a re-render or StrictMode's second mount sends no other.
+        if (replaced.length !== 1) throw new Error(`${replaced.length} PUTs for one route change`);
         return `${replaced.length} PUT(s); ${result.text}`;
       });
     }
