@@ -27,6 +27,8 @@ pub struct Config {
     pub www: Option<PathBuf>,
     /// Static files served at `/pkg/` (`--pkg DIR`).
     pub pkg: Option<PathBuf>,
+    /// Static files served at `/docs/` (`--docs DIR`: scripts/docs' target/docs).
+    pub docs: Option<PathBuf>,
     /// The shortest TTL lifetime a client may ask for (`--ttl-min-seconds`).
     pub ttl_min_seconds: u32,
     /// The longest TTL lifetime a client may ask for (`--ttl-max-seconds`).
@@ -60,6 +62,7 @@ impl Default for Config {
             sessions: Vec::new(),
             www: None,
             pkg: None,
+            docs: None,
             ttl_min_seconds: 5,
             ttl_max_seconds: 3600,
             idempotency_ttl_ms: 24 * 3600 * 1000,
@@ -107,6 +110,7 @@ usage: devserver [OPTIONS]
   --session ID:TOKEN          a session that exists from the start (repeatable)
   --www DIR                   static files served at /
   --pkg DIR                   static files served at /pkg/
+  --docs DIR                  static files served at /docs/
   --ttl-min-seconds N         shortest TTL lifetime accepted (default 5)
   --ttl-max-seconds N         longest TTL lifetime accepted (default 3600)
   --idempotency-ttl-ms MS     how long an Idempotency-Key is remembered (default 86400000)
@@ -152,6 +156,7 @@ where
             "--session",
             "--www",
             "--pkg",
+            "--docs",
             "--ttl-min-seconds",
             "--ttl-max-seconds",
             "--idempotency-ttl-ms",
@@ -204,6 +209,7 @@ fn apply(config: &mut Config, name: &str, value: &str) -> Result<(), CliError> {
         }
         "--www" => config.www = Some(directory(name, value)?),
         "--pkg" => config.pkg = Some(directory(name, value)?),
+        "--docs" => config.docs = Some(directory(name, value)?),
         "--ttl-min-seconds" => config.ttl_min_seconds = seconds(name, value)?,
         "--ttl-max-seconds" => config.ttl_max_seconds = seconds(name, value)?,
         "--idempotency-ttl-ms" => config.idempotency_ttl_ms = millis(name, value)?,

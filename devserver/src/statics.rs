@@ -1,4 +1,4 @@
-//! Static files for the demo: `--www DIR` at `/`, `--pkg DIR` at `/pkg/`, with the MIME types a
+//! Static files for the demo: `--www DIR` at `/`, `--pkg DIR` at `/pkg/`, `--docs DIR` at `/docs/`, with the MIME types a
 //! browser needs (`application/wasm` for streaming compilation, `text/javascript` for modules).
 
 use crate::error::HttpError;
@@ -10,12 +10,15 @@ use axum::response::{IntoResponse, Response};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// The fallback route: a file under `--pkg` or `--www`, or 404.
+/// The fallback route: a file under `--pkg`, `--docs` or `--www`, or 404.
 pub async fn serve(State(hub): State<Arc<Hub>>, method: Method, uri: Uri) -> Response {
     let path = uri.path();
-    let (root, rel) = match path.strip_prefix("/pkg/") {
-        Some(rel) => (hub.config.pkg.as_deref(), rel),
-        None => (hub.config.www.as_deref(), path.trim_start_matches('/')),
+    let (root, rel) = if let Some(rel) = path.strip_prefix("/pkg/") {
+        (hub.config.pkg.as_deref(), rel)
+    } else if let Some(rel) = path.strip_prefix("/docs/") {
+        (hub.config.docs.as_deref(), rel)
+    } else {
+        (hub.config.www.as_deref(), path.trim_start_matches('/'))
     };
     let not_found = || HttpError::not_found(format!("no route or file {path}")).into_response();
     let Some(root) = root else {

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The docs' examples and links: packs pkg/ (built by scripts/build-pkg unless SKIP_BUILD_PKG=1
+# and pkg/ exists), installs the tarball next to this suite's pinned TypeScript
+# (package-lock.json, `npm ci`), and runs check.mjs: every JS/TS block of README.md and
+# docs/ type-checked with tsc --strict against the package, fragments skipped by name, and
+# every relative link and anchor resolved. Closes with `N passed, M failed`.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+here=tests/docs
+fail() { echo "tests/docs: $*" >&2; exit 1; }
+
+if [ "${SKIP_BUILD_PKG:-0}" != 1 ] || [ ! -f pkg/package.json ]; then
+  scripts/build-pkg || fail "scripts/build-pkg failed"
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+tarball=$(cd pkg && npm pack --silent --pack-destination "$tmp") || fail "npm pack failed"
+
+cd "$here"
+stamp=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [ "$(cat node_modules/.docs-lock 2>/dev/null)" != "$stamp" ]; then
+  npm ci --no-audit --no-fund --prefer-offline --loglevel=error || fail "npm ci failed"
+  echo "$stamp" > node_modules/.docs-lock
+fi
+npm install --no-save --no-audit --no-fund --prefer-offline --loglevel=error "$tmp/$tarball" || fail "installing the tarball failed"
+exec node check.mjs "$@"
