@@ -153,3 +153,10 @@ extern "Rust" fn client_tools_core_host_pattern(
 extern "Rust" fn client_tools_core_host_write_f64(value: f64, out: &mut String) {
     js::json::write_f64(value, out)
 }
+
+/// The README's and the Rust web app guide's Rust examples, compiled as doctests for wasm32 by
+/// `scripts/test` (`cargo test --doc --target wasm32-unknown-unknown -Zdoctest-xcompile`).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+#[doc = include_str!("../docs/rust.md")]
+pub struct GuideExamples;

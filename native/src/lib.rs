@@ -56,3 +56,8 @@ pub use options::{
 };
 /// The cancellation token a handler gets in its [`CallContext`].
 pub use tokio_util::sync::CancellationToken;
+
+/// The backend worker guide's Rust examples, compiled as doctests (`cargo test --doc`).
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/workers.md")]
+pub struct GuideExamples;
