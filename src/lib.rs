@@ -4,7 +4,7 @@
 //! crate (re-exported here as [`protocol`], [`sse`], [`schema`] and [`engine`]). For Rust
 //! callers (a Leptos, Yew or Dioxus app, a `wasm-pack test`): [`Client`], [`Options`], [`Tool`],
 //! [`CallContext`], with the same names, builders and meaning as the native worker's
-//! `client-tools-native`. With the `js-api` feature (the npm package's build), [`js_api`] holds the
+//! `client-tools-native`. With the `js-api` feature (the npm package's build), `js_api` holds the
 //! JS classes, thin over the Rust API.
 //!
 //! ```no_run

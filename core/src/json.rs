@@ -3,7 +3,7 @@
 //! Every place the core reads JSON text (server answers and stream events, a string holding a
 //! call's arguments, a handler's result, a voice agent's frames) calls [`parse`], and nothing
 //! else in the core parses JSON text. Every number the core writes as JSON text
-//! (`protocol::json_text` and `object_text`) goes through [`write_number`].
+//! (`protocol::json_text` and `object_text`) goes through `write_number`.
 //!
 //! [`parse`] is `serde_json::from_str`, except in a wasm build with the `host-json` feature
 //! (the wasm SDK turns it on): there it calls the host's parser, a function the crate that
@@ -18,7 +18,7 @@
 //! parser (its `Deserializer`, number parsing and float tables) is not linked: the SDK's .wasm
 //! is 13 KB smaller, 6.5 KB gzipped, its walker included.
 //!
-//! Likewise [`write_number`] writes a float with the host's writer in such a build, a function
+//! Likewise `write_number` writes a float with the host's writer in such a build, a function
 //! named `client_tools_core_host_write_f64`:
 //!
 //! ```text

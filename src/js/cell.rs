@@ -175,7 +175,7 @@ pub(crate) fn entering_js(what: &str) {
     let _ = what;
 }
 
-/// The calls into JS made while a [`JsRefCell`] borrow was live since the last call, each with
+/// The calls into JS made while a `JsRefCell` borrow was live since the last call, each with
 /// where the borrows were taken; empties the list. Debug builds only.
 #[cfg(debug_assertions)]
 pub fn borrows_held_across_js() -> Vec<String> {

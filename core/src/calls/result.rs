@@ -138,7 +138,7 @@ impl Answer {
         (limit.cut(text), is_error)
     }
 
-    /// Reads what a handler returned by the convention in the [module docs](self).
+    /// Reads what a handler returned by the convention in the module docs.
     pub fn from_returned(returned: Returned) -> Answer {
         match returned {
             Returned::Nothing => Answer::Ok(Content::Text(DONE_TEXT.to_owned())),

@@ -19,7 +19,7 @@
 //! date, time, email, uri, uuid, ipv4 and ipv6.
 //!
 //! `pattern` and `patternProperties` are ECMA-262 regular expressions run by the host's
-//! engine: the page's `RegExp` in the browser, `regress` natively (see [`pattern`]'s docs).
+//! engine: the page's `RegExp` in the browser, `regress` natively (see `pattern`'s docs).
 //!
 //! A tool's schema is checked when the tool is declared ([`check`]): a keyword with a value
 //! of the wrong type, a reference that points nowhere, a pattern that does not compile is a

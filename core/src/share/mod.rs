@@ -1,5 +1,5 @@
 //! Tab sharing: one event stream per session for all the tabs of a browser profile, as a
-//! sans-I/O state machine like the [`engine`](crate::engine).
+//! sans-I/O state machine like the [`engine`].
 //!
 //! The stream (`GET …/stream`) carries the whole session's events, and over HTTP/1.1 each one
 //! holds one of the browser's 6 connections to the host: eight tabs with eight streams starve

@@ -149,7 +149,7 @@ pub enum WsOutput {
         text: String,
         call_id: Option<String>,
     },
-    /// Run the tool's handler; finish with [`WsBridge::finish`].
+    /// Run the tool's handler; finish with `WsBridge::finish`.
     Run {
         call_id: String,
         run_id: String,
