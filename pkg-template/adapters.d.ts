@@ -41,3 +41,26 @@ declare module "./client_tools.js" {
     toElevenLabs(options?: ElevenLabsOptions): ElevenLabsAdapter;
   }
 }
+
+/** The SDK's `tool` factory (`import { tool } from "@openai/agents"` or `@openai/agents-realtime`). */
+export type OpenAIAgentsToolFactory<T = any> = (options: {
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+  strict: false;
+  execute(input: any, context?: any, details?: { toolCall?: { callId?: string }; signal?: AbortSignal }): Promise<string>;
+  errorFunction(context: any, error: unknown): string;
+}) => T;
+
+export interface OpenAIAgentsOptions<T = any> extends AdapterOptions {
+  tool: OpenAIAgentsToolFactory<T>;
+}
+
+export declare function toOpenAIAgents<T>(tools: ToolRegistry | ToolDefinition[], options: OpenAIAgentsOptions<T>): T[];
+
+declare module "./client_tools.js" {
+  interface ToolRegistry {
+    /** Function tools for `Agent` and `RealtimeAgent` (installed by `import "client-tools/adapters"`). */
+    toOpenAIAgents<T>(options: OpenAIAgentsOptions<T>): T[];
+  }
+}

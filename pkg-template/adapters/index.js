@@ -5,12 +5,16 @@
 // package's main entries hold none of this code.
 import { hub } from "./run.js";
 import { toElevenLabs } from "./elevenlabs.js";
+import { toOpenAIAgents } from "./openai.js";
 
-export { toElevenLabs };
+export { toElevenLabs, toOpenAIAgents };
 
 const METHODS = {
   toElevenLabs(options) {
     return toElevenLabs(this, options);
+  },
+  toOpenAIAgents(options) {
+    return toOpenAIAgents(this, options);
   },
 };
 

@@ -316,9 +316,20 @@ async fn place_call(
     } else {
         1
     };
+    // Realtime: the platform also sends the finished item as `response.output_item.done`
+    // (what @openai/agents-realtime dispatches on); WsTools reads the frame above.
+    let item_done = (dialect == Dialect::OpenAiRealtime).then(|| {
+        json!({"type": "response.output_item.done", "event_id": format!("evt_{n}_item"),
+               "response_id": response_id, "output_index": 0,
+               "item": {"type": "function_call", "id": frame["item_id"], "status": "completed",
+                        "call_id": call_id, "name": req.tool_name, "arguments": frame["arguments"]}})
+    });
     for _ in 0..copies {
         if let Some(c) = &s.conn {
             let _ = c.tx.send(ToSocket::Text(frame.to_string()));
+            if let Some(item) = &item_done {
+                let _ = c.tx.send(ToSocket::Text(item.to_string()));
+            }
         }
     }
     drop(s);
