@@ -158,6 +158,80 @@ function testFrames(WsTools, testOf) {
 }
 
 
+/** Where `client-tools/adapters` finds the registry classes (it imports neither build, so
+ * its code stays out of an app's bundle until the app imports it): each build's wrap adds its
+ * ToolRegistry here and runs the installers the adapters added, whichever loads first. */
+const HUB = Symbol.for("client-tools.registries");
+
+/**
+ * `registry.execute(name, args, { runId, callId, signal, deadlineMs })`, in JS over the glue's
+ * (which takes `runId` and `signal`): a repeated `callId` is answered with the first call's
+ * promise without running the handler again (while it runs, the same answer), per registry,
+ * for the last 4,096 call ids; a call that rejected (aborted) is forgotten, so a retry runs.
+ * `deadlineMs` (ms from now) caps the tool's `timeoutMs`: past it the call is answered
+ * "timed out" and the handler's `ctx.signal` aborts.
+ */
+function callRuntime(ToolRegistry) {
+  const proto = ToolRegistry?.prototype;
+  if (!proto || Object.prototype.hasOwnProperty.call(proto, CALL_RUNTIME)) return;
+  Object.defineProperty(proto, CALL_RUNTIME, { value: true });
+  const execute = proto.execute;
+  const seen = new WeakMap();
+  proto.execute = function (name, args, options) {
+    if (options === null || typeof options !== "object") return execute.call(this, name, args, options);
+    let callId, deadlineMs, rest;
+    try {
+      ({ callId, deadlineMs, ...rest } = readOrRefuse("options", () => ({ ...options })));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (callId !== undefined && (typeof callId !== "string" || callId === "")) {
+      return Promise.reject(coded("invalid_option", "options.callId: must be a non-empty string"));
+    }
+    if (deadlineMs !== undefined && !(typeof deadlineMs === "number" && deadlineMs >= 0 && deadlineMs <= 2 ** 31 - 1)) {
+      return Promise.reject(coded("invalid_option", `options.deadlineMs: must be a number of milliseconds from 0 to 2147483647, got ${messageOf(deadlineMs)}`));
+    }
+    const run = () => (deadlineMs === undefined ? execute.call(this, name, args, rest) : capped(this, name, args, rest, deadlineMs));
+    if (callId === undefined) return run();
+    let calls = seen.get(this);
+    if (!calls) seen.set(this, (calls = new Map()));
+    const first = calls.get(callId);
+    if (first) return first;
+    const answer = run();
+    calls.set(callId, answer);
+    if (calls.size > 4096) calls.delete(calls.keys().next().value);
+    answer.catch(() => {
+      if (calls.get(callId) === answer) calls.delete(callId);
+    });
+    return answer;
+  };
+  function capped(registry, name, args, rest, ms) {
+    const controller = new AbortController();
+    const outer = rest.signal;
+    if (outer?.aborted) return execute.call(registry, name, args, rest);
+    const forward = () => controller.abort(outer.reason);
+    outer?.addEventListener?.("abort", forward, { once: true });
+    return new Promise((resolve, reject) => {
+      let late = false;
+      const timer = setTimeout(() => {
+        late = true;
+        resolve({ success: false, data: null, error: `timed out after ${ms} ms (the caller's deadline)` });
+        controller.abort(coded("timeout", "the caller's deadline passed"));
+      }, ms);
+      execute.call(registry, name, args, { ...rest, signal: controller.signal }).then(
+        (value) => late || resolve(value),
+        (error) => late || reject(error),
+      ).finally(() => {
+        clearTimeout(timer);
+        outer?.removeEventListener?.("abort", forward);
+      });
+    });
+  }
+}
+
+/** Marks a ToolRegistry prototype whose `execute` takes `callId` and `deadlineMs`. */
+const CALL_RUNTIME = Symbol("client-tools call runtime");
+
 /**
  * Builds the API over `glue` (the wasm-bindgen module). `defaultSource()` says where the module
  * is when `init` gets no options: a URL in browsers, the file's bytes in Node; `hint` says what
@@ -166,6 +240,7 @@ function testFrames(WsTools, testOf) {
 export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
   testFrames(glue.WsTools, glue.wsFrameTest);
   for (const name of Object.keys(ASYNC_METHODS)) guardClass(glue[name], name);
+  callRuntime(glue.ToolRegistry);
   let loaded = false;
   let loading = null;
 
@@ -413,6 +488,11 @@ export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
 
   const classes = {};
   for (const [name, statics] of Object.entries(SYNC_CLASSES)) classes[name] = syncClass(name, statics);
+  const hub = (globalThis[HUB] ??= { classes: [], installers: [] });
+  if (glue.ToolRegistry && !hub.classes.includes(classes.ToolRegistry)) {
+    hub.classes.push(classes.ToolRegistry);
+    for (const install of hub.installers) install(glue.ToolRegistry.prototype);
+  }
 
   /** Exposes tools (an array, a registry or a Client) to the browser's own agent (WebMCP). */
   async function exposeToWebMCP(source, options) {

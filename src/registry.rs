@@ -33,6 +33,10 @@ export interface ExecuteOptions {
   runId?: string;
   /** Aborting it rejects the promise and aborts the handler's `ctx.signal`. */
   signal?: AbortSignal;
+  /** The caller's id of this call (an agent SDK's): a repeat is answered with the first call's answer, the handler not run again (while it runs, the same answer); a call that rejected is forgotten. Per registry, the last 4,096 ids. */
+  callId?: string;
+  /** Milliseconds from now: caps the tool's `timeoutMs` (past it: "timed out", `ctx.signal` aborted). */
+  deadlineMs?: number;
 }
 
 /** An OpenAI Chat Completions tool. */

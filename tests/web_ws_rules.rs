@@ -168,13 +168,17 @@ async fn cartesia_results_stay_within_4096_bytes_and_expects_response_false_send
 }
 
 /// The frames of the page's socket in order, as the scenario saw them (`in:<type>`,
-/// `out:<type>`, and a `-- next call` mark).
+/// `out:<type>`, and a `-- next call` mark), less `response.output_item.done`: the simulator
+/// sends it after each call's `response.function_call_arguments.done`, as the platform does
+/// (for @openai/agents-realtime, issue 28); WsTools reads the latter, and where the item lands
+/// among the page's own frames depends on how fast its handler answered.
 fn wire(seen: &serde_json::Value) -> Vec<String> {
     seen["wire"]
         .as_array()
         .unwrap()
         .iter()
         .map(|w| w.as_str().unwrap().to_owned())
+        .filter(|w| w != "in:response.output_item.done")
         .collect()
 }
 

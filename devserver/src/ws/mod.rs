@@ -129,7 +129,11 @@ async fn connect(
         upgrade.map_err(|e| HttpError::invalid_body(format!("not a WebSocket upgrade: {e}")))?;
     let sim = sims.get(&session.id);
     // A frame is a request body: the same 1 MiB limit.
-    let upgrade = upgrade.max_message_size(BODY_MAX_BYTES);
+    // The real SDKs ask for their platform's subprotocol (`convai`: @elevenlabs/client,
+    // `realtime`: the OpenAI Realtime clients) and fail a socket that selects none.
+    let upgrade = upgrade
+        .max_message_size(BODY_MAX_BYTES)
+        .protocols(["convai", "realtime"]);
     Ok(upgrade.on_upgrade(move |socket| serve(socket, sim, dialect)))
 }
 
@@ -146,6 +150,14 @@ async fn serve(mut socket: WebSocket, sim: Arc<Mutex<Sim>>, dialect: Dialect) {
                 .send(ToSocket::Close(1000, "replaced by a newer socket".into()));
         }
         s.response_active = false;
+        // What ElevenLabs sends first on every conversation (its SDK waits for it before
+        // `startSession` resolves); the other dialects' platforms send nothing first.
+        if dialect == Dialect::ElevenLabs {
+            let frame = json!({"type": "conversation_initiation_metadata",
+                "conversation_initiation_metadata_event": {"conversation_id": format!("conv_sim_{id}"),
+                    "agent_output_audio_format": "pcm_16000", "user_input_audio_format": "pcm_16000"}});
+            let _ = tx.send(ToSocket::Text(frame.to_string()));
+        }
         s.conn = Some(Conn { id, dialect, tx });
         id
     };
@@ -304,9 +316,20 @@ async fn place_call(
     } else {
         1
     };
+    // Realtime: the platform also sends the finished item as `response.output_item.done`
+    // (what @openai/agents-realtime dispatches on); WsTools reads the frame above.
+    let item_done = (dialect == Dialect::OpenAiRealtime).then(|| {
+        json!({"type": "response.output_item.done", "event_id": format!("evt_{n}_item"),
+               "response_id": response_id, "output_index": 0,
+               "item": {"type": "function_call", "id": frame["item_id"], "status": "completed",
+                        "call_id": call_id, "name": req.tool_name, "arguments": frame["arguments"]}})
+    });
     for _ in 0..copies {
         if let Some(c) = &s.conn {
             let _ = c.tx.send(ToSocket::Text(frame.to_string()));
+            if let Some(item) = &item_done {
+                let _ = c.tx.send(ToSocket::Text(item.to_string()));
+            }
         }
     }
     drop(s);

@@ -1,0 +1,29 @@
+// client-tools/adapters: one ToolRegistry (or tool array) served through the agent SDKs apps
+// already use, every call through the registry's call runtime (argument checks, once per call
+// id, deadlines, maxCallsPerRun). Importing this module also installs the adapters as methods
+// of ToolRegistry (registry.toElevenLabs() …), for both builds, whichever loads first; the
+// package's main entries hold none of this code.
+import { hub } from "./run.js";
+import { toElevenLabs } from "./elevenlabs.js";
+import { toOpenAIAgents } from "./openai.js";
+
+export { toElevenLabs, toOpenAIAgents };
+
+const METHODS = {
+  toElevenLabs(options) {
+    return toElevenLabs(this, options);
+  },
+  toOpenAIAgents(options) {
+    return toOpenAIAgents(this, options);
+  },
+};
+
+function install(proto) {
+  for (const [name, f] of Object.entries(METHODS)) {
+    if (!Object.hasOwn(proto, name)) Object.defineProperty(proto, name, { value: f, configurable: true, writable: true });
+  }
+}
+
+const h = hub();
+if (!h.installers.includes(install)) h.installers.push(install);
+for (const Registry of h.classes) install(Registry.prototype);
