@@ -216,7 +216,7 @@ function callRuntime(ToolRegistry) {
       const timer = setTimeout(() => {
         late = true;
         resolve({ success: false, data: null, error: `timed out after ${ms} ms (the caller's deadline)` });
-        controller.abort(coded("timeout", "the caller's deadline passed"));
+        controller.abort(coded("aborted", "the caller's deadline passed"));
       }, ms);
       execute.call(registry, name, args, { ...rest, signal: controller.signal }).then(
         (value) => late || resolve(value),

@@ -87,13 +87,3 @@ export function runner(source, who, options) {
 export function text(data) {
   return typeof data === "string" ? data : JSON.stringify(data ?? null);
 }
-
-/** `text` cut to at most `max` UTF-8 bytes (whole characters), marked when cut. */
-export function cut(value, max) {
-  const bytes = new TextEncoder().encode(value);
-  if (bytes.length <= max) return value;
-  const mark = "… [cut]";
-  let end = max - new TextEncoder().encode(mark).length;
-  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end -= 1;
-  return new TextDecoder().decode(bytes.subarray(0, Math.max(0, end))) + mark;
-}
