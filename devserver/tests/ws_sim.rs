@@ -186,6 +186,10 @@ async fn faults_send_a_call_twice_and_drop_the_socket_mid_call() {
     let server = start(|_| {}).await;
     let s = Session::create(&server).await;
     let mut ws = connect(&s, "elevenlabs").await;
+    // What ElevenLabs sends first on every conversation (its SDK waits for it).
+    let meta = next(&mut ws).await;
+    assert_eq!(meta["type"], json!("conversation_initiation_metadata"));
+    assert!(meta["conversation_initiation_metadata_event"]["conversation_id"].is_string());
     let id = place(&s, json!({"tool_name": "t", "fault": "send_twice"})).await;
     let first = next(&mut ws).await;
     assert_eq!(first["client_tool_call"]["tool_call_id"], json!(id));
@@ -218,6 +222,16 @@ async fn realtime_calls_come_inside_a_response_and_response_create_is_refused_du
     assert_eq!(
         (call["call_id"].clone(), call["arguments"].clone()),
         (json!(id), json!(r#"{"a":1}"#))
+    );
+    // The finished item too, as the platform sends it (what @openai/agents-realtime reads).
+    let item = next(&mut ws).await;
+    assert_eq!(item["type"], json!("response.output_item.done"));
+    assert_eq!(
+        (
+            item["item"]["type"].clone(),
+            item["item"]["call_id"].clone()
+        ),
+        (json!("function_call"), json!(id))
     );
     send(
         &mut ws,
