@@ -848,27 +848,12 @@ impl Share {
                 l.term = msg.term;
                 self.asked = None;
             }
-            Kind::Open
-                if addressed
-                    && msg.text == STREAM_RESET
-                    && !self.position.is_empty()
-                    && msg.at != self.position =>
-            {
-                // The leader no longer holds what this tab missed: it reads it from the server.
-                l.expect = msg.seq + 1;
-                l.term = msg.term;
-                if !*engine_open {
-                    *engine_open = true;
-                    self.out
-                        .push_back(Output::Engine(engine::Input::StreamOpened {
-                            stream,
-                            status: 200,
-                        }));
-                }
-                self.asked = None;
-                self.catch_up(msg.at, now);
-            }
             Kind::Open if addressed => {
+                // A reset for a point this tab has passed: the leader no longer holds what
+                // this tab missed, so it reads it from the server.
+                let reset = msg.text == STREAM_RESET
+                    && !self.position.is_empty()
+                    && msg.at != self.position;
                 l.expect = msg.seq + 1;
                 l.term = msg.term;
                 if !*engine_open {
@@ -880,6 +865,10 @@ impl Share {
                         }));
                 }
                 self.asked = None;
+                if reset {
+                    self.catch_up(msg.at, now);
+                    return;
+                }
                 let before = std::mem::replace(&mut self.position, msg.at);
                 if !msg.text.is_empty() {
                     if msg.text != STREAM_RESET {
