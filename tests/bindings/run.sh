@@ -37,11 +37,7 @@ trap 'rm -rf "$tmp"' EXIT
 tarball=$(cd pkg && npm pack --silent --pack-destination "$tmp") || fail "npm pack failed"
 
 cd "$here"
-stamp=$(sha256sum package-lock.json | cut -d' ' -f1)
-if [ "$(cat node_modules/.bindings-lock 2>/dev/null)" != "$stamp" ]; then
-  npm ci --no-audit --no-fund --prefer-offline --loglevel=error || fail "npm ci failed"
-  echo "$stamp" > node_modules/.bindings-lock
-fi
+"$root/scripts/npm-ci-once" . || fail "npm ci failed"
 npm install --no-save --no-audit --no-fund --prefer-offline --loglevel=error "$tmp/$tarball" || fail "installing the tarball failed"
 
 rm -rf .work

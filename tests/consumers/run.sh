@@ -44,12 +44,7 @@ echo "consumers: packed $tarball ($(stat -c %s "$tmp/$tarball") B): $(tar tzf "$
 
 cd "$here"
 t0=$SECONDS
-# npm ci only when the lock changed since the last one here (a clean clone always runs it).
-stamp=$(sha256sum package-lock.json | cut -d' ' -f1)
-if [ "$(cat node_modules/.consumers-lock 2>/dev/null)" != "$stamp" ]; then
-  npm ci --no-audit --no-fund --loglevel=error || fail "npm ci failed"
-  echo "$stamp" > node_modules/.consumers-lock
-fi
+"$root/scripts/npm-ci-once" . || fail "npm ci failed"
 # --no-save: the tarball changes with every build, so it stays out of package.json and the lock.
 npm install --no-save --no-audit --no-fund --prefer-offline --loglevel=error "$tmp/$tarball" || fail "installing the tarball failed"
 echo "consumers: dependencies and the tarball installed ($((SECONDS - t0)) s)" >&2

@@ -16,11 +16,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 tarball=$(cd pkg && npm pack --silent --pack-destination "$tmp") || fail "npm pack failed"
 
+scripts/npm-ci-once "$here" || fail "npm ci failed"
 cd "$here"
-stamp=$(sha256sum package-lock.json | cut -d' ' -f1)
-if [ "$(cat node_modules/.docs-lock 2>/dev/null)" != "$stamp" ]; then
-  npm ci --no-audit --no-fund --prefer-offline --loglevel=error || fail "npm ci failed"
-  echo "$stamp" > node_modules/.docs-lock
-fi
 npm install --no-save --no-audit --no-fund --prefer-offline --loglevel=error "$tmp/$tarball" || fail "installing the tarball failed"
 exec node check.mjs "$@"

@@ -27,12 +27,7 @@ trap 'rm -rf "$tmp"' EXIT
 tarball=$(cd "$pkg" && npm pack --silent --pack-destination "$tmp") || fail "npm pack failed"
 
 cd "$here"
-# npm ci only when the lock changed since the last one here (a clean clone always runs it).
-stamp=$(sha256sum package-lock.json | cut -d' ' -f1)
-if [ "$(cat node_modules/.hostile-lock 2>/dev/null)" != "$stamp" ]; then
-  npm ci --no-audit --no-fund --loglevel=error || fail "npm ci failed"
-  echo "$stamp" > node_modules/.hostile-lock
-fi
+"$root/scripts/npm-ci-once" . || fail "npm ci failed"
 # --no-save: the tarball changes with every build, so it stays out of package.json and the lock.
 npm install --no-save --no-audit --no-fund --prefer-offline --loglevel=error "$tmp/$tarball" || fail "installing the tarball failed"
 # The server's own tests first: in honest mode it keeps the protocol, and each fault does what

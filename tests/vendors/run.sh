@@ -29,7 +29,7 @@ if [ -z "$devserver" ]; then
   target_dir=$(cargo metadata --format-version 1 --no-deps | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).target_directory))')
   devserver="$target_dir/debug/devserver"
 fi
-(cd "$here" && npm ci --no-audit --no-fund --prefer-offline --loglevel=error) || fail "npm ci failed"
+scripts/npm-ci-once "$here" || fail "npm ci failed"
 # The package as an app installs it (its files as package.json lists them).
 rm -rf "$here/node_modules/client-tools"
 mkdir -p "$here/node_modules/client-tools"
