@@ -7,8 +7,10 @@
 //! signal })` returning a promise, unregistering when that signal aborts; no
 //! `unregisterTool`. A tool swap aborts the previous generation's signal and registers anew.
 
+use crate::api::Tool;
+use crate::browser::Shared;
 use crate::js::JsRefCell;
-use crate::registry::{tool_list, Entry, ToolRegistry};
+use crate::registry::tool_list;
 use crate::runner::{from_json_text, Runner};
 use client_tools_core::adapters::registry::{check_name, input_schema, Registry};
 use client_tools_core::calls::{Admission, Answer, Call, ErrorKind, ResultLimit};
@@ -44,13 +46,68 @@ type ExecuteFn = Closure<crate::js::Callback>;
 /// The listener on the app's signal that stops the exposure when it aborts (removed when dropped).
 type AbortListener = crate::browser::guards::Listener;
 
-/// What `exposeToWebMCP(client)` follows of a client: its current tool list and the exposures
-/// that follow it. The client owns it; the table below only finds it, weakly, so a client that
-/// is freed takes its tools (handlers included) with it.
-#[derive(Default)]
+/// What `exposeToWebMCP(client)` follows of a client: its tools on offer (the union of its
+/// scopes) and the exposures that follow it. The client owns it; the table below only finds
+/// it, weakly, so a client that is freed takes its tools (handlers included) with it.
 pub(crate) struct Followed {
-    tools: JsRefCell<JsValue>,
+    shared: Weak<Shared>,
     exposures: JsRefCell<Vec<Weak<Exposure>>>,
+}
+
+impl Followed {
+    /// Follows the tools `shared` offers: each change is registered by the exposures. The
+    /// client owns it (through the hook it is told by); the result is for finding it.
+    pub(crate) fn new(shared: &Rc<Shared>) -> Weak<Followed> {
+        let followed = Rc::new(Followed {
+            shared: Rc::downgrade(shared),
+            exposures: JsRefCell::default(),
+        });
+        let weak = Rc::downgrade(&followed);
+        shared.on_offer(Rc::new(move || followed.offer_changed()));
+        weak
+    }
+
+    /// The tools the client offers now, unless it is gone.
+    fn offered(&self) -> Option<Rc<Registry<Tool>>> {
+        let shared = self.shared.upgrade()?;
+        let mut tools = Registry::new();
+        for (i, t) in shared.offered().iter().enumerate() {
+            // The names are unique: the client's scopes made them so.
+            let _ = tools.register(&format!("tools[{i}]"), t.def.clone(), t.clone());
+        }
+        Some(Rc::new(tools))
+    }
+
+    /// Declares the scope changes made so far (the first half of the ordering rule: a call's
+    /// answer waits for the tools its handler put in place).
+    fn flush(&self) {
+        if let Some(shared) = self.shared.upgrade() {
+            shared.flush_scopes();
+        }
+    }
+
+    /// The client offers other tools: the exposures that follow it register them instead.
+    fn offer_changed(&self) {
+        let Some(tools) = self.offered() else { return };
+        self.exposures.borrow_mut().retain(|w| w.strong_count() > 0);
+        let mut live = Vec::new();
+        for w in self.exposures.borrow().iter() {
+            live.extend(w.upgrade());
+        }
+        for exposure in live {
+            let (tools, this) = (tools.clone(), exposure.clone());
+            let done = crate::js::task::promise(Box::pin(async move {
+                if let Err(e) = this.register_all(tools).await {
+                    let message = crate::js::string_prop(&e, "message");
+                    warn(&format!(
+                        "exposeToWebMCP: the client's new tools: {message}"
+                    ));
+                }
+                Ok(JsValue::UNDEFINED)
+            }));
+            *exposure.registering.borrow_mut() = Some(done);
+        }
+    }
 }
 
 /// One `exposeToWebMCP`: its tools (swapped when a followed client's tools change), the
@@ -59,7 +116,11 @@ struct Exposure {
     model_context: JsValue,
     prefix: String,
     runner: Rc<Runner>,
-    tools: JsRefCell<Rc<Registry<Entry>>>,
+    tools: JsRefCell<Rc<Registry<Tool>>>,
+    /// The client it follows, if it follows one.
+    follows: Weak<Followed>,
+    /// Settles once the latest tool list of the followed client is registered.
+    registering: JsRefCell<Option<Promise>>,
     /// Aborting it unregisters the current generation's tools.
     generation: JsRefCell<Option<AbortController>>,
     /// Counts generations (each is a run for `maxCallsPerRun`) and calls (their ids).
@@ -96,14 +157,12 @@ fn followed(key: usize) -> Option<Rc<Followed>> {
     })
 }
 
-/// Marks the JS `client` object with `key` and records its tools in `followed` (the client's
-/// own), so `exposeToWebMCP(client)` finds them. Called by `Client.register`.
-pub(crate) fn track_client(client: &JsValue, key: usize, followed: &Rc<Followed>, tools: &JsValue) {
+/// Marks the JS `client` object with `key`, so `exposeToWebMCP(client)` finds what
+/// `followed` follows. Called by `Client.register`.
+pub(crate) fn track_client(client: &JsValue, key: usize, followed: Weak<Followed>) {
     let _ = Reflect::set(client, &key_symbol(), &JsValue::from_f64(key as f64));
-    // Read before anything is borrowed: a registry's `definitions` is app-reachable JS.
-    *followed.tools.borrow_mut() = tool_list(tools);
     forget_client(key);
-    CLIENTS.with(|c| c.borrow_mut().push((key, Rc::downgrade(followed))));
+    CLIENTS.with(|c| c.borrow_mut().push((key, followed)));
 }
 
 /// The client `key` left: `exposeToWebMCP` no longer finds it (the exposures that follow it
@@ -115,32 +174,21 @@ pub(crate) fn forget_client(key: usize) {
     });
 }
 
-/// The client that owns `followed` now offers `tools`: exposures that follow it register them
-/// instead. Called by `setTools` once the list was read.
-pub(crate) fn client_tools_set(followed: &Followed, tools: &JsValue) {
-    // Read before anything is borrowed: no borrow is held across a call into JS, which may
-    // throw (a revoked Proxy) or call back into the SDK.
-    let list = tool_list(tools);
-    *followed.tools.borrow_mut() = list;
-    let mut live = Vec::new();
-    followed
-        .exposures
-        .borrow_mut()
-        .retain(|w| w.strong_count() > 0);
-    for w in followed.exposures.borrow().iter() {
-        live.extend(w.upgrade());
+/// The tools of a definition list (an array, or a registry's definitions), checked as a
+/// `ToolRegistry` checks them: errors are `invalid_option` `Error`s naming the definition.
+fn tools_of(list: &JsValue) -> Result<Registry<Tool>, JsValue> {
+    if !crate::js::is_array(list) {
+        return Err(crate::js::invalid(
+            "tools: must be a ToolRegistry, an array of tools or a Client",
+        ));
     }
-    for exposure in live {
-        let list = tool_list(tools);
-        crate::js::task::spawn(Box::pin(async move {
-            if let Err(e) = exposure.register_all(&list).await {
-                let message = crate::js::string_prop(&e, "message");
-                warn(&format!(
-                    "exposeToWebMCP: the client's new tools: {message}"
-                ));
-            }
-        }));
+    let read = crate::browser::options::tools(list, "tools").map_err(|m| crate::js::invalid(&m))?;
+    let mut tools = Registry::new();
+    for (i, t) in read.into_iter().enumerate() {
+        let added = tools.register(&format!("tools[{i}]"), t.def.clone(), t);
+        added.map_err(|e| crate::js::invalid(&e.to_string()))?;
     }
+    Ok(tools)
 }
 
 fn warn(message: &str) {
@@ -163,19 +211,13 @@ fn model_context() -> Option<JsValue> {
 use crate::js::{get as prop, set};
 
 impl Exposure {
-    /// Registers `list`'s tools as a new generation, unregistering the previous one. Resolves
-    /// the names registered; fails naming a bad definition or a refusal of the browser.
-    /// A bad definition fails with an `invalid_option` `Error`, a refusal of the browser with
-    /// a `rejected` one.
-    async fn register_all(self: &Rc<Self>, list: &JsValue) -> Result<Vec<String>, JsValue> {
-        if !crate::js::is_array(list) {
-            return Err(crate::js::invalid(
-                "tools: must be a ToolRegistry, an array of tools or a Client",
-            ));
-        }
-        // Its errors are the SDK's own `invalid_option` `Error`s, naming the definition.
-        let registry = ToolRegistry::new(Some(list.clone()))?;
-        let tools = Rc::new(registry.into_tools());
+    /// Registers `tools` as a new generation, unregistering the previous one. Resolves the
+    /// names registered; fails with an `invalid_option` `Error` naming a name the prefix
+    /// breaks, or a `rejected` one naming a refusal of the browser.
+    async fn register_all(
+        self: &Rc<Self>,
+        tools: Rc<Registry<Tool>>,
+    ) -> Result<Vec<String>, JsValue> {
         for (i, name) in tools.names().iter().enumerate() {
             check_name(
                 &format!("tools[{i}].name with the prefix"),
@@ -221,9 +263,12 @@ impl Exposure {
                 "inputSchema",
                 &from_json_text(&input_schema(def).to_string()),
             );
-            let annotations = prop(&entry.source, "annotations");
-            if annotations.is_object() {
-                set(&tool, "annotations", &annotations);
+            if let Some(annotations) = &entry.annotations {
+                set(
+                    &tool,
+                    "annotations",
+                    &from_json_text(&annotations.to_string()),
+                );
             }
             let weak = Rc::downgrade(self);
             let (tool_name, run) = (def.spec.name.clone(), format!("webmcp-{generation}"));
@@ -306,12 +351,38 @@ impl Exposure {
                 ))
             }
         };
+        let this = self.clone();
         crate::js::task::promise(Box::pin(async move {
-            Ok(match outcome.await {
+            let answer = outcome.await;
+            this.settle_tools().await;
+            Ok(match answer {
                 Some(answer) => text(answer),
                 None => "Error: the call was aborted.".into(),
             })
         }))
+    }
+
+    /// The ordering rule for WebMCP: the scope changes a handler made before it settled are
+    /// registered before its answer goes back, so the agent's next look at the page's tools
+    /// finds the new screen's.
+    async fn settle_tools(&self) {
+        let Some(followed) = self.follows.upgrade() else {
+            return;
+        };
+        followed.flush();
+        drop(followed);
+        // Until no newer list replaced the one awaited (a refusal was warned of already).
+        loop {
+            let Some(registering) = self.registering.borrow().clone() else {
+                return;
+            };
+            let _ = crate::js::task::wait(&registering).await;
+            let same = (self.registering.borrow().as_ref())
+                .is_some_and(|now| JsValue::from(now) == JsValue::from(&registering));
+            if same {
+                return;
+            }
+        }
     }
 
     /// The app's signal aborted: every tool is unregistered and no client is followed.
@@ -367,8 +438,9 @@ fn resolved(supported: bool, registered: &[String]) -> JsValue {
 }
 
 /// Offers `source`'s tools to an in-browser agent through WebMCP. `source` is a tool array, a
-/// `ToolRegistry`, or a `Client` (then it follows every `setTools`: the page's current tools
-/// are exactly what is registered). Resolves `{ supported, registered }`; `{ supported: false,
+/// `ToolRegistry`, or a `Client` (then it follows its tools through `setTools` and its
+/// scopes, so the page's current tools are exactly what is registered, and a call whose
+/// handler changed them answers once they are). Resolves `{ supported, registered }`; `{ supported: false,
 /// registered: [] }` where the browser has no WebMCP. Rejects naming a bad definition, a bad
 /// option, or a tool the browser refused. Aborting `options.signal` unregisters everything.
 #[wasm_bindgen(js_name = exposeToWebMCP, unchecked_return_type = "Promise<WebMCPExposure>")]
@@ -400,11 +472,14 @@ pub fn expose_to_webmcp(
         .and_then(|k| k.as_f64())
         .map(|k| k as usize);
     let client = client_key.map(followed);
-    let list = match &client {
-        Some(followed) => followed.as_ref().map(|f| f.tools.borrow().clone()),
-        None => Some(tool_list(&source)),
+    let tools = match &client {
+        Some(followed) => followed.as_ref().and_then(|f| f.offered()),
+        None => match tools_of(&tool_list(&source)) {
+            Ok(tools) => Some(Rc::new(tools)),
+            Err(e) => return Promise::reject(&e),
+        },
     };
-    let Some(list) = list else {
+    let Some(tools) = tools else {
         return reject("source: this client has no tools to follow");
     };
     let exposure = Rc::new(Exposure {
@@ -412,6 +487,11 @@ pub fn expose_to_webmcp(
         prefix,
         runner: Runner::new(),
         tools: JsRefCell::new(Rc::new(Registry::new())),
+        follows: match &client {
+            Some(Some(followed)) => Rc::downgrade(followed),
+            _ => Weak::new(),
+        },
+        registering: JsRefCell::new(None),
         generation: JsRefCell::new(None),
         generations: Cell::new(0),
         calls: Cell::new(0),
@@ -431,15 +511,16 @@ pub fn expose_to_webmcp(
         });
         *exposure.on_abort.borrow_mut() = on_abort;
     }
+    // Followed until the signal aborts; without one, for the page's life. From now on, so a
+    // change while the first list registers replaces it.
+    if let Some(Some(followed)) = &client {
+        followed
+            .exposures
+            .borrow_mut()
+            .push(Rc::downgrade(&exposure));
+    }
     crate::js::task::promise(Box::pin(async move {
-        let registered = (exposure.register_all(&list).await).inspect_err(|_| exposure.stop())?;
-        // Followed until the signal aborts; without one, for the page's life.
-        if let Some(Some(followed)) = &client {
-            followed
-                .exposures
-                .borrow_mut()
-                .push(Rc::downgrade(&exposure));
-        }
+        let registered = (exposure.register_all(tools).await).inspect_err(|_| exposure.stop())?;
         // The exposure lives as long as its registrations: the browser holds its closures.
         if !exposure.stopped.get() {
             LIVE.with(|l| l.borrow_mut().push(exposure.clone()));

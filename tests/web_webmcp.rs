@@ -1,7 +1,8 @@
 //! Browser tests of `exposeToWebMCP` in Chromium with `--enable-features=WebMCP,WebMCPTesting`
 //! (webdriver.json at the crate root passes it): tools called through
 //! `document.modelContext.executeTool(tool, input)` as an in-browser agent does: a page tool,
-//! a bad argument, a throwing handler, a prefix, a `Client` followed through a `setTools` swap,
+//! a bad argument, a throwing handler, a prefix, a `Client` followed through a `setTools` swap
+//! and through its scopes (a call that swaps them answers after the new tools are registered),
 //! an abort that unregisters everything, and a browser without WebMCP.
 //! Run with `wasm-pack test --headless --chrome -- --test web_webmcp`
 //! (`CLIENT_TOOLS_DEVSERVER` names the devserver; `scripts/test` sets it).
@@ -131,6 +132,53 @@ export async function followsClient(t) {
   return seen;
 }
 
+// The ordering rule through WebMCP: a tool whose handler swaps the client's scopes (as a route
+// change does) answers once the new scope's tools are registered with the browser. Scopes
+// through the wasm export api.js wraps (`scope(0, tools)` opens, `scope(n, tools)` updates,
+// `scope(n, undefined)` releases).
+export async function followsScopes(t) {
+  const seen = {};
+  const ac = new AbortController();
+  const client = await t.register(t.options({ name: "scoped", tools: [
+    { name: "open_page", parameters: { type: "object", properties: { page: { type: "string" } }, required: ["page"] },
+      handler: async (args) => {
+        // What a router does: the old route's scope goes, the new one's comes, a beat later.
+        await new Promise((r) => setTimeout(r, 20));
+        client.scope(route, undefined);
+        route = client.scope(0, args.page === "b" ? pageB : pageA);
+        return `on page ${args.page}`;
+      } },
+  ] }));
+  const pageA = [{ name: "edit_order", handler: () => "edited" }];
+  const pageB = [{ name: "refund_order", handler: () => "refunded" }, { name: "print_order", handler: () => "printed" }];
+  let route = 0;
+  try {
+    route = client.scope(0, pageA);
+    seen.exposed = await t.sdk.exposeToWebMCP(client, { signal: ac.signal });
+    seen.first = await names();
+    seen.opened = await call("open_page", { page: "b" });
+    // Read as soon as the call settled: the new page's tools are already there.
+    seen.afterOpen = await names();
+    seen.refund = await call("refund_order", {});
+    seen.gone = await call("edit_order", {});
+    // An update of the current scope, awaited, is registered too.
+    await client.scope(route, [{ name: "refund_order", handler: () => "refunded again" }]);
+    await t.a.sleep(50);
+    seen.updated = await names();
+    seen.refundAgain = await call("refund_order", {});
+    // A Sessions call that swaps the scopes changes what WebMCP offers as well.
+    const run = await t.a.startRun(t.base, t.s);
+    const id = await t.a.callTool(t.base, t.s, run, `client__scoped__open_page`, { page: "a" });
+    seen.sessions = (await t.a.waitCall(t.base, t.s, run, id, 8)).text;
+    await t.a.sleep(50);
+    seen.afterSessions = await names();
+  } finally {
+    ac.abort();
+    await client.leave();
+  }
+  return seen;
+}
+
 export async function unsupported(t) {
   const tools = [{ name: "x", handler: () => "x" }];
   const own = Object.getOwnPropertyDescriptor(document, "modelContext");
@@ -148,6 +196,8 @@ extern "C" {
     fn page_tools(t: &JsValue) -> Promise;
     #[wasm_bindgen(js_name = followsClient)]
     fn follows_client(t: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = followsScopes)]
+    fn follows_scopes(t: &JsValue) -> Promise;
     fn unsupported(t: &JsValue) -> Promise;
 }
 
@@ -256,6 +306,27 @@ async fn a_client_is_followed_through_set_tools_until_the_signal_aborts() {
     );
     assert_eq!(seen["fromRegistryCall"], "order 1 is open");
     assert_eq!(seen["end"], json!([]));
+}
+
+#[wasm_bindgen_test]
+async fn a_call_that_swaps_scopes_answers_once_the_new_tools_are_registered() {
+    let seen = run(follows_scopes).await;
+    assert_eq!(
+        seen["exposed"],
+        json!({"supported": true, "registered": ["open_page", "edit_order"]})
+    );
+    assert_eq!(seen["first"], json!(["edit_order", "open_page"]));
+    assert_eq!(seen["opened"], "on page b");
+    assert_eq!(
+        seen["afterOpen"],
+        json!(["open_page", "print_order", "refund_order"])
+    );
+    assert_eq!(seen["refund"], "refunded");
+    assert_eq!(seen["gone"], "not registered: edit_order");
+    assert_eq!(seen["updated"], json!(["open_page", "refund_order"]));
+    assert_eq!(seen["refundAgain"], "refunded again");
+    assert_eq!(seen["sessions"], "on page a");
+    assert_eq!(seen["afterSessions"], json!(["edit_order", "open_page"]));
 }
 
 #[wasm_bindgen_test]

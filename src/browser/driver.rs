@@ -35,8 +35,10 @@ pub(crate) type Waiter = Sender<Result<(), Error>>;
 /// hold it weakly (requests on their way excepted), so a client that JS frees goes away.
 pub(crate) struct Shared {
     pub(crate) engine: JsRefCell<Engine>,
-    /// Each tool's handler, by name (the names are unique).
-    handlers: JsRefCell<handlers::Handlers>,
+    /// The tools on offer (the scopes' union last taken; the names are unique).
+    offered: JsRefCell<Rc<[Tool]>>,
+    /// Told each time the offer changes (an `exposeToWebMCP` following the client).
+    on_offer: JsRefCell<Option<Rc<dyn Fn()>>>,
     on_status: Option<Callback<Status>>,
     on_call: Option<Callback<CallEvent>>,
     calls: Calls,
@@ -76,7 +78,8 @@ impl Shared {
         let shared = Rc::new(Shared {
             request_timeout_ms,
             engine: JsRefCell::new(engine),
-            handlers: JsRefCell::new(handlers::of(&tools)),
+            offered: JsRefCell::new(tools.clone().into()),
+            on_offer: JsRefCell::default(),
             scopes: JsRefCell::new(Scopes::new(tools)),
             scope_waiters: JsRefCell::default(),
             flush_queued: Cell::new(false),
@@ -211,7 +214,7 @@ impl Shared {
         for t in &offer.tools {
             defs.push(t.def.clone());
         }
-        *self.handlers.borrow_mut() = handlers::of(&offer.tools);
+        *self.offered.borrow_mut() = offer.tools.into();
         // Checked by `Scopes`: the union is within the limits.
         let op = self.engine.borrow_mut().set_tools(defs, now());
         if let Ok(op) = op {
@@ -220,6 +223,22 @@ impl Shared {
             }
         }
         self.drain();
+        // Cloned out first: no borrow is held while the follower runs.
+        let on_offer = self.on_offer.borrow().clone();
+        if let Some(f) = on_offer {
+            f();
+        }
+    }
+
+    /// The tools on offer now.
+    pub(crate) fn offered(&self) -> Rc<[Tool]> {
+        self.offered.borrow().clone()
+    }
+
+    /// `f` is told each time the tools on offer change (replacing whatever was told before).
+    #[cfg(feature = "js-api")]
+    pub(crate) fn on_offer(&self, f: Rc<dyn Fn()>) {
+        *self.on_offer.borrow_mut() = Some(f);
     }
 
     /// Carries out every output the engine has, then re-arms the one timer ([`guards::drain`]).
@@ -385,13 +404,14 @@ impl Shared {
         arguments: serde_json::Map<String, serde_json::Value>,
         deadline: Instant,
     ) {
-        let handler = (self.handlers.borrow().iter())
-            .find(|(name, _)| *name == tool)
-            .map(|(_, f)| f.clone());
+        let offered = self.offered();
+        let handler = (offered.iter())
+            .find(|t| t.def.spec.name == tool)
+            .map(|t| t.handler.clone());
         let Some(handler) = handler else {
             let mut names: Vec<String> = Vec::new();
-            for (name, _) in self.handlers.borrow().iter() {
-                names.push(name.clone());
+            for t in offered.iter() {
+                names.push(t.def.spec.name.clone());
             }
             return self.feed(Input::HandlerDone {
                 call_id,

@@ -7,18 +7,6 @@ use crate::api::tool::Handler;
 use client_tools_core::calls::Returned;
 use serde_json::{Map, Value};
 
-/// Each tool's handler, by name (a tool list's names are unique).
-pub(crate) type Handlers = Vec<(String, Handler)>;
-
-/// The handlers of `tools`, by name, in the list's order.
-pub(crate) fn of(tools: &[crate::Tool]) -> Handlers {
-    let mut handlers = Vec::with_capacity(tools.len());
-    for t in tools {
-        handlers.push((t.def.spec.name.clone(), t.handler.clone()));
-    }
-    handlers
-}
-
 /// Starts `handler` for a call: its context from `calls`, then `done` with what it returned.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn start(

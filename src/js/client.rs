@@ -262,8 +262,6 @@ export class Client {
 #[wasm_bindgen(skip_typescript)]
 pub struct Client {
     client: crate::Client,
-    /// What `exposeToWebMCP(client)` follows: owned here, so it goes with the client.
-    followed: Rc<crate::webmcp::Followed>,
     /// The first `leave()`'s promise, which a second call returns.
     leaving: JsRefCell<Option<Promise>>,
 }
@@ -292,19 +290,18 @@ impl Drop for Client {
 impl Client {
     /// The rest of `Client.register`, once the options are read: registers, and wraps the
     /// client for JS.
-    async fn finish_register(opts: crate::Options, tools: JsValue) -> Result<JsValue, JsValue> {
+    async fn finish_register(opts: crate::Options) -> Result<JsValue, JsValue> {
         let signal = opts.signal.clone();
         match crate::Client::register_js_spelled(opts).await {
             Ok(client) => {
-                let followed = Rc::default();
+                let followed = crate::webmcp::Followed::new(&client.shared);
                 let client = Client {
                     client,
-                    followed: Rc::clone(&followed),
                     leaving: JsRefCell::new(None),
                 };
                 let key = client.key();
                 let client = JsValue::from(client);
-                crate::webmcp::track_client(&client, key, &followed, &tools);
+                crate::webmcp::track_client(&client, key, followed);
                 Ok(client)
             }
             // The signal's own reason, as a JS `await` of an aborted fetch rejects.
@@ -353,14 +350,14 @@ impl Client {
                         let source = source.clone();
                         async move { fresh_token(&source).await }
                     });
-                Client::finish_register(opts, tools).await
+                Client::finish_register(opts).await
             }));
         }
         let opts = match crate::browser::options::register(&options, &tools, None) {
             Ok(o) => o,
             Err(message) => return Promise::reject(&js::invalid(&message)),
         };
-        js::task::promise(Box::pin(Client::finish_register(opts, tools)))
+        js::task::promise(Box::pin(Client::finish_register(opts)))
     }
 
     /// The client id the server gave (`cli_…`).
@@ -405,7 +402,6 @@ impl Client {
             Ok(p) => p,
             Err(e) => return rejected(&e),
         };
-        crate::webmcp::client_tools_set(&self.followed, &list);
         settle(pending)
     }
 

@@ -5,7 +5,6 @@
 mod shell;
 
 use crate::browser::guards::Listener;
-use crate::browser::handlers::Handlers;
 use crate::browser::options;
 use client_tools_core::adapters::ws::{Dialect, RespondAfterResult, WsBridge, WsTool};
 use js_sys::{Array, Function};
@@ -81,6 +80,9 @@ fn error(message: &str) -> JsValue {
 
 use crate::js::get as prop;
 
+/// Each tool's handler, by name (a tool list's names are unique).
+pub(crate) type Handlers = Vec<(String, crate::api::tool::Handler)>;
+
 /// The tools and their handlers, from `ToolDefinition[]` (with `expectsResponse`) or a
 /// `ToolRegistry`.
 fn read_tools(v: &JsValue) -> Result<(Vec<WsTool>, Handlers), String> {
@@ -95,7 +97,10 @@ fn read_tools(v: &JsValue) -> Result<(Vec<WsTool>, Handlers), String> {
     };
     let mut tools = Vec::new();
     let read = options::tools(&v, "tools")?;
-    let handlers = crate::browser::handlers::of(&read);
+    let mut handlers = Vec::with_capacity(read.len());
+    for t in &read {
+        handlers.push((t.def.spec.name.clone(), t.handler.clone()));
+    }
     for (i, tool) in read.into_iter().enumerate() {
         let item = v
             .dyn_ref::<Array>()

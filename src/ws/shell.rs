@@ -29,7 +29,7 @@ pub(super) enum Sender {
 pub(super) struct Shared {
     pub(super) bridge: JsRefCell<WsBridge>,
     /// Each tool's handler, by name (the names are unique).
-    pub(super) handlers: JsRefCell<handlers::Handlers>,
+    pub(super) handlers: JsRefCell<super::Handlers>,
     sender: Sender,
     on_call: Option<Function>,
     calls: Calls,
@@ -43,7 +43,7 @@ pub(super) struct Shared {
 impl Shared {
     pub(super) fn new(
         bridge: WsBridge,
-        handlers: handlers::Handlers,
+        handlers: super::Handlers,
         sender: Sender,
         on_call: Option<Function>,
         frame_test: Function,
