@@ -63,6 +63,8 @@ export function fromStandardSchema(tool, field, coded) {
   return {
     ...tool,
     parameters,
+    // The schema given, for client-tools/adapters' validator (it checks arguments as this does).
+    [Symbol.for("client-tools.schema")]: schema,
     async handler(args, ctx) {
       const std = schema["~standard"];
       const checked = typeof std.validate === "function" ? await std.validate(args) : { value: args };

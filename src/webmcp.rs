@@ -121,6 +121,8 @@ struct Exposure {
     follows: Weak<Followed>,
     /// Settles once the latest tool list of the followed client is registered.
     registering: JsRefCell<Option<Promise>>,
+    /// The names the latest generation registered, once it has.
+    names: JsRefCell<Vec<String>>,
     /// Aborting it unregisters the current generation's tools.
     generation: JsRefCell<Option<AbortController>>,
     /// Counts generations (each is a run for `maxCallsPerRun`) and calls (their ids).
@@ -290,6 +292,9 @@ impl Exposure {
                 Err(e) => Err(e),
             };
             if let Err(e) = done {
+                if self.generations.get() != generation {
+                    break; // aborted by the list that replaced this one
+                }
                 return Err(crate::js::error(
                     client_tools_core::api::ErrorKind::Rejected,
                     &format!(
@@ -300,6 +305,9 @@ impl Exposure {
                 ));
             }
             registered.push(name);
+        }
+        if self.generations.get() == generation {
+            self.names.borrow_mut().clone_from(&registered);
         }
         Ok(registered)
     }
@@ -473,7 +481,11 @@ pub fn expose_to_webmcp(
         .map(|k| k as usize);
     let client = client_key.map(followed);
     let tools = match &client {
-        Some(followed) => followed.as_ref().and_then(|f| f.offered()),
+        // The scope changes made so far are declared first: what is offered is what registers.
+        Some(followed) => followed.as_ref().and_then(|f| {
+            f.flush();
+            f.offered()
+        }),
         None => match tools_of(&tool_list(&source)) {
             Ok(tools) => Some(Rc::new(tools)),
             Err(e) => return Promise::reject(&e),
@@ -492,6 +504,7 @@ pub fn expose_to_webmcp(
             _ => Weak::new(),
         },
         registering: JsRefCell::new(None),
+        names: JsRefCell::new(Vec::new()),
         generation: JsRefCell::new(None),
         generations: Cell::new(0),
         calls: Cell::new(0),
@@ -520,7 +533,13 @@ pub fn expose_to_webmcp(
             .push(Rc::downgrade(&exposure));
     }
     crate::js::task::promise(Box::pin(async move {
-        let registered = (exposure.register_all(tools).await).inspect_err(|_| exposure.stop())?;
+        let mut registered =
+            (exposure.register_all(tools).await).inspect_err(|_| exposure.stop())?;
+        // A change of the client's tools meanwhile replaced the list: what it registered.
+        if exposure.generations.get() != 1 {
+            exposure.settle_tools().await;
+            registered = exposure.names.borrow().clone();
+        }
         // The exposure lives as long as its registrations: the browser holds its closures.
         if !exposure.stopped.get() {
             LIVE.with(|l| l.borrow_mut().push(exposure.clone()));

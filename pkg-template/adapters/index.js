@@ -6,8 +6,11 @@
 import { hub } from "./run.js";
 import { toElevenLabs } from "./elevenlabs.js";
 import { toOpenAIAgents } from "./openai.js";
+import { onAISDKToolCall, toAISDK } from "./aisdk.js";
+import { answerAGUI, toAGUI, toCopilotKit } from "./agui.js";
+import { toLiveKit } from "./livekit.js";
 
-export { toElevenLabs, toOpenAIAgents };
+export { toElevenLabs, toOpenAIAgents, toAISDK, onAISDKToolCall, toCopilotKit, toAGUI, answerAGUI, toLiveKit };
 
 const METHODS = {
   toElevenLabs(options) {
@@ -15,6 +18,24 @@ const METHODS = {
   },
   toOpenAIAgents(options) {
     return toOpenAIAgents(this, options);
+  },
+  toAISDK(options) {
+    return toAISDK(this, options);
+  },
+  onAISDKToolCall(addToolOutput, options) {
+    return onAISDKToolCall(this, addToolOutput, options);
+  },
+  toCopilotKit(options) {
+    return toCopilotKit(this, options);
+  },
+  toAGUI() {
+    return toAGUI(this);
+  },
+  answerAGUI(toolCall, options) {
+    return answerAGUI(this, toolCall, options);
+  },
+  toLiveKit(room, options) {
+    return toLiveKit(this, room, options);
   },
 };
 

@@ -87,3 +87,67 @@ export function runner(source, who, options) {
 export function text(data) {
   return typeof data === "string" ? data : JSON.stringify(data ?? null);
 }
+
+/** The property `client-tools` keeps a tool's Standard Schema under (standard.js). */
+const SCHEMA = Symbol.for("client-tools.schema");
+const twins = new WeakMap();
+
+/**
+ * The registry's argument checks as a validator, for the SDKs that check a tool's input
+ * themselves (the AI SDK's `jsonSchema(…, { validate })`, a Standard Schema's `validate`):
+ * `check(name, value)` resolves `{ success: true, value }` (the arguments as the handler would
+ * get them: defaults and a Standard Schema's output included) or `{ success: false, error }`.
+ * It runs the same call runtime on a twin of the registry whose handlers hand back what they
+ * were given: no handler of the app runs, and no call counts for `maxCallsPerRun`.
+ */
+export function validator(registry) {
+  return async (name, value) => {
+    const names = registry.names().join(",");
+    let twin = twins.get(registry);
+    if (twin?.names !== names) {
+      const defs = registry.definitions().map((d) => ({
+        name: d.name,
+        description: d.description,
+        parameters: d[SCHEMA] ?? d.parameters,
+        assertFormats: d.assertFormats,
+        handler: (args) => ({ checked: args }),
+      }));
+      twin = { names, registry: new (registry.constructor)(defs) };
+      twins.set(registry, twin);
+    }
+    const result = await twin.registry.execute(name, value);
+    if (result.success) return { success: true, value: result.data.checked };
+    return { success: false, error: new Error(result.error ?? "invalid arguments") };
+  };
+}
+
+/** Bytes `s` takes in UTF-8. */
+export function utf8Length(s) {
+  return new TextEncoder().encode(s).length;
+}
+
+/**
+ * A result as JSON text (`{ success, data, error }`) within `max` UTF-8 bytes: the data (or the
+ * error), as text, cut at a character boundary with a note saying how much was cut, as the
+ * core cuts a result for the Sessions API and the voice sockets.
+ */
+export function fitted(result, max) {
+  const out = { success: result.success === true, data: result.data ?? null, error: result.error ?? null };
+  const whole = JSON.stringify(out);
+  if (utf8Length(whole) <= max) return whole;
+  const field = out.success ? "data" : "error";
+  const points = [...text(out[field])];
+  const total = points.length;
+  const at = (keep) => {
+    const chars = points.slice(0, keep).join("");
+    return JSON.stringify({ ...out, [field]: `${chars}\n[cut: ${total - keep} more characters; a result holds at most ${max} bytes]` });
+  };
+  let lo = 0;
+  let hi = total;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (utf8Length(at(mid)) <= max) lo = mid;
+    else hi = mid - 1;
+  }
+  return at(lo);
+}

@@ -146,11 +146,20 @@ fn tool(v: &JsValue, i: usize) -> Result<Tool, String> {
             .as_bool()
             .ok_or_else(|| wrong(&at, "assertFormats", "a boolean", &b))?,
     };
+    // WebMCP's (`exposeToWebMCP` passes them to `registerTool`).
+    let annotations = match present(v, "annotations") {
+        None => None,
+        Some(a) if a.is_object() && !a.is_function() => {
+            Some(to_json(&a, &format!("{at}annotations"))?)
+        }
+        Some(a) => return Err(wrong(&at, "annotations", "an object", &a)),
+    };
     let mut tool = Tool::with_handler(
         name,
         description,
         crate::js::handler::from_function(handler),
     );
+    tool.annotations = annotations;
     tool.def.spec.parameters = parameters;
     tool.def.timeout_ms = timeout_ms;
     tool.def.max_calls_per_run = max_calls_per_run;
