@@ -127,12 +127,17 @@ async function nodeRun() {
   return result;
 }
 
-/** The run in headless Chromium (pkg/client_tools.js on www/index.html). */
-async function webRun() {
-  const s = Date.now();
+/**
+ * Opens the fuzz page in headless Chromium (pkg/client_tools.js on www/index.html) and waits
+ * for its module to load. Done before the Node run starts: playwright-core drives the browser
+ * from this process, so while the Node run's synchronous loops hold the event loop, a timeout
+ * of the page's load can fire before the message that it loaded is read (seen in CI: "Timeout
+ * 20000ms exceeded" with the page ready).
+ */
+async function openPage() {
   const errors = [];
+  const loadErrors = [];
   let browser;
-  let result;
   try {
     // Inside the try: a launch that fails (or times out on a loaded machine) is this run's
     // failure, not a rejection that the uncaughtException listener of the Node run swallows
@@ -142,9 +147,23 @@ async function webRun() {
     page.on("pageerror", (e) => errors.push(`${e.name}: ${e.message}`));
     page.on("console", (m) => {
       if (m.type() === "log") console.log(`  web: ${m.text()}`);
+      // A module that fails to load (an import that 404s) is no pageerror, only this.
+      if (m.type() === "error") loadErrors.push(m.text());
     });
     await page.goto(`${devserver.url}/index.html`);
     await page.waitForFunction(() => document.body.dataset.ready === "1", null, { timeout: 20000 });
+    return { browser, page, errors };
+  } catch (error) {
+    return { browser, errors, error: `${error?.message ?? error}${loadErrors.length ? ` (the page's console: ${loadErrors.join(" | ")})` : ""}` };
+  }
+}
+
+/** The run in the page openPage opened. */
+async function webRun({ browser, page, errors, error }) {
+  const s = Date.now();
+  let result;
+  try {
+    if (error) throw new Error(error);
     result = await page.evaluate((e) => window.runFuzz(e), env);
     result.leave = () => page.evaluate(() => window.leaveAfter?.()).catch(() => {});
   } catch (error) {
@@ -159,7 +178,7 @@ async function webRun() {
 }
 
 // Side by side: Chromium runs in its own processes while Node runs here.
-const web = !opts.only || opts.only === "web" ? webRun() : null;
+const web = !opts.only || opts.only === "web" ? webRun(await openPage()) : null;
 const node = !opts.only || opts.only === "node" ? nodeRun() : null;
 for (const [where, run] of [["node", node], ["web", web]]) {
   if (!run) continue;
