@@ -49,11 +49,25 @@ export type AnthropicTool = { name: string; description: string; input_schema: J
 export type MCPTool = { name: string; description: string; inputSchema: JsonSchema };
 "#;
 
-/// A tool as the registry keeps it: the app's handler and the definition object it gave.
+/// A tool as the registry keeps it: the app's handler, the definition object it gave
+/// (`undefined` for a client's tools, which `exposeToWebMCP` reads as entries too: one
+/// `Registry` type in the module) and its WebMCP annotations.
 #[derive(Clone)]
 pub(crate) struct Entry {
     pub handler: Handler,
     pub source: JsValue,
+    pub annotations: Option<serde_json::Value>,
+}
+
+impl Entry {
+    /// A client's tool as an entry, for `exposeToWebMCP` (it has no definition object).
+    pub(crate) fn of(tool: &crate::api::Tool) -> Entry {
+        Entry {
+            handler: tool.handler.clone(),
+            source: JsValue::UNDEFINED,
+            annotations: tool.annotations.clone(),
+        }
+    }
 }
 
 /// Tools written once: exported for OpenAI, Anthropic and MCP, run by name with the same
@@ -92,6 +106,7 @@ impl ToolRegistry {
         let entry = Entry {
             handler: tool.handler,
             source: v.clone(),
+            annotations: tool.annotations,
         };
         let added = self.tools.borrow_mut().register(field, tool.def, entry);
         added.map_err(|e| crate::js::invalid(&e.to_string()))

@@ -7,10 +7,9 @@
 //! signal })` returning a promise, unregistering when that signal aborts; no
 //! `unregisterTool`. A tool swap aborts the previous generation's signal and registers anew.
 
-use crate::api::Tool;
 use crate::browser::Shared;
 use crate::js::JsRefCell;
-use crate::registry::tool_list;
+use crate::registry::{tool_list, Entry, ToolRegistry};
 use crate::runner::{from_json_text, Runner};
 use client_tools_core::adapters::registry::{check_name, input_schema, Registry};
 use client_tools_core::calls::{Admission, Answer, Call, ErrorKind, ResultLimit};
@@ -68,12 +67,12 @@ impl Followed {
     }
 
     /// The tools the client offers now, unless it is gone.
-    fn offered(&self) -> Option<Rc<Registry<Tool>>> {
+    fn offered(&self) -> Option<Rc<Registry<Entry>>> {
         let shared = self.shared.upgrade()?;
         let mut tools = Registry::new();
         for (i, t) in shared.offered().iter().enumerate() {
             // The names are unique: the client's scopes made them so.
-            let _ = tools.register(&format!("tools[{i}]"), t.def.clone(), t.clone());
+            let _ = tools.register(&format!("tools[{i}]"), t.def.clone(), Entry::of(t));
         }
         Some(Rc::new(tools))
     }
@@ -116,7 +115,7 @@ struct Exposure {
     model_context: JsValue,
     prefix: String,
     runner: Rc<Runner>,
-    tools: JsRefCell<Rc<Registry<Tool>>>,
+    tools: JsRefCell<Rc<Registry<Entry>>>,
     /// The client it follows, if it follows one.
     follows: Weak<Followed>,
     /// Settles once the latest tool list of the followed client is registered.
@@ -178,19 +177,14 @@ pub(crate) fn forget_client(key: usize) {
 
 /// The tools of a definition list (an array, or a registry's definitions), checked as a
 /// `ToolRegistry` checks them: errors are `invalid_option` `Error`s naming the definition.
-fn tools_of(list: &JsValue) -> Result<Registry<Tool>, JsValue> {
+fn tools_of(list: &JsValue) -> Result<Registry<Entry>, JsValue> {
     if !crate::js::is_array(list) {
         return Err(crate::js::invalid(
             "tools: must be a ToolRegistry, an array of tools or a Client",
         ));
     }
-    let read = crate::browser::options::tools(list, "tools").map_err(|m| crate::js::invalid(&m))?;
-    let mut tools = Registry::new();
-    for (i, t) in read.into_iter().enumerate() {
-        let added = tools.register(&format!("tools[{i}]"), t.def.clone(), t);
-        added.map_err(|e| crate::js::invalid(&e.to_string()))?;
-    }
-    Ok(tools)
+    // Its errors are the SDK's own `invalid_option` `Error`s, naming the definition.
+    Ok(ToolRegistry::new(Some(list.clone()))?.into_tools())
 }
 
 fn warn(message: &str) {
@@ -218,7 +212,7 @@ impl Exposure {
     /// breaks, or a `rejected` one naming a refusal of the browser.
     async fn register_all(
         self: &Rc<Self>,
-        tools: Rc<Registry<Tool>>,
+        tools: Rc<Registry<Entry>>,
     ) -> Result<Vec<String>, JsValue> {
         for (i, name) in tools.names().iter().enumerate() {
             check_name(
@@ -269,7 +263,7 @@ impl Exposure {
                 set(
                     &tool,
                     "annotations",
-                    &from_json_text(&annotations.to_string()),
+                    &from_json_text(&client_tools_core::protocol::json_text(annotations)),
                 );
             }
             let weak = Rc::downgrade(self);

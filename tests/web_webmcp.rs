@@ -92,7 +92,7 @@ export async function followsClient(t) {
   const seen = {};
   const ac = new AbortController();
   const client = await t.register(t.options({ name: "mcp", tools: [
-    { name: "list_orders", handler: () => "orders 1, 2, 3" },
+    { name: "list_orders", annotations: { readOnlyHint: true }, handler: () => "orders 1, 2, 3" },
   ] }));
   try {
     const registry = t.sdk.ToolRegistry([
@@ -102,6 +102,8 @@ export async function followsClient(t) {
     ]);
     seen.exposed = await t.sdk.exposeToWebMCP(client, { signal: ac.signal });
     seen.first = await names();
+    // A followed client's tools keep their annotations (read from the definition).
+    seen.firstAnnotations = (await modelContext().getTools()).find((x) => x.name === "list_orders")?.annotations ?? null;
     seen.list = await call("list_orders", {});
     await client.setTools(registry);
     seen.swapped = await names();
@@ -284,6 +286,11 @@ async fn a_client_is_followed_through_set_tools_until_the_signal_aborts() {
         json!({"supported": true, "registered": ["list_orders"]})
     );
     assert_eq!(seen["first"], json!(["list_orders"]));
+    assert_eq!(
+        seen["firstAnnotations"]["readOnlyHint"], true,
+        "{}",
+        seen["firstAnnotations"]
+    );
     assert_eq!(seen["list"], "orders 1, 2, 3");
     assert_eq!(seen["swapped"], json!(["open_order", "slow"]));
     assert_eq!(seen["open"], "order 7 is open");
