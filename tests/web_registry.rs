@@ -76,7 +76,8 @@ export async function rulesAndExports(t) {
   const registry = t.sdk.ToolRegistry([row]);
   const errors = [];
   for (const bad of [{ name: "get-weather", handler: () => 1 }, { name: "highlight_row", handler: () => 1 },
-                     { name: "x".repeat(65), handler: () => 1 }, { name: "no_handler" }]) {
+                     { name: "x".repeat(65), handler: () => 1 }, { name: "no_handler" },
+                     { name: "voice", expectsResponse: "yes", handler: () => 1 }]) {
     try { registry.register(bad); errors.push("accepted"); } catch (e) { errors.push(e.message); }
   }
   try { t.sdk.ToolRegistry([row, { name: "2fast", handler: () => 1 }]); } catch (e) { errors.push(e.message); }
@@ -238,6 +239,7 @@ async fn the_registry_refuses_bad_names_filters_and_exports_as_each_agent_api_de
             "tool.name: \"highlight_row\" is already registered; tool names are unique in a registry",
             "tool.name: 65 characters, at most 64",
             "tool.handler: must be a function, got undefined",
+            "tool.expectsResponse: must be a boolean, got a string",
             format!("tools[1].name: \"2fast\": character '2' at position 0 breaks the tool name rule {rule}"),
             "tools: must be an array of tool definitions",
             "names: must be a Set or an array of tool names",

@@ -154,12 +154,20 @@ fn tool(v: &JsValue, i: usize) -> Result<Tool, String> {
         }
         Some(a) => return Err(wrong(&at, "annotations", "an object", &a)),
     };
+    // Voice agents' (`WsTools`): whether the agent waits for the result.
+    let expects_response = match present(v, "expectsResponse") {
+        None => true,
+        Some(e) => e
+            .as_bool()
+            .ok_or_else(|| wrong(&at, "expectsResponse", "a boolean", &e))?,
+    };
     let mut tool = Tool::with_handler(
         name,
         description,
         crate::js::handler::from_function(handler),
     );
     tool.annotations = annotations;
+    tool.expects_response = expects_response;
     tool.def.spec.parameters = parameters;
     tool.def.timeout_ms = timeout_ms;
     tool.def.max_calls_per_run = max_calls_per_run;

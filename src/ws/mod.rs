@@ -86,35 +86,14 @@ pub(crate) type Handlers = Vec<(String, crate::api::tool::Handler)>;
 /// The tools and their handlers, from `ToolDefinition[]` (with `expectsResponse`) or a
 /// `ToolRegistry`.
 fn read_tools(v: &JsValue) -> Result<(Vec<WsTool>, Handlers), String> {
-    let v = crate::registry::tool_list(v);
-    // Read once into a plain array (a Proxy's traps run here, where a throw is caught), so
-    // that the definitions and their `expectsResponse` come from the same items.
-    let v = match crate::js::is_array(&v) {
-        true => crate::js::to_array(&v)
-            .map_err(|e| format!("tools: cannot be read ({})", crate::js::error_text(&e)))?
-            .into(),
-        false => v,
-    };
-    let mut tools = Vec::new();
-    let read = options::tools(&v, "tools")?;
+    let read = options::tools(&crate::registry::tool_list(v), "tools")?;
+    let mut tools = Vec::with_capacity(read.len());
     let mut handlers = Vec::with_capacity(read.len());
-    for t in &read {
-        handlers.push((t.def.spec.name.clone(), t.handler.clone()));
-    }
-    for (i, tool) in read.into_iter().enumerate() {
-        let item = v
-            .dyn_ref::<Array>()
-            .map(|a| a.get(i as u32))
-            .unwrap_or_default();
-        let expects_response = match prop(&item, "expectsResponse") {
-            e if e.is_undefined() || e.is_null() => true,
-            e => e
-                .as_bool()
-                .ok_or_else(|| format!("tools[{i}].expectsResponse: must be a boolean"))?,
-        };
+    for t in read {
+        handlers.push((t.def.spec.name.clone(), t.handler));
         tools.push(WsTool {
-            def: tool.def,
-            expects_response,
+            def: t.def,
+            expects_response: t.expects_response,
         });
     }
     Ok((tools, handlers))
