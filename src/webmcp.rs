@@ -207,13 +207,10 @@ fn model_context() -> Option<JsValue> {
 use crate::js::{get as prop, set};
 
 impl Exposure {
-    /// Registers `tools` as a new generation, unregistering the previous one. Resolves the
-    /// names registered; fails with an `invalid_option` `Error` naming a name the prefix
+    /// Registers `tools` as a new generation, unregistering the previous one; `names` holds
+    /// what it registered unless a newer list replaced it meanwhile. Fails with an `invalid_option` `Error` naming a name the prefix
     /// breaks, or a `rejected` one naming a refusal of the browser.
-    async fn register_all(
-        self: &Rc<Self>,
-        tools: Rc<Registry<Entry>>,
-    ) -> Result<Vec<String>, JsValue> {
+    async fn register_all(self: &Rc<Self>, tools: Rc<Registry<Entry>>) -> Result<(), JsValue> {
         for (i, name) in tools.names().iter().enumerate() {
             check_name(
                 &format!("tools[{i}].name with the prefix"),
@@ -227,7 +224,7 @@ impl Exposure {
         }
         self.closures.borrow_mut().clear();
         if self.stopped.get() {
-            return Ok(Vec::new());
+            return Ok(());
         }
         let controller = AbortController::new().map_err(|_| {
             crate::js::error(
@@ -301,9 +298,9 @@ impl Exposure {
             registered.push(name);
         }
         if self.generations.get() == generation {
-            self.names.borrow_mut().clone_from(&registered);
+            *self.names.borrow_mut() = registered;
         }
-        Ok(registered)
+        Ok(())
     }
 
     /// One call from the agent: through the runtime, answered as text; an error as
@@ -527,17 +524,16 @@ pub fn expose_to_webmcp(
             .push(Rc::downgrade(&exposure));
     }
     crate::js::task::promise(Box::pin(async move {
-        let mut registered =
-            (exposure.register_all(tools).await).inspect_err(|_| exposure.stop())?;
+        (exposure.register_all(tools).await).inspect_err(|_| exposure.stop())?;
         // A change of the client's tools meanwhile replaced the list: what it registered.
         if exposure.generations.get() != 1 {
             exposure.settle_tools().await;
-            registered = exposure.names.borrow().clone();
         }
         // The exposure lives as long as its registrations: the browser holds its closures.
         if !exposure.stopped.get() {
             LIVE.with(|l| l.borrow_mut().push(exposure.clone()));
         }
-        Ok(resolved(true, &registered))
+        let registered = resolved(true, &exposure.names.borrow());
+        Ok(registered)
     }))
 }
