@@ -56,7 +56,7 @@ export type MCPTool = { name: string; description: string; inputSchema: JsonSche
 pub(crate) struct Entry {
     pub handler: Handler,
     pub source: JsValue,
-    pub annotations: Option<serde_json::Value>,
+    pub annotations: Option<String>,
 }
 
 impl Entry {

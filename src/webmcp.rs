@@ -257,11 +257,7 @@ impl Exposure {
                 &from_json_text(&input_schema(def).to_string()),
             );
             if let Some(annotations) = &entry.annotations {
-                set(
-                    &tool,
-                    "annotations",
-                    &from_json_text(&client_tools_core::protocol::json_text(annotations)),
-                );
+                set(&tool, "annotations", &from_json_text(annotations));
             }
             let weak = Rc::downgrade(self);
             let (tool_name, run) = (def.spec.name.clone(), format!("webmcp-{generation}"));

@@ -24,8 +24,9 @@ pub(crate) type Handler = Rc<dyn Fn(Map<String, Value>, CallContext) -> Answer>;
 pub struct Tool {
     pub(crate) def: ToolDef,
     pub(crate) handler: Handler,
-    /// WebMCP annotations (`{ "readOnlyHint": true }`).
-    pub(crate) annotations: Option<Value>,
+    /// WebMCP annotations (`{ "readOnlyHint": true }`), as JSON text: handed to
+    /// `registerTool` as they are, never read by the SDK.
+    pub(crate) annotations: Option<String>,
     /// Whether a voice agent waits for the result (Cartesia, ElevenLabs; default true).
     pub(crate) expects_response: bool,
 }
@@ -135,7 +136,7 @@ impl Tool {
 
     /// WebMCP annotations passed to `registerTool` (`{ "readOnlyHint": true }`).
     pub fn annotations(mut self, annotations: Value) -> Tool {
-        self.annotations = Some(annotations);
+        self.annotations = Some(client_tools_core::protocol::json_text(&annotations));
         self
     }
 

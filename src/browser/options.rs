@@ -150,7 +150,7 @@ fn tool(v: &JsValue, i: usize) -> Result<Tool, String> {
     let annotations = match present(v, "annotations") {
         None => None,
         Some(a) if a.is_object() && !a.is_function() => {
-            Some(to_json(&a, &format!("{at}annotations"))?)
+            Some(json_text(&a, &format!("{at}annotations"))?)
         }
         Some(a) => return Err(wrong(&at, "annotations", "an object", &a)),
     };

@@ -162,7 +162,7 @@ struct Parts {
     parameters: serde_json::Value,
     timeout_ms: Option<u64>,
     max_calls_per_run: Option<u32>,
-    annotations: Option<serde_json::Value>,
+    annotations: Option<String>,
 }
 
 impl Parts {
@@ -182,8 +182,7 @@ impl Parts {
             timeout_ms: count(&config.timeout_ms),
             max_calls_per_run: count(&config.max_calls_per_run)
                 .map(|n| n.min(u32::MAX as u64) as u32),
-            annotations: annotations(kind)
-                .and_then(|text| client_tools_core::json::parse(text).ok()),
+            annotations: annotations(kind).map(str::to_owned),
         }
     }
 }
