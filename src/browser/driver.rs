@@ -36,7 +36,7 @@ pub(crate) type Waiter = Sender<Result<(), Error>>;
 pub(crate) struct Shared {
     pub(crate) engine: JsRefCell<Engine>,
     /// The tools on offer (the scopes' union last taken; the names are unique).
-    offered: JsRefCell<Rc<[Tool]>>,
+    offered: JsRefCell<Rc<Vec<Tool>>>,
     /// Told each time the offer changes (an `exposeToWebMCP` following the client).
     on_offer: JsRefCell<Option<Rc<dyn Fn()>>>,
     on_status: Option<Callback<Status>>,
@@ -78,7 +78,7 @@ impl Shared {
         let shared = Rc::new(Shared {
             request_timeout_ms,
             engine: JsRefCell::new(engine),
-            offered: JsRefCell::new(tools.clone().into()),
+            offered: JsRefCell::new(Rc::new(tools.clone())),
             on_offer: JsRefCell::default(),
             scopes: JsRefCell::new(Scopes::new(tools)),
             scope_waiters: JsRefCell::default(),
@@ -214,7 +214,7 @@ impl Shared {
         for t in &offer.tools {
             defs.push(t.def.clone());
         }
-        *self.offered.borrow_mut() = offer.tools.into();
+        *self.offered.borrow_mut() = Rc::new(offer.tools);
         // Checked by `Scopes`: the union is within the limits.
         let op = self.engine.borrow_mut().set_tools(defs, now());
         if let Ok(op) = op {
@@ -231,7 +231,7 @@ impl Shared {
     }
 
     /// The tools on offer now.
-    pub(crate) fn offered(&self) -> Rc<[Tool]> {
+    pub(crate) fn offered(&self) -> Rc<Vec<Tool>> {
         self.offered.borrow().clone()
     }
 
