@@ -16,7 +16,7 @@
 // Rust blocks are compiled by the crates' doctests (scripts/test), not here.
 //
 // Links: every relative link in README.md, docs/**/*.md, pkg-template/README.md and
-// devserver/README.md must point at a file that exists, and its #anchor at a heading there
+// devserver/README.md must point at a file of the repository, and its #anchor at a heading there
 // (GitHub's and mdBook's ids: lower case, punctuation dropped, spaces as dashes). Links into
 // the generated references (docs' js/ and rust/) are checked against target/docs when built.
 // Prints one line per failure and closes with `N passed, M failed`.
@@ -105,6 +105,8 @@ for (const file of linked) {
         if (existsSync(docsOut) && !existsSync(join(docsOut, path))) { fail(`${where}: not in target/docs`); continue; }
         passed++; continue;
       }
+      // Outside the repository it resolves only on a machine whose checkout sits beside it.
+      if (relative(root, dest).startsWith("..")) { fail(`${where}: outside the repository`); continue; }
       if (!existsSync(dest)) { fail(`${where}: no such file`); continue; }
       if (anchor !== undefined && dest.endsWith(".md") && !anchors(dest).has(anchor)) {
         fail(`${where}: no heading #${anchor} in ${relative(root, dest)}`); continue;
