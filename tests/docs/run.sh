@@ -2,8 +2,9 @@
 # The docs' examples and links: packs pkg/ (built by scripts/build-pkg unless SKIP_BUILD_PKG=1
 # and pkg/ exists), installs the tarball next to this suite's pinned TypeScript
 # (package-lock.json, `npm ci`), and runs check.mjs: every JS/TS block of README.md and
-# docs/ type-checked with tsc --strict against the package, fragments skipped by name, and
-# every relative link and anchor resolved. Closes with `N passed, M failed`.
+# docs/ type-checked with tsc --strict against the package (the names a block takes from the
+# text around it typed in given.d.ts), fragments skipped with their reasons, and every
+# relative link and anchor resolved. Closes with `N passed, M failed`.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 here=tests/docs
