@@ -35,13 +35,6 @@ export interface ElevenLabsOptions extends AdapterOptions {
 
 export declare function toElevenLabs(tools: ToolRegistry | ToolDefinition[], options?: ElevenLabsOptions): ElevenLabsAdapter;
 
-declare module "./client_tools.js" {
-  interface ToolRegistry {
-    /** ElevenLabs' `clientTools` (installed by `import "client-tools/adapters"`). */
-    toElevenLabs(options?: ElevenLabsOptions): ElevenLabsAdapter;
-  }
-}
-
 /** The SDK's `tool` factory (`import { tool } from "@openai/agents"` or `@openai/agents-realtime`). */
 export type OpenAIAgentsToolFactory<T = any> = (options: {
   name: string;
@@ -57,13 +50,6 @@ export interface OpenAIAgentsOptions<T = any> extends AdapterOptions {
 }
 
 export declare function toOpenAIAgents<T>(tools: ToolRegistry | ToolDefinition[], options: OpenAIAgentsOptions<T>): T[];
-
-declare module "./client_tools.js" {
-  interface ToolRegistry {
-    /** Function tools for `Agent` and `RealtimeAgent` (installed by `import "client-tools/adapters"`). */
-    toOpenAIAgents<T>(options: OpenAIAgentsOptions<T>): T[];
-  }
-}
 
 /** What the AI SDK's validator (`jsonSchema(…, { validate })`) resolves. */
 export type AISDKValidationResult = { success: true; value: unknown } | { success: false; error: Error };
@@ -161,19 +147,29 @@ export interface LiveKitOptions extends AdapterOptions {
 
 export declare function toLiveKit(tools: ToolRegistry | ToolDefinition[], room: LiveKitRpcHost, options?: LiveKitOptions): () => void;
 
+/** The methods `import "client-tools/adapters"` installs on a `ToolRegistry`, of either build. */
+export interface RegistryAdapters {
+  /** ElevenLabs' `clientTools` (installed by `import "client-tools/adapters"`). */
+  toElevenLabs(options?: ElevenLabsOptions): ElevenLabsAdapter;
+  /** Function tools for `Agent` and `RealtimeAgent` (installed by `import "client-tools/adapters"`). */
+  toOpenAIAgents<T>(options: OpenAIAgentsOptions<T>): T[];
+  /** `streamText`'s client-side `tools` (installed by `import "client-tools/adapters"`). */
+  toAISDK<S>(options: AISDKOptions<S>): Record<string, AISDKTool<S>>;
+  /** `useChat` / `Chat`'s `onToolCall` (installed by `import "client-tools/adapters"`). */
+  onAISDKToolCall(addToolOutput: (output: AISDKToolOutput) => unknown, options?: AdapterOptions): AISDKToolCallHandler;
+  /** CopilotKit v2 FrontendTools (installed by `import "client-tools/adapters"`). */
+  toCopilotKit(options?: AdapterOptions): CopilotKitFrontendTool[];
+  /** AG-UI's `RunAgentInput.tools` (installed by `import "client-tools/adapters"`). */
+  toAGUI(): AGUITool[];
+  /** The AG-UI tool message for `toolCall`, once it ran (installed by `import "client-tools/adapters"`). */
+  answerAGUI(toolCall: AGUIToolCall, options?: AnswerAGUIOptions): Promise<AGUIToolMessage>;
+  /** One LiveKit RPC method per tool; returns the function that unregisters them (installed by `import "client-tools/adapters"`). */
+  toLiveKit(room: LiveKitRpcHost, options?: LiveKitOptions): () => void;
+}
+
 declare module "./client_tools.js" {
-  interface ToolRegistry {
-    /** `streamText`'s client-side `tools` (installed by `import "client-tools/adapters"`). */
-    toAISDK<S>(options: AISDKOptions<S>): Record<string, AISDKTool<S>>;
-    /** `useChat` / `Chat`'s `onToolCall` (installed by `import "client-tools/adapters"`). */
-    onAISDKToolCall(addToolOutput: (output: AISDKToolOutput) => unknown, options?: AdapterOptions): AISDKToolCallHandler;
-    /** CopilotKit v2 FrontendTools (installed by `import "client-tools/adapters"`). */
-    toCopilotKit(options?: AdapterOptions): CopilotKitFrontendTool[];
-    /** AG-UI's `RunAgentInput.tools` (installed by `import "client-tools/adapters"`). */
-    toAGUI(): AGUITool[];
-    /** The AG-UI tool message for `toolCall`, once it ran (installed by `import "client-tools/adapters"`). */
-    answerAGUI(toolCall: AGUIToolCall, options?: AnswerAGUIOptions): Promise<AGUIToolMessage>;
-    /** One LiveKit RPC method per tool; returns the function that unregisters them (installed by `import "client-tools/adapters"`). */
-    toLiveKit(room: LiveKitRpcHost, options?: LiveKitOptions): () => void;
-  }
+  interface ToolRegistry extends RegistryAdapters {}
+}
+declare module "./lite/client_tools.js" {
+  interface ToolRegistry extends RegistryAdapters {}
 }

@@ -1,6 +1,7 @@
 // `client-tools/lite` (everything but the page tools), as a backend worker or a page that only
 // serves its own tools imports it: the same Client, registry and adapters, typed the same.
 import init, { Client, ToolRegistry, TurnTools, WsTools, exposeToWebMCP, type ClientOptions, type ToolDefinition } from "client-tools/lite";
+import { toAGUI } from "client-tools/adapters";
 
 export async function lite(options: ClientOptions): Promise<string> {
   await init();
@@ -15,6 +16,8 @@ export async function lite(options: ClientOptions): Promise<string> {
   const turns = new TurnTools(registry);
   const ws = new WsTools({ dialect: "cartesia", tools: registry, send: (text) => console.log(text) });
   const exposed = await exposeToWebMCP(client);
+  // The adapters' methods and functions take the lite build's registry too.
+  const agui = registry.toAGUI().length + toAGUI(registry).length + registry.toElevenLabs().declarations().length;
   await client.leave();
-  return `${client.name} ${String(turns)} ${ws.declarations().length} ${exposed.supported}`;
+  return `${client.name} ${String(turns)} ${ws.declarations().length} ${exposed.supported} ${agui}`;
 }
