@@ -8,7 +8,7 @@ import { HttpAgent } from "@ag-ui/client";
 import { CopilotKitCore } from "@copilotkit/core";
 import { init, ToolRegistry } from "client-tools";
 import "client-tools/adapters";
-import { assert, check, done, sleep, waitFor } from "./lib.mjs";
+import { assert, check, done, echoTool, waitFor } from "./lib.mjs";
 
 // CopilotKit pins its own @ag-ui/client (0.0.59): its agents are made with that one.
 const { HttpAgent: CopilotHttpAgent } = await import(
@@ -18,16 +18,7 @@ const { HttpAgent: CopilotHttpAgent } = await import(
 await init();
 const runs = { echo: 0 };
 const registry = new ToolRegistry([
-  {
-    name: "echo",
-    description: "Echoes the text.",
-    parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
-    handler: async ({ text }) => {
-      runs.echo += 1;
-      await sleep(20);
-      return { echo: text };
-    },
-  },
+  echoTool(runs),
 ]);
 
 // The route: a request whose messages end with a tool message is answered in text; otherwise

@@ -43,3 +43,15 @@ export async function waitFor(what, f, ms = 3000) {
     await sleep(20);
   }
 }
+
+/** The suites' echo tool: answers `{ echo: text }` after 20 ms, counting its runs in `runs.echo`. */
+export const echoTool = (runs) => ({
+  name: "echo",
+  description: "Echoes the text.",
+  parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+  handler: async ({ text }) => {
+    runs.echo += 1;
+    await sleep(20);
+    return { echo: text };
+  },
+});

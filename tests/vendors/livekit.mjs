@@ -9,22 +9,13 @@ import { Room } from "livekit-client";
 import { DataPacket, DataPacket_Kind, RpcRequest } from "@livekit/protocol";
 import { init, ToolRegistry } from "client-tools";
 import "client-tools/adapters";
-import { assert, check, done, sleep, waitFor } from "./lib.mjs";
+import { assert, check, done, echoTool, waitFor } from "./lib.mjs";
 
 await init();
 const runs = { echo: 0, big: 0 };
 const seen = {};
 const registry = new ToolRegistry([
-  {
-    name: "echo",
-    description: "Echoes the text.",
-    parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
-    handler: async ({ text }) => {
-      runs.echo += 1;
-      await sleep(20);
-      return { echo: text };
-    },
-  },
+  echoTool(runs),
   {
     name: "big",
     handler: () => {
