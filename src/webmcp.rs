@@ -208,8 +208,9 @@ use crate::js::{get as prop, set};
 
 impl Exposure {
     /// Registers `tools` as a new generation, unregistering the previous one; `names` holds
-    /// what it registered unless a newer list replaced it meanwhile. Fails with an `invalid_option` `Error` naming a name the prefix
-    /// breaks, or a `rejected` one naming a refusal of the browser.
+    /// what it registered unless a newer list replaced it meanwhile. Fails with an
+    /// `invalid_option` `Error` naming a name the prefix breaks, or a `rejected` one naming a
+    /// refusal of the browser.
     async fn register_all(self: &Rc<Self>, tools: Rc<Registry<Entry>>) -> Result<(), JsValue> {
         for (i, name) in tools.names().iter().enumerate() {
             check_name(

@@ -72,6 +72,15 @@ fn optional_function(obj: &JsValue, at: &str, key: &str) -> Result<Option<Functi
         .map_err(|v| wrong(at, key, "a function", &v))
 }
 
+fn optional_bool(obj: &JsValue, at: &str, key: &str) -> Result<Option<bool>, String> {
+    let Some(v) = present(obj, key) else {
+        return Ok(None);
+    };
+    v.as_bool()
+        .map(Some)
+        .ok_or_else(|| wrong(at, key, "a boolean", &v))
+}
+
 /// A whole number ≥ 1, or absent.
 fn optional_count(obj: &JsValue, at: &str, key: &str) -> Result<Option<u64>, String> {
     let Some(v) = present(obj, key) else {
@@ -140,12 +149,7 @@ fn tool(v: &JsValue, i: usize) -> Result<Tool, String> {
     let timeout_ms = optional_count(v, &at, "timeoutMs")?;
     let max_calls_per_run =
         optional_count(v, &at, "maxCallsPerRun")?.map(|n| n.min(u32::MAX as u64) as u32);
-    let assert_formats = match present(v, "assertFormats") {
-        None => false,
-        Some(b) => b
-            .as_bool()
-            .ok_or_else(|| wrong(&at, "assertFormats", "a boolean", &b))?,
-    };
+    let assert_formats = optional_bool(v, &at, "assertFormats")?.unwrap_or(false);
     // WebMCP's (`exposeToWebMCP` passes them to `registerTool`).
     let annotations = match present(v, "annotations") {
         None => None,
@@ -155,12 +159,7 @@ fn tool(v: &JsValue, i: usize) -> Result<Tool, String> {
         Some(a) => return Err(wrong(&at, "annotations", "an object", &a)),
     };
     // Voice agents' (`WsTools`): whether the agent waits for the result.
-    let expects_response = match present(v, "expectsResponse") {
-        None => true,
-        Some(e) => e
-            .as_bool()
-            .ok_or_else(|| wrong(&at, "expectsResponse", "a boolean", &e))?,
-    };
+    let expects_response = optional_bool(v, &at, "expectsResponse")?.unwrap_or(true);
     let mut tool = Tool::with_handler(
         name,
         description,
@@ -218,10 +217,7 @@ pub(crate) fn register(
         n if n.is_undefined() => {}
         n => options = options.name(string(n, "", "name")?),
     }
-    if let Some(s) = present(v, "shareStream") {
-        let share = s
-            .as_bool()
-            .ok_or_else(|| wrong("", "shareStream", "a boolean", &s))?;
+    if let Some(share) = optional_bool(v, "", "shareStream")? {
         options = options.share_stream(share);
     }
     if let Some(l) = present(v, "lifetime") {
