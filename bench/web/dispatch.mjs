@@ -3,7 +3,13 @@
 // agent sees of each call on the session's event stream, dispatched → acked and dispatched →
 // answered (p50, p99), its own POST → answered, and calls per second.
 //
-//   node dispatch.mjs --devserver BIN --pkg DIR [--build full|lite] [--calls 1000] [--concurrency 1,32]
+//   node dispatch.mjs --devserver BIN --pkg [LABEL=]DIR [--pkg LABEL=DIR …] [--build full|lite]
+//                     [--calls 1000] [--concurrency 1,32] [--rounds 1]
+//
+// Several `--pkg`s (e.g. `--pkg before=/tmp/base/pkg --pkg after=pkg`) are measured in the same
+// run, one tab each on the same devserver and session, their calls taken in turns: `--rounds`
+// rounds, each giving every build `--calls` calls at each concurrency, so that the machine's
+// noise falls on both sides alike; the figures are over all rounds' calls.
 //
 // The agent is this process: it makes each call (POST …/runs/{run}/calls, as a model's call
 // arrives) and reads the session's stream (GET …/stream, in a thread of its own:
@@ -15,30 +21,39 @@ import { join, resolve } from "node:path";
 import { Worker } from "node:worker_threads";
 import { launch, ms, options, percentile, startDevserver, table } from "./common.mjs";
 
-const opts = options(process.argv.slice(2), { devserver: "string", pkg: "string", build: "string", calls: "number", concurrency: "string" });
-if (!opts.devserver || !opts.pkg) {
-  console.error("usage: node dispatch.mjs --devserver BIN --pkg DIR [--build full|lite] [--calls N] [--concurrency 1,32]");
+const opts = options(process.argv.slice(2), {
+  devserver: "string", pkg: "list", build: "string", calls: "number", concurrency: "string", rounds: "number",
+});
+if (!opts.devserver || opts.pkg.length === 0) {
+  console.error("usage: node dispatch.mjs --devserver BIN --pkg [LABEL=]DIR [--pkg LABEL=DIR …] [--build full|lite] [--calls N] [--concurrency 1,32] [--rounds N]");
   process.exit(2);
 }
+const pkgs = opts.pkg.map((p, i) => {
+  const [label, dir] = p.includes("=") ? p.split(/=(.*)/s) : ["pkg", p];
+  // The client's name (and so its tools' names) is the tab's own: `bench0`, `bench1`, …
+  return { label, dir: resolve(dir), name: `bench${i}` };
+});
+if (new Set(pkgs.map((p) => p.label)).size !== pkgs.length) throw new Error("--pkg: each build needs a label of its own (LABEL=DIR)");
+const rounds = opts.rounds ?? 1;
+if (!(rounds >= 1)) throw new Error("--rounds: at least 1");
 const build = opts.build ?? "full";
 const calls = opts.calls ?? 1000;
 const widths = (opts.concurrency ?? "1,32").split(",").map(Number);
 const WARM_UP = 20;
 const SESSION = { id: "bench", token: "bench-token" };
-const TOOL = "client__bench__echo";
 
 const www = await mkdtemp(join(tmpdir(), "bench-dispatch-"));
 // Not at /pkg/: the devserver keeps that path for its --pkg option.
-await symlink(resolve(opts.pkg), join(www, "sdk"));
+for (const [i, { dir }] of pkgs.entries()) await symlink(dir, join(www, `sdk${i}`));
 await writeFile(join(www, "tab.html"), `<!doctype html>
 <meta charset="utf-8">
 <title>dispatch: one tab</title>
 <script type="module">
-import { Client } from "/sdk/${build === "lite" ? "lite/" : ""}client_tools.js";
 const q = new URLSearchParams(location.search);
+const { Client } = await import(\`/sdk\${q.get("n")}/${build === "lite" ? "lite/" : ""}client_tools.js\`);
 try {
   window.client = await Client.register({
-    baseUrl: location.origin, sessionId: q.get("session"), token: q.get("token"), name: "bench",
+    baseUrl: location.origin, sessionId: q.get("session"), token: q.get("token"), name: "bench" + q.get("n"),
     tools: [{
       name: "echo",
       description: "Answers with its argument.",
@@ -62,13 +77,6 @@ const browser = await launch();
 let reader;
 let stopping = false;
 try {
-  const page = await browser.newPage();
-  page.on("pageerror", (e) => console.error(`the tab: ${e.message}`));
-  const ready = page.waitForEvent("console", { predicate: (m) => m.text().startsWith("bench:"), timeout: 30000 });
-  await page.goto(`${devserver.url}/tab.html?session=${SESSION.id}&token=${SESSION.token}`);
-  const said = (await ready).text();
-  if (said !== "bench:ready") throw new Error(`the tab did not register: ${said}`);
-
   const seen = new Map(); // call id → { dispatched, acked, answered, failed } (ms, this clock)
   const waiting = new Map(); // call id → resolve()
   // The stream is read by a thread of its own, which stamps each event as it arrives: this
@@ -91,29 +99,49 @@ try {
       if (m.kind === "answered" || m.kind === "failed") waiting.get(m.id)?.();
     });
   });
+  // One tab per build, each its own page (its own renderer), all open through the run.
+  for (const [i, { label }] of pkgs.entries()) {
+    const page = await browser.newPage();
+    page.on("pageerror", (e) => console.error(`the tab (${label}): ${e.message}`));
+    const ready = page.waitForEvent("console", { predicate: (m) => m.text().startsWith("bench:"), timeout: 30000 });
+    await page.goto(`${devserver.url}/tab.html?n=${i}&session=${SESSION.id}&token=${SESSION.token}`);
+    const said = (await ready).text();
+    if (said !== "bench:ready") throw new Error(`the tab (${label}) did not register: ${said}`);
+  }
   const { id: run } = await agent("POST", "/runs", {});
 
-  console.log(`bench-dispatch: ${calls} calls to one tab (${build} build) per concurrency; Chromium ${browser.version()}, devserver ${devserver.url}`);
-  await pool(WARM_UP, 4, (i) => call(run, i, seen, waiting));
+  const builds = pkgs.map((p) => p.label).join(", ");
+  console.log(`bench-dispatch: ${calls} calls to each tab (${build} build of ${builds}) per concurrency and round, ${rounds} round(s); Chromium ${browser.version()}, devserver ${devserver.url}`);
+  for (const { name } of pkgs) await pool(WARM_UP, 4, (i) => call(run, name, i, seen, waiting));
+  // done[label][width]: every round's calls; seconds[label][width]: the time they took.
+  const done = new Map(pkgs.map((p) => [p.label, new Map(widths.map((w) => [w, []]))]));
+  const spent = new Map(pkgs.map((p) => [p.label, new Map(widths.map((w) => [w, 0]))]));
+  for (let r = 0; r < rounds; r++) {
+    for (const width of widths) {
+      for (const { label, name } of pkgs) {
+        const t0 = performance.now();
+        await pool(calls, width, async (i) => done.get(label).get(width).push(await call(run, name, i, seen, waiting)));
+        spent.get(label).set(width, spent.get(label).get(width) + (performance.now() - t0) / 1000);
+      }
+    }
+  }
   const rows = [];
-  for (const width of widths) {
-    const done = [];
-    const t0 = performance.now();
-    await pool(calls, width, async (i) => done.push(await call(run, i, seen, waiting)));
-    const seconds = (performance.now() - t0) / 1000;
-    const acked = done.map((c) => c.acked - c.dispatched);
-    const answered = done.map((c) => c.answered - c.dispatched);
-    const roundTrip = done.map((c) => c.answered - c.sent);
-    const failed = done.filter((c) => c.failed).length;
+  for (const width of widths) for (const { label } of pkgs) {
+    const calls = done.get(label).get(width);
+    const seconds = spent.get(label).get(width);
+    const acked = calls.map((c) => c.acked - c.dispatched);
+    const answered = calls.map((c) => c.answered - c.dispatched);
+    const roundTrip = calls.map((c) => c.answered - c.sent);
+    const failed = calls.filter((c) => c.failed).length;
     rows.push([
-      String(width), String(done.length), String(failed),
+      label, String(width), String(calls.length), String(failed),
       ms(percentile(acked, 0.5)), ms(percentile(acked, 0.99)),
       ms(percentile(answered, 0.5)), ms(percentile(answered, 0.99)),
       ms(percentile(roundTrip, 0.5)), ms(percentile(roundTrip, 0.99)),
-      (done.length / seconds).toFixed(0),
+      (calls.length / seconds).toFixed(0),
     ]);
   }
-  table(["concurrency", "calls", "failed", "acked p50", "acked p99", "answered p50", "answered p99", "POST→answered p50", "p99", "calls/s"], rows);
+  table(["build", "concurrency", "calls", "failed", "acked p50", "acked p99", "answered p50", "answered p99", "POST→answered p50", "p99", "calls/s"], rows);
   console.log(`
   acked, answered   from the call's client_tool_dispatched on the agent's stream to its
                     client_tool_acked / client_tool_succeeded there (ms)
@@ -140,9 +168,9 @@ async function agent(method, path, body) {
 }
 
 /** The model calls the tool once; resolves to the call's times once it is answered. */
-async function call(run, n, seen, waiting) {
+async function call(run, client, n, seen, waiting) {
   const sent = performance.now();
-  const { call_id: id } = await agent("POST", `/runs/${run}/calls`, { tool: TOOL, arguments: { n } });
+  const { call_id: id } = await agent("POST", `/runs/${run}/calls`, { tool: `client__${client}__echo`, arguments: { n } });
   const times = seen.get(id);
   if (!times?.answered && !times?.failed) await new Promise((ok) => waiting.set(id, ok));
   return { sent, ...seen.get(id) };
