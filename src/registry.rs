@@ -367,7 +367,7 @@ impl ToolRegistry {
             }
         };
         let (runner, name) = (self.runner.clone(), name.to_owned());
-        crate::js::task::promise(Box::pin(async move {
+        crate::js::promise::from_future(Box::pin(async move {
             let answer = match outcome {
                 Some(o) => o.await,
                 None => None,

@@ -156,15 +156,14 @@ impl Runner {
         // `ctx.afterResult` runs after a Sessions result is posted. An aborted call's callbacks
         // are dropped: nothing was delivered from its handler.
         if !after.is_empty() {
-            guards::timeout(
+            guards::detached(
                 0,
                 Box::new(move || {
                     for f in after {
                         f();
                     }
                 }),
-            )
-            .forget();
+            );
         }
     }
 }

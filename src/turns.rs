@@ -175,7 +175,7 @@ impl TurnTools {
             waiting.push((call, name, outcome));
         }
         let on_call = self.on_call.clone();
-        crate::js::task::promise(Box::pin(async move {
+        crate::js::promise::from_future(Box::pin(async move {
             if waiting.is_empty() {
                 return Ok(JsValue::NULL);
             }

@@ -95,7 +95,7 @@ impl Followed {
         }
         for exposure in live {
             let (tools, this) = (tools.clone(), exposure.clone());
-            let done = crate::js::task::promise(Box::pin(async move {
+            let done = crate::js::promise::from_future(Box::pin(async move {
                 if let Err(e) = this.register_all(tools).await {
                     let message = crate::js::string_prop(&e, "message");
                     warn(&format!(
@@ -276,7 +276,7 @@ impl Exposure {
             let done =
                 crate::js::call_method(&self.model_context, "registerTool", &[&tool, &options]);
             let done = match done {
-                Ok(r) => crate::js::task::wait(&r).await.map(|_| ()),
+                Ok(r) => crate::js::promise::wait(&r).await.map(|_| ()),
                 Err(e) => Err(e),
             };
             if let Err(e) = done {
@@ -348,7 +348,7 @@ impl Exposure {
             }
         };
         let this = self.clone();
-        crate::js::task::promise(Box::pin(async move {
+        crate::js::promise::from_future(Box::pin(async move {
             let answer = outcome.await;
             this.settle_tools().await;
             Ok(match answer {
@@ -372,7 +372,7 @@ impl Exposure {
             let Some(registering) = self.registering.borrow().clone() else {
                 return;
             };
-            let _ = crate::js::task::wait(&registering).await;
+            let _ = crate::js::promise::wait(&registering).await;
             let same = (self.registering.borrow().as_ref())
                 .is_some_and(|now| JsValue::from(now) == JsValue::from(&registering));
             if same {
@@ -392,7 +392,7 @@ impl Exposure {
         let closures = std::mem::take(&mut *self.closures.borrow_mut());
         let on_abort = self.on_abort.borrow_mut().take();
         let this = self.clone();
-        crate::js::task::spawn(Box::pin(async move {
+        crate::js::promise::spawn(Box::pin(async move {
             drop((closures, on_abort));
             LIVE.with(|l| l.borrow_mut().retain(|e| !Rc::ptr_eq(e, &this)));
         }));
@@ -520,7 +520,7 @@ pub fn expose_to_webmcp(
             .borrow_mut()
             .push(Rc::downgrade(&exposure));
     }
-    crate::js::task::promise(Box::pin(async move {
+    crate::js::promise::from_future(Box::pin(async move {
         (exposure.register_all(tools).await).inspect_err(|_| exposure.stop())?;
         // A change of the client's tools meanwhile replaced the list: what it registered.
         if exposure.generations.get() != 1 {

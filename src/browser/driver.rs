@@ -185,7 +185,7 @@ impl Shared {
             return;
         }
         let weak = Rc::downgrade(self);
-        crate::js::task::spawn(Box::pin(async move {
+        crate::js::promise::spawn(Box::pin(async move {
             if let Some(shared) = weak.upgrade() {
                 shared.flush_scopes();
             }
@@ -308,7 +308,7 @@ impl Pumped for Shared {
             Output::RefreshToken => match self.token_source.get() {
                 Some(source) => {
                     let (fresh, shared) = (source(), Rc::clone(self));
-                    crate::js::task::spawn(Box::pin(async move {
+                    crate::js::promise::spawn(Box::pin(async move {
                         let token = fresh.await;
                         shared.feed(Input::Token(token));
                     }));

@@ -3,9 +3,10 @@
 //! behind. `forget` is the explicit opt-out. Here too is the one loop both browser shells run
 //! over their state machine, [`drain`], with the page's clock and the machine's one timer.
 
+use crate::js;
 use crate::js::JsRefCell;
-use crate::js::{self, Callback};
 use client_tools_core::time::Instant;
+use gloo_timers::callback::Timeout;
 use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
@@ -125,53 +126,29 @@ fn abort(controller: &AbortController, reason: &str) {
     let _ = crate::js::call_method(controller, "abort", &[&reason]);
 }
 
-/// A `setTimeout` of the global scope, cleared when the guard is dropped. Its
-/// callback is a closure of the SDK's one shape ([`Callback`]), so timers add no glue of their
-/// own.
-#[must_use = "the timer is cleared as soon as the guard is dropped"]
-pub(crate) struct Timer {
-    id: JsValue,
-    callback: Option<Closure<Callback>>,
-}
-
-impl Timer {
-    fn start(ms: u32, callback: Closure<Callback>) -> Timer {
-        let args = [callback.as_ref(), &JsValue::from(ms)];
-        let id = js::call_method(&js_sys::global(), "setTimeout", &args).unwrap_or_default();
-        Timer {
-            id,
-            callback: Some(callback),
-        }
-    }
-
-    /// Lets a timeout fire without a guard: JS owns its callback, freed once collected.
-    #[cfg(feature = "js-api")]
-    pub(crate) fn forget(mut self) {
-        if let Some(c) = self.callback.take() {
-            drop(c.into_js_value());
-        }
-    }
-}
-
-impl Drop for Timer {
-    fn drop(&mut self) {
-        if self.callback.is_some() {
-            let _ = js::call_method(&js_sys::global(), "clearTimeout", &[&self.id]);
-        }
-    }
-}
+/// A `setTimeout`, cleared when the guard is dropped: gloo-timers' `Timeout`.
+pub(crate) type Timer = Timeout;
 
 /// `setTimeout`: `f` runs once after `ms` unless the guard is dropped first. Boxed, so every
 /// timer of the SDK shares one copy of the timer code.
 pub(crate) fn timeout(ms: u32, f: Box<dyn FnOnce()>) -> Timer {
-    let f = Cell::new(Some(f));
-    let callback = Closure::<Callback>::new(move |_, _| {
-        if let Some(f) = f.take() {
+    Timeout::new(ms, f)
+}
+
+/// `setTimeout` with no guard to keep: the timer holds itself until it fires, then lets go of
+/// its closure (gloo's `forget` would keep the closure for the page's life).
+#[cfg(feature = "js-api")]
+pub(crate) fn detached(ms: u32, f: Box<dyn FnOnce()>) {
+    let slot = Rc::new(Cell::new(None::<Timer>));
+    let held = Rc::clone(&slot);
+    slot.set(Some(timeout(
+        ms,
+        Box::new(move || {
             f();
-        }
-        JsValue::UNDEFINED
-    });
-    Timer::start(ms, callback)
+            // Dropped while it runs: wasm-bindgen frees the closure once its call returns.
+            drop(held.take());
+        }),
+    )));
 }
 
 /// The shells' "now": ms since the epoch, by the page's clock.

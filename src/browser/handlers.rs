@@ -20,7 +20,7 @@ pub(crate) fn start(
     done: Box<dyn FnOnce(Returned)>,
 ) {
     let ctx = calls.start(call_id, run_id, tool, deadline_ms);
-    crate::js::task::spawn(Box::pin(async move {
+    crate::js::promise::spawn(Box::pin(async move {
         done(handler(arguments, ctx).await);
     }));
 }

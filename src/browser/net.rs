@@ -58,7 +58,7 @@ async fn fetch(
         js::set(&init, "signal", signal);
     }
     let sent = global_fetch(url, &init).map_err(|e| format!("fetch threw: {}", error_text(&e)))?;
-    js::task::settle(&sent).await
+    js::promise::settle(&sent).await
 }
 
 /// Sends one engine request and reads its answer whole, within `timeout_ms`.
@@ -97,7 +97,7 @@ async fn exchange(req: &HttpRequest, signal: Option<&AbortSignal>) -> Result<Ans
     .await?;
     let retry_after = retry_after(&resp);
     let text = js::call_method(&resp, "text", &[]).map_err(|e| error_text(&e))?;
-    let body = js::task::settle(&text)
+    let body = js::promise::settle(&text)
         .await?
         .as_string()
         .unwrap_or_default();
@@ -156,7 +156,7 @@ impl Stream {
             return Ok(false);
         };
         let read = js::call_method(reader, "read", &[]).map_err(|e| error_text(&e))?;
-        let step = js::task::settle(&read).await?;
+        let step = js::promise::settle(&read).await?;
         if js::bool_prop(&step, "done") {
             return Ok(false);
         }

@@ -99,12 +99,12 @@ thread_local! {
 /// Sends `job` now if a slot is free (or it is keep-alive), else queues it by urgency.
 pub(super) fn send(job: Job) {
     if job.req.keepalive {
-        return crate::js::task::spawn(Box::pin(transmit(job, false)));
+        return crate::js::promise::spawn(Box::pin(transmit(job, false)));
     }
     let urgency = job.req.urgency;
     let now = QUEUE.with(|q| q.borrow_mut().admit(job, urgency));
     if let Some(job) = now {
-        crate::js::task::spawn(Box::pin(transmit(job, true)));
+        crate::js::promise::spawn(Box::pin(transmit(job, true)));
     }
 }
 
@@ -113,7 +113,7 @@ pub(super) fn send(job: Job) {
 fn release(urgency: Urgency) {
     let next = QUEUE.with(|q| q.borrow_mut().release(urgency));
     if let Some(job) = next {
-        crate::js::task::spawn(Box::pin(transmit(job, true)));
+        crate::js::promise::spawn(Box::pin(transmit(job, true)));
     }
 }
 

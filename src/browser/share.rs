@@ -204,8 +204,8 @@ impl<H: Host> Share<H> {
             return;
         };
         // Rejects with an AbortError when the request is withdrawn: expected, not reported.
-        crate::js::task::spawn(Box::pin(async move {
-            let _ = crate::js::task::settle(&promise).await;
+        crate::js::promise::spawn(Box::pin(async move {
+            let _ = crate::js::promise::settle(&promise).await;
         }));
         drop(self.lock.replace(Lock::Asked(abort)));
     }

@@ -40,7 +40,7 @@ impl Streams {
         let Some(signal) = abort.signal() else { return };
         self.open.borrow_mut().insert(stream, abort);
         let weak: Weak<H> = Rc::downgrade(host);
-        crate::js::task::spawn(Box::pin(async move {
+        crate::js::promise::spawn(Box::pin(async move {
             if let Some(error) = read(&weak, stream, &url, &headers, &signal).await {
                 if let Some(host) = weak.upgrade() {
                     host.connection(stream, Conn::Closed(error));

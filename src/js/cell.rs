@@ -9,10 +9,6 @@
 //! borrow that is live at that moment. Tests read those notes through
 //! `client_tools::debug::borrows_held_across_js()` and fail when there is one
 //! (`tests/web_borrows.rs`).
-//!
-//! The executor's own slot for a task's future (`task.rs`) is a plain `RefCell`: it is borrowed
-//! while the future is polled, which is where every call into JS happens, by design; the
-//! executor never polls a borrowed task (it is skipped, see `task::run`).
 
 use std::cell::{Ref, RefCell, RefMut};
 use std::ops::{Deref, DerefMut};

@@ -315,7 +315,7 @@ impl Client {
 
 /// Calls the app's token function (`token` given as one) and awaits a string from it.
 async fn fresh_token(source: &Function) -> Result<String, String> {
-    let token = js::task::call_hook(source, &JsValue::UNDEFINED)
+    let token = js::promise::call_hook(source, &JsValue::UNDEFINED)
         .await
         .map_err(|e| format!("the token function failed: {e}"))?;
     token.as_string().ok_or_else(|| {
@@ -340,7 +340,7 @@ impl Client {
         if source.is_function() {
             // The first token comes from the function; the options are read once it came.
             let source: Function = source.unchecked_into();
-            return js::task::promise(Box::pin(async move {
+            return js::promise::from_future(Box::pin(async move {
                 let first = fresh_token(&source)
                     .await
                     .map_err(|why| js::error(ErrorKind::Unauthorized, &why))?;
@@ -357,7 +357,7 @@ impl Client {
             Ok(o) => o,
             Err(message) => return Promise::reject(&js::invalid(&message)),
         };
-        js::task::promise(Box::pin(Client::finish_register(opts)))
+        js::promise::from_future(Box::pin(Client::finish_register(opts)))
     }
 
     /// The client id the server gave (`cli_…`).
@@ -451,7 +451,7 @@ impl Client {
 
 /// The promise of an op: resolved once the server answered, rejected with the SDK's `Error`.
 fn settle(pending: crate::api::client::Pending) -> Promise {
-    js::task::promise(Box::pin(async move {
+    js::promise::from_future(Box::pin(async move {
         match pending.await {
             Some(Ok(())) => Ok(JsValue::UNDEFINED),
             Some(Err(e)) => Err(js::error(e.kind(), &e.to_string())),

@@ -58,7 +58,7 @@ async fn call(
         Ok(returned) => returned,
         Err(e) => return Returned::Threw(error_text(&e)),
     };
-    match super::task::settle(&returned).await {
+    match super::promise::settle(&returned).await {
         Ok(value) => returned_value(&value),
         Err(text) => Returned::Threw(text),
     }

@@ -2,8 +2,8 @@
 //! property reads that never throw, DOM members taken from prototypes (a form's named controls
 //! shadow its own properties), calling app functions (handlers, hooks) whether they return a
 //! value, a promise or throw, error texts, promises the SDK settles later; in [`json`], JSON
-//! across the boundary; in [`task`], the executor its tasks run on and the awaits of JS
-//! promises (the parts use this module, never the other way round).
+//! across the boundary; in [`promise`], its tasks and the awaits of JS promises, on
+//! wasm-bindgen-futures (the parts use this module, never the other way round).
 
 // The lite build (no `page-tools` feature) leaves the DOM helpers only the page tools use, and
 // a Rust app's build (no `js-api`) those only the JS classes use.
@@ -18,9 +18,9 @@ pub(crate) mod cell;
 pub(crate) mod client;
 pub(crate) mod handler;
 pub(crate) mod json;
+pub(crate) mod promise;
 #[cfg(target_family = "wasm")]
 pub(crate) mod regex;
-pub(crate) mod task;
 
 pub(crate) use cell::JsRefCell;
 
@@ -262,35 +262,6 @@ pub(crate) fn error_text(e: &JsValue) -> String {
 pub(crate) fn tell(callback: Option<&Function>, event: &JsValue) {
     let Some(f) = callback else { return };
     let _ = call(f, &[event]);
-}
-
-/// The two halves of a JS promise the SDK settles later.
-pub(crate) struct Waiter {
-    resolve: Function,
-    reject: Function,
-}
-
-impl Waiter {
-    /// A new promise and the means to settle it.
-    pub(crate) fn new() -> (Promise, Waiter) {
-        let mut slot = None;
-        let promise = Promise::new(&mut |resolve, reject| slot = Some(Waiter { resolve, reject }));
-        // The executor runs synchronously inside `new Promise`, so the slot is filled.
-        let waiter = slot.unwrap_or_else(|| Waiter {
-            resolve: Function::new_no_args(""),
-            reject: Function::new_no_args(""),
-        });
-        (promise, waiter)
-    }
-
-    pub(crate) fn resolve(self, v: &JsValue) {
-        let _ = call(&self.resolve, &[v]);
-    }
-
-    /// Rejects with `error` (an `Error` the SDK built, see [`error`]).
-    pub(crate) fn reject(self, error: &JsValue) {
-        let _ = call(&self.reject, &[error]);
-    }
 }
 
 /// A new empty JS object.

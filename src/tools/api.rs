@@ -96,7 +96,7 @@ where
     let f = Rc::new(f);
     Closure::<crate::js::Callback>::new(move |action: JsValue, _| {
         let f = f.clone();
-        crate::js::task::promise(Box::pin(async move {
+        crate::js::promise::from_future(Box::pin(async move {
             Ok(JsValue::from_bool(f(PageAction(action)).await))
         }))
         .into()
@@ -218,7 +218,7 @@ impl NavigateOptions {
         let hook = Closure::<crate::js::Callback>::new(move |path: JsValue, _| {
             let f = f.clone();
             let path = path.as_string().unwrap_or_default();
-            crate::js::task::promise(Box::pin(async move {
+            crate::js::promise::from_future(Box::pin(async move {
                 f(path).await;
                 Ok(JsValue::UNDEFINED)
             }))

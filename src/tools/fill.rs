@@ -26,7 +26,7 @@ const FIELDS_MAX: usize = 100;
 /// Lets the app react before the value is read back: React flushes during the event, Vue on
 /// its next tick, others in a later task; waiting for the next task covers all of them.
 async fn settle() {
-    super::js::task::next_task().await;
+    super::js::promise::next_task().await;
 }
 
 /// Why a value for a URL field is refused: a scheme that runs code when the app links to it.

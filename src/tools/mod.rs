@@ -279,7 +279,7 @@ fn make(
     let config = Rc::new(config);
     let handler = Closure::<js::Callback>::new(move |args: JsValue, ctx: JsValue| -> JsValue {
         let config = config.clone();
-        crate::js::task::promise(Box::pin(async move {
+        crate::js::promise::from_future(Box::pin(async move {
             let done = dispatch(kind, &config, args, CallContext::new(ctx)).await;
             Ok(done.unwrap_or_else(|why| error_result(&why)))
         }))

@@ -2,7 +2,7 @@
 //! another allowed site or `mode: "document"`, a page load that waits until the result is
 //! posted.
 
-use super::js::task::call_hook;
+use super::js::promise::call_hook;
 use super::js::{
     call_method, error_result, error_text, get, object, ok_result, set, string_prop, CallContext,
 };

@@ -257,7 +257,7 @@ pub(crate) async fn run(
         );
         put("summary", summary.into());
         put("method", method.clone().into());
-        match super::js::task::call_hook(confirm, &action_obj).await {
+        match super::js::promise::call_hook(confirm, &action_obj).await {
             Ok(v) if v.is_truthy() => {}
             Ok(_) => {
                 return Ok(error_result(
