@@ -1,5 +1,5 @@
 //! Running a tool's handler for a call, the one way every transport does: its context from
-//! the transport's [`Calls`], then the handler's future on the SDK's executor, then `done`
+//! the transport's [`Calls`], then the handler's future as a task (`js::promise::spawn`), then `done`
 //! with what it returned.
 
 use super::calls::Calls;
