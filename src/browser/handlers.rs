@@ -1,6 +1,6 @@
 //! Running a tool's handler for a call, the one way every transport does: its context from
-//! the transport's [`Calls`], then the handler's future as a task (`js::promise::spawn`), then `done`
-//! with what it returned.
+//! the transport's [`Calls`], then the handler's future as a task (`js::promise::spawn`), then
+//! `done` with what it returned.
 
 use super::calls::Calls;
 use crate::api::tool::Handler;
