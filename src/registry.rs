@@ -455,7 +455,11 @@ fn deadline_ms(options: &JsValue) -> Result<Option<u64>, JsValue> {
         Some(ms) if (0.0..=MAX).contains(&ms) => Ok(Some(ms.ceil() as u64)),
         got => Err(crate::js::invalid(&format!(
             "options.deadlineMs: must be a number of milliseconds from 0 to 2147483647, got {}",
-            got.map_or_else(|| crate::js::describe(&v).to_owned(), |n| n.to_string())
+            // JS's own text of a number: Rust's float formatting is not in the .wasm.
+            got.and_then(|_| js_sys::Number::from(v.clone())
+                .to_string_with_radix(10)
+                .ok())
+                .map_or_else(|| crate::js::describe(&v).to_owned(), String::from)
         ))),
     }
 }
