@@ -1,8 +1,19 @@
-// The package's public API around the wasm-bindgen glue (client_tools_wasm.js): one memoized
-// load of the WebAssembly module that every entry point awaits, so no app has to call init();
-// a Client whose getters are typed as they are once registered and that `using` can dispose of;
-// page-tool factories that work before the module is loaded. The entries (client_tools.js for
-// browsers and bundlers, node.js for Node) differ only in where the module comes from.
+// The package's public API around the wasm-bindgen glue (client_tools_wasm.js): it loads the
+// WebAssembly module; the entries (client_tools.js for browsers and bundlers, node.js for
+// Node) differ only in where the module comes from. The call runtime (call ids, deadlines,
+// `execute`'s `callId` / `deadlineMs`) and `leave` are the module's. What is still here, and
+// why it is JS:
+// - one memoized load that every entry point awaits, so no app calls init() (the module
+//   cannot load itself);
+// - a guard on each glue class: a freed object answers a coded Error without entering the
+//   module (wasm-bindgen's own check throws through it);
+// - `WsTools.receive`'s frame test in JS, so audio frames are not copied into the module;
+// - a Client (and ToolScope) wrapper that `using` disposes of, made by an async register that
+//   loads the module first, and the sync classes' "not loaded yet" errors;
+// - page-tool factories usable before the module loaded, and React/Vue refs read per call;
+// - a Standard Schema (zod, valibot) converted to JSON Schema (standard.js), and the hub
+//   where client-tools/adapters finds the registry class.
+// docs/internals/architecture.md lists the same.
 
 import { fromStandardSchema } from "./standard.js";
 import { refKeys, resolveRefs, withoutRefs } from "./refs.js";
@@ -164,75 +175,6 @@ function testFrames(WsTools, testOf) {
 const HUB = Symbol.for("client-tools.registries");
 
 /**
- * `registry.execute(name, args, { runId, callId, signal, deadlineMs })`, in JS over the glue's
- * (which takes `runId` and `signal`): a repeated `callId` is answered with the first call's
- * promise without running the handler again (while it runs, the same answer), per registry,
- * for the last 4,096 call ids; a call that rejected (aborted) is forgotten, so a retry runs.
- * `deadlineMs` (ms from now) caps the tool's `timeoutMs`: past it the call is answered
- * "timed out" and the handler's `ctx.signal` aborts.
- */
-function callRuntime(ToolRegistry) {
-  const proto = ToolRegistry?.prototype;
-  if (!proto || Object.prototype.hasOwnProperty.call(proto, CALL_RUNTIME)) return;
-  Object.defineProperty(proto, CALL_RUNTIME, { value: true });
-  const execute = proto.execute;
-  const seen = new WeakMap();
-  proto.execute = function (name, args, options) {
-    if (options === null || typeof options !== "object") return execute.call(this, name, args, options);
-    let callId, deadlineMs, rest;
-    try {
-      ({ callId, deadlineMs, ...rest } = readOrRefuse("options", () => ({ ...options })));
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    if (callId !== undefined && (typeof callId !== "string" || callId === "")) {
-      return Promise.reject(coded("invalid_option", "options.callId: must be a non-empty string"));
-    }
-    if (deadlineMs !== undefined && !(typeof deadlineMs === "number" && deadlineMs >= 0 && deadlineMs <= 2 ** 31 - 1)) {
-      return Promise.reject(coded("invalid_option", `options.deadlineMs: must be a number of milliseconds from 0 to 2147483647, got ${messageOf(deadlineMs)}`));
-    }
-    const run = () => (deadlineMs === undefined ? execute.call(this, name, args, rest) : capped(this, name, args, rest, deadlineMs));
-    if (callId === undefined) return run();
-    let calls = seen.get(this);
-    if (!calls) seen.set(this, (calls = new Map()));
-    const first = calls.get(callId);
-    if (first) return first;
-    const answer = run();
-    calls.set(callId, answer);
-    if (calls.size > 4096) calls.delete(calls.keys().next().value);
-    answer.catch(() => {
-      if (calls.get(callId) === answer) calls.delete(callId);
-    });
-    return answer;
-  };
-  function capped(registry, name, args, rest, ms) {
-    const controller = new AbortController();
-    const outer = rest.signal;
-    if (outer?.aborted) return execute.call(registry, name, args, rest);
-    const forward = () => controller.abort(outer.reason);
-    outer?.addEventListener?.("abort", forward, { once: true });
-    return new Promise((resolve, reject) => {
-      let late = false;
-      const timer = setTimeout(() => {
-        late = true;
-        resolve({ success: false, data: null, error: `timed out after ${ms} ms (the caller's deadline)` });
-        controller.abort(coded("aborted", "the caller's deadline passed"));
-      }, ms);
-      execute.call(registry, name, args, { ...rest, signal: controller.signal }).then(
-        (value) => late || resolve(value),
-        (error) => late || reject(error),
-      ).finally(() => {
-        clearTimeout(timer);
-        outer?.removeEventListener?.("abort", forward);
-      });
-    });
-  }
-}
-
-/** Marks a ToolRegistry prototype whose `execute` takes `callId` and `deadlineMs`. */
-const CALL_RUNTIME = Symbol("client-tools call runtime");
-
-/**
  * Builds the API over `glue` (the wasm-bindgen module). `defaultSource()` says where the module
  * is when `init` gets no options: a URL in browsers, the file's bytes in Node; `hint` says what
  * to do when it is not there.
@@ -240,7 +182,6 @@ const CALL_RUNTIME = Symbol("client-tools call runtime");
 export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
   testFrames(glue.WsTools, glue.wsFrameTest);
   for (const name of Object.keys(ASYNC_METHODS)) guardClass(glue[name], name);
-  callRuntime(glue.ToolRegistry);
   let loaded = false;
   let loading = null;
 

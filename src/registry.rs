@@ -6,10 +6,13 @@ use crate::api::tool::Handler;
 use crate::browser::options;
 use crate::js::JsRefCell;
 use crate::runner::{from_json_text, Runner};
-use client_tools_core::adapters::registry::{tool_result, Registry};
+use client_tools_core::adapters::registry::Registry;
 use client_tools_core::api::ErrorKind;
-use client_tools_core::calls::{Admission, Answer, Call, ErrorKind as AnswerKind};
+use client_tools_core::calls::{
+    Admission, Answer, Call, Content, Cutoff, ErrorKind as AnswerKind, Replays,
+};
 use client_tools_core::quote::Quoted;
+use client_tools_core::time::Duration;
 use js_sys::{Array, Promise};
 use std::cell::Cell;
 use std::rc::Rc;
@@ -80,6 +83,8 @@ pub struct ToolRegistry {
     tools: JsRefCell<Registry<Entry>>,
     runner: Rc<Runner>,
     calls: Cell<u64>,
+    /// The caller's call ids (`execute`'s `callId`) and their answers.
+    replays: Rc<JsRefCell<Replays<Promise>>>,
 }
 
 impl ToolRegistry {
@@ -88,6 +93,7 @@ impl ToolRegistry {
             tools: JsRefCell::new(tools),
             runner: Runner::new(),
             calls: Cell::new(0),
+            replays: Rc::default(),
         }
     }
 
@@ -295,7 +301,49 @@ impl ToolRegistry {
             js_sys::Object,
         >,
     ) -> Promise {
-        let name = match tool_name(&name, "execute") {
+        let options = JsValue::from(options);
+        let known = ["runId", "signal", "callId", "deadlineMs"];
+        let call_id = crate::browser::keys::options(&options, &known, "options")
+            .and_then(|()| caller_call_id(&options));
+        let deadline_ms = call_id.and_then(|id| Ok((id, deadline_ms(&options)?)));
+        let (call_id, deadline_ms) = match deadline_ms {
+            Ok(read) => read,
+            Err(e) => return Promise::reject(&e),
+        };
+        let n = self.calls.get() + 1;
+        self.calls.set(n);
+        let Some(id) = call_id else {
+            return self.run(&name, args, &options, n, deadline_ms);
+        };
+        // A repeated call id: the first call's answer (the same promise), the handler not run.
+        if let Some(first) = self.replays.borrow().get(&id) {
+            return first.clone();
+        }
+        let answer = self.run(&name, args, &options, n, deadline_ms);
+        self.replays.borrow_mut().insert(&id, n, answer.clone());
+        // A call that rejected (aborted, refused) is forgotten, so a retry runs.
+        let (replays, failed) = (self.replays.clone(), answer.clone());
+        crate::js::promise::spawn(Box::pin(async move {
+            if crate::js::promise::settle(&failed).await.is_err() {
+                replays.borrow_mut().forget(&id, n);
+            }
+        }));
+        answer
+    }
+}
+
+impl ToolRegistry {
+    /// `execute` once its options are read: the call numbered `n`, answered by `deadline_ms`
+    /// (from now) at the latest.
+    fn run(
+        &self,
+        name: &JsValue,
+        args: Option<JsValue>,
+        options: &JsValue,
+        n: u64,
+        deadline_ms: Option<u64>,
+    ) -> Promise {
+        let name = match tool_name(name, "execute") {
             Ok(n) => n,
             Err(e) => return Promise::reject(&e),
         };
@@ -304,19 +352,13 @@ impl ToolRegistry {
             Some((_, entry)) => entry.handler.clone(),
             None => return rejected(ErrorKind::UnknownTool, &self.tools.borrow().unknown(name)),
         };
-        let options = JsValue::from(options);
-        if let Err(e) = crate::browser::keys::options(&options, &["runId", "signal"], "options") {
-            return Promise::reject(&e);
-        }
-        let n = self.calls.get() + 1;
-        self.calls.set(n);
         let call_id = format!("execute-{n}");
-        let (run_id, own_run) = match crate::js::string_option(&options, "runId") {
+        let (run_id, own_run) = match crate::js::string_option(options, "runId") {
             Ok(None) => (call_id.clone(), true),
             Ok(Some(r)) => (r, false),
             Err(e) => return Promise::reject(&e),
         };
-        let signal = match crate::js::signal_option(&options) {
+        let signal = match crate::js::signal_option(options) {
             Ok(s) => s,
             Err(e) => return Promise::reject(&e),
         };
@@ -342,25 +384,32 @@ impl ToolRegistry {
             run_id: &run_id,
             tool: name,
         };
-        let admitted = self.runner.runtime.borrow_mut().admit(
-            call,
-            args,
-            self.tools.borrow().defs(),
-            Runner::now(),
-        );
+        let now = Runner::now();
+        let mut runtime = self.runner.runtime.borrow_mut();
+        let admitted = runtime.admit(call, args, self.tools.borrow().defs(), now);
         let outcome = match admitted {
             Admission::Run {
                 arguments,
-                deadline,
-            } => Some(self.runner.start(
-                &call_id,
-                &run_id,
-                name,
-                &handler,
-                arguments,
-                deadline,
-                signal.as_ref(),
-            )),
+                mut deadline,
+            } => {
+                // The caller's deadline caps the tool's timeout.
+                if let Some(ms) = deadline_ms {
+                    let at = now + Duration::from_ms(ms);
+                    if runtime.cut_short(&call_id, at, Cutoff::Caller) {
+                        deadline = at;
+                    }
+                }
+                drop(runtime);
+                self.runner.start(
+                    &call_id,
+                    &run_id,
+                    name,
+                    &handler,
+                    arguments,
+                    deadline,
+                    signal.as_ref(),
+                )
+            }
             Admission::Answer(answer) => return resolved(answer),
             Admission::Duplicate => {
                 return rejected(ErrorKind::Rejected, "execute: a call id was reused")
@@ -368,15 +417,12 @@ impl ToolRegistry {
         };
         let (runner, name) = (self.runner.clone(), name.to_owned());
         crate::js::promise::from_future(Box::pin(async move {
-            let answer = match outcome {
-                Some(o) => o.await,
-                None => None,
-            };
+            let answer = outcome.await;
             if own_run {
                 runner.runtime.borrow_mut().forget_run(&run_id);
             }
             match answer {
-                Some(answer) => Ok(from_json_text(&tool_result(answer))),
+                Some(answer) => Ok(result_value(answer)),
                 None => Err(crate::js::error(
                     ErrorKind::Aborted,
                     &format!("execute({}): aborted", Quoted(&name)),
@@ -384,6 +430,63 @@ impl ToolRegistry {
             }
         }))
     }
+}
+
+/// `options.callId`: absent, or a non-empty string.
+fn caller_call_id(options: &JsValue) -> Result<Option<String>, JsValue> {
+    match crate::js::present(options, "callId") {
+        None => Ok(None),
+        Some(v) => match v.as_string() {
+            Some(id) if !id.is_empty() => Ok(Some(id)),
+            _ => Err(crate::js::invalid(
+                "options.callId: must be a non-empty string",
+            )),
+        },
+    }
+}
+
+/// `options.deadlineMs`: absent, or a number of milliseconds that a timer can wait.
+fn deadline_ms(options: &JsValue) -> Result<Option<u64>, JsValue> {
+    const MAX: f64 = 2_147_483_647.0;
+    let Some(v) = crate::js::present(options, "deadlineMs") else {
+        return Ok(None);
+    };
+    match v.as_f64() {
+        Some(ms) if (0.0..=MAX).contains(&ms) => Ok(Some(ms.ceil() as u64)),
+        got => Err(crate::js::invalid(&format!(
+            "options.deadlineMs: must be a number of milliseconds from 0 to 2147483647, got {}",
+            // JS's own text of a number: Rust's float formatting is not in the .wasm.
+            got.and_then(|_| js_sys::Number::from(v.clone())
+                .to_string_with_radix(10)
+                .ok())
+                .map_or_else(|| crate::js::describe(&v).to_owned(), String::from)
+        ))),
+    }
+}
+
+/// An answer as the `AgentToolResult` the app reads (the shape of
+/// `adapters::registry::tool_result`), made here: text stays a string, JSON is parsed once.
+fn result_value(answer: Answer) -> JsValue {
+    let o = crate::js::object();
+    let set = |k: &str, v: &JsValue| crate::js::set(&o, k, v);
+    match answer {
+        Answer::Ok(content) => {
+            set("success", &JsValue::TRUE);
+            set(
+                "data",
+                &match content {
+                    Content::Text(text) => JsValue::from_str(&text),
+                    Content::Json(json) => from_json_text(&json),
+                },
+            );
+        }
+        Answer::Err { message, .. } => {
+            set("success", &JsValue::FALSE);
+            set("data", &JsValue::NULL);
+            set("error", &JsValue::from_str(&message));
+        }
+    }
+    o
 }
 
 /// The arguments of a call the app hands over (`execute`, WebMCP's `execute`) as JSON:
@@ -401,7 +504,7 @@ fn rejected(kind: ErrorKind, message: &str) -> Promise {
 }
 
 fn resolved(answer: Answer) -> Promise {
-    Promise::resolve(&from_json_text(&tool_result(answer)))
+    Promise::resolve(&result_value(answer))
 }
 
 /// The tool list of `v` for a place that takes "a registry or an array": a registry's

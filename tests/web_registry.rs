@@ -515,7 +515,8 @@ fn the_sdks_float_writer_writes_what_serde_json_reads_back_as_the_same_f64() {
 }
 
 /// Floats in a call's arguments reach the handler as the agent sent them, and floats in its
-/// result reach the agent unchanged in value, in the SDK's text.
+/// result reach the agent unchanged in value, in `JSON.stringify`'s text (a ToolResult's `data`
+/// is written once, by the browser, as a plain returned value is).
 #[wasm_bindgen_test]
 async fn floats_in_a_calls_arguments_and_result_cross_the_sdk_unchanged() {
     let seen = run(floats_served).await;
@@ -527,7 +528,7 @@ async fn floats_in_a_calls_arguments_and_result_cross_the_sdk_unchanged() {
     let text = seen["text"].as_str().unwrap();
     assert_eq!(
         text,
-        r#"{"floats":[0.1,1.5,1e+21,1e-7,123456789.123,5e-324,1.7976931348623157e+308,-2.5e-8,100000000000000000000.0,0.0000015],"same":true}"#
+        r#"{"floats":[0.1,1.5,1e+21,1e-7,123456789.123,5e-324,1.7976931348623157e+308,-2.5e-8,100000000000000000000,0.0000015],"same":true}"#
     );
     let back: Value = serde_json::from_str(text).unwrap();
     let bits = |v: &Value| -> Vec<u64> {

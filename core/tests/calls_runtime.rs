@@ -2,8 +2,8 @@
 //! deadlines, the handler-result convention and the result limits.
 
 use client_tools_core::calls::{
-    Admission, Answer, Call, CallRuntime, Content, ErrorKind, ResultLimit, Returned, ToolDef,
-    DONE_TEXT,
+    is_result_like, Admission, Answer, Call, CallRuntime, Content, Cutoff, ErrorKind, ResultLimit,
+    Returned, ToolDef, DONE_TEXT,
 };
 use client_tools_core::protocol::ToolSpec;
 use client_tools_core::time::Instant;
@@ -198,6 +198,68 @@ fn a_handler_past_its_deadline_is_answered_timed_out_and_its_late_answer_dropped
     );
     assert_eq!(rt.finish("c1", Returned::text("late")), None);
     assert_eq!(rt.next_deadline(), None);
+}
+
+#[test]
+fn the_callers_deadline_names_itself_when_it_cuts_a_call_short() {
+    let mut rt = CallRuntime::new();
+    rt.admit(call("c1", "limited"), json!({}), &tools(), T0);
+    assert!(rt.cut_short("c1", Instant::from_ms(T0.as_ms() + 150), Cutoff::Caller));
+    assert_eq!(
+        rt.expire(Instant::from_ms(T0.as_ms() + 150)),
+        vec![(
+            "c1".to_owned(),
+            err(
+                ErrorKind::Timeout,
+                "timed out after 150 ms (the caller's deadline)"
+            )
+        )]
+    );
+}
+
+/// A shell that reads the convention from the value the handler returned (a tab: the JS value)
+/// gets the answer the value itself would get.
+#[test]
+fn a_result_read_field_by_field_answers_as_the_value_would() {
+    let cases = [
+        json!({"isError": true, "text": "no such row"}),
+        json!({"isError": false, "text": "ok"}),
+        json!({"is_error": true, "text": "x"}),
+        json!({"isError": "yes", "text": "x"}),
+        json!({"success": true, "data": {"b": 1, "a": [2, 3]}}),
+        json!({"success": true, "data": "text"}),
+        json!({"success": true, "data": null}),
+        json!({"success": true}),
+        json!({"success": true, "data": 1.5}),
+        json!({"success": false, "error": "API returned 503"}),
+        json!({"success": false, "error": 5}),
+        json!({"success": "yes"}),
+    ];
+    for value in cases {
+        let Value::Object(mut fields) = value.clone() else {
+            unreachable!()
+        };
+        assert!(is_result_like(fields.keys().map(String::as_str)), "{value}");
+        // `data` as the shell hands it: JSON text unless a string or null.
+        let data = match fields.get("data") {
+            Some(d) if !d.is_null() && !d.is_string() => {
+                fields.remove("data").map(|d| d.to_string())
+            }
+            _ => None,
+        };
+        assert_eq!(
+            Answer::from_returned(Returned::Fields(fields, data)),
+            Answer::from_returned(Returned::Value(value.clone())),
+            "{value}"
+        );
+    }
+    assert!(!is_result_like(["success", "rows"].into_iter()));
+    assert!(!is_result_like(["text"].into_iter()));
+    // Written text is taken as written: not parsed again, keys in the handler's order.
+    assert_eq!(
+        Answer::from_returned(Returned::Written(r#"{"z":1,"a":2}"#.into())),
+        Answer::Ok(Content::Json(r#"{"z":1,"a":2}"#.into()))
+    );
 }
 
 #[test]

@@ -1,4 +1,4 @@
-// registry.execute's callId and deadlineMs (pkg-template/api.js), which every adapter uses.
+// registry.execute's callId and deadlineMs (the core's call runtime: core/src/calls/replays.rs, src/registry.rs), which every adapter uses.
 import { init, ToolRegistry } from "client-tools";
 import { assert, check, done, sleep, waitFor } from "./lib.mjs";
 

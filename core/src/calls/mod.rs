@@ -29,12 +29,14 @@
 //!
 //! A transport that writes text cuts it with [`Answer::into_text`] and its limit.
 
+mod replays;
 mod result;
 mod runs;
 mod seen;
 mod tool;
 
-pub use result::{Answer, Content, ErrorKind, ResultLimit, Returned, DONE_TEXT};
+pub use replays::{Replays, REPLAYS_MAX};
+pub use result::{is_result_like, Answer, Content, ErrorKind, ResultLimit, Returned, DONE_TEXT};
 pub use runs::RUNS_MAX;
 pub use seen::SEEN_MAX;
 pub use tool::{ToolDef, DEFAULT_TOOL_TIMEOUT_MS};
@@ -71,13 +73,22 @@ pub enum Admission {
     Answer(Answer),
 }
 
+/// Whose deadline cuts a call short of its tool's timeout, named in its "timed out" answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cutoff {
+    /// The server's deadline for the result (the Sessions API's).
+    Server,
+    /// The caller's (`deadlineMs` of a registry's `execute`).
+    Caller,
+}
+
 /// A handler that runs, and when it times out.
 #[derive(Debug)]
 struct Running {
     started: Instant,
     deadline: Instant,
-    /// The deadline is the transport's (a server's result deadline), not the tool's timeout.
-    by_transport: bool,
+    /// Whose deadline it is when not the tool's timeout.
+    cut_by: Option<Cutoff>,
 }
 
 /// The calls of one transport connection (or one registration): see the [module docs](self).
@@ -120,7 +131,7 @@ impl CallRuntime {
                 let running = Running {
                     started: now,
                     deadline,
-                    by_transport: false,
+                    cut_by: None,
                 };
                 self.running.insert(call.call_id, running);
                 Admission::Run {
@@ -193,13 +204,19 @@ impl CallRuntime {
         self.running.remove(call_id).is_some()
     }
 
-    /// Brings a running handler's deadline forward to `at` (a server's own deadline, say).
-    /// True if it moved; a later `at` leaves it.
+    /// Brings a running handler's deadline forward to `at`, the server's deadline for the
+    /// result. True if it moved; a later `at` leaves it.
     pub fn bring_deadline_forward(&mut self, call_id: &str, at: Instant) -> bool {
+        self.cut_short(call_id, at, Cutoff::Server)
+    }
+
+    /// Brings a running handler's deadline forward to `at`, `whose` deadline (named in its
+    /// "timed out" answer). True if it moved; a later `at` leaves it.
+    pub fn cut_short(&mut self, call_id: &str, at: Instant, whose: Cutoff) -> bool {
         match self.running.get_mut(call_id) {
             Some(r) if at < r.deadline => {
                 r.deadline = at;
-                r.by_transport = true;
+                r.cut_by = Some(whose);
                 true
             }
             _ => false,
@@ -228,10 +245,10 @@ impl CallRuntime {
             if let Some(r) = self.running.remove(&id) {
                 let ms = r.deadline.since(r.started).as_ms();
                 // Cut by the transport's deadline, the time may be short: say whose it was.
-                let why = if r.by_transport {
-                    " (the server's deadline for the result)"
-                } else {
-                    ""
+                let why = match r.cut_by {
+                    Some(Cutoff::Server) => " (the server's deadline for the result)",
+                    Some(Cutoff::Caller) => " (the caller's deadline)",
+                    None => "",
                 };
                 let answer =
                     Answer::error(ErrorKind::Timeout, format!("timed out after {ms} ms{why}"));

@@ -30,6 +30,14 @@ pub enum Returned {
     /// A value as JSON text, as the shell wrote it (`JSON.stringify`): kept as written, so an
     /// object's keys stay in the handler's order.
     Json(String),
+    /// JSON text the shell wrote (`JSON.stringify`) from a value it read the convention on
+    /// itself and found neither a result object nor a `ToolResult` ([`is_result_like`]): taken
+    /// as written, not parsed again.
+    Written(String),
+    /// A result object or a `ToolResult` the shell read from the value itself: its convention
+    /// fields (`isError`, `is_error`, `text`, `success`, `error`, and `data` when it is a
+    /// string), and `data` as JSON text when it is anything else but `null`.
+    Fields(Map<String, Value>, Option<String>),
     /// It threw, rejected or panicked, with this message.
     Threw(String),
     /// It returned something with no JSON form; the text says what.
@@ -143,9 +151,11 @@ impl Answer {
         match returned {
             Returned::Nothing => Answer::Ok(Content::Text(DONE_TEXT.to_owned())),
             Returned::Value(Value::String(text)) => Answer::Ok(Content::Text(text)),
-            Returned::Value(Value::Object(map)) => from_object(map),
+            Returned::Value(Value::Object(map)) => from_object(map, None),
             Returned::Value(other) => Answer::Ok(Content::json(&other)),
             Returned::Json(text) => from_json_text(text),
+            Returned::Written(json) => Answer::Ok(Content::Json(json)),
+            Returned::Fields(map, data) => from_object(map, data),
             Returned::Threw(message) | Returned::Unwritable(message) => {
                 Answer::error(ErrorKind::HandlerError, message)
             }
@@ -181,16 +191,24 @@ fn malformed(why: &str, shape: &str) -> Answer {
     )
 }
 
-/// Whether an object is read as a result object or a `ToolResult` rather than plain JSON: it
-/// has `isError` (or its misspelling `is_error`), or it has `success` and no key a
-/// `ToolResult` does not have.
-fn is_result_like(map: &Map<String, Value>) -> bool {
-    map.contains_key("isError")
-        || map.contains_key("is_error")
-        || (map.contains_key("success")
-            && map
-                .keys()
-                .all(|k| matches!(k.as_str(), "success" | "data" | "error")))
+/// Whether an object with these keys is read as a result object or a `ToolResult` rather
+/// than plain JSON: it has `isError` (or its misspelling `is_error`), or it has `success` and
+/// no key a `ToolResult` does not have.
+pub fn is_result_like<'a>(keys: impl Iterator<Item = &'a str>) -> bool {
+    let (mut flag, mut success, mut other) = (false, false, false);
+    for key in keys {
+        match key {
+            "isError" | "is_error" => flag = true,
+            "success" => success = true,
+            "data" | "error" => {}
+            _ => other = true,
+        }
+    }
+    flag || (success && !other)
+}
+
+fn is_result_map(map: &Map<String, Value>) -> bool {
+    is_result_like(map.keys().map(String::as_str))
 }
 
 /// JSON text: parsed to check it and read the convention; plain JSON is kept as written.
@@ -204,7 +222,7 @@ fn from_json_text(text: String) -> Answer {
     // Checked by the one `Value` parser the wasm has; an `IgnoredAny` pass would be a second.
     match crate::json::parse(&text) {
         Ok(Value::String(s)) => Answer::Ok(Content::Text(s)),
-        Ok(Value::Object(map)) if is_result_like(&map) => from_object(map),
+        Ok(Value::Object(map)) if is_result_map(&map) => from_object(map, None),
         Ok(_) => Answer::Ok(Content::Json(text)),
         Err(e) => not_json(e),
     }
@@ -216,9 +234,10 @@ fn take(map: &mut Map<String, Value>, key: &str) -> Option<Value> {
     map.get_mut(key).map(Value::take)
 }
 
-/// A returned object: a result object, a `ToolResult`, or plain JSON.
-fn from_object(mut map: Map<String, Value>) -> Answer {
-    if !is_result_like(&map) {
+/// A returned object: a result object, a `ToolResult`, or plain JSON; `data`, when given, is a
+/// `ToolResult`'s data as JSON text (not in `map`).
+fn from_object(mut map: Map<String, Value>, data: Option<String>) -> Answer {
+    if data.is_none() && !is_result_map(&map) {
         return Answer::Ok(Content::json(&Value::Object(map)));
     }
     if map.contains_key("isError") || map.contains_key("is_error") {
@@ -248,10 +267,11 @@ fn from_object(mut map: Map<String, Value>) -> Answer {
         }
     };
     match map.get("success") {
-        Some(Value::Bool(true)) => Answer::Ok(match take(&mut map, "data") {
-            None | Some(Value::Null) => Content::Text(DONE_TEXT.to_owned()),
-            Some(Value::String(text)) => Content::Text(text),
-            Some(data) => Content::json(&data),
+        Some(Value::Bool(true)) => Answer::Ok(match (data, take(&mut map, "data")) {
+            (Some(json), _) => Content::Json(json),
+            (None, None | Some(Value::Null)) => Content::Text(DONE_TEXT.to_owned()),
+            (None, Some(Value::String(text))) => Content::Text(text),
+            (None, Some(data)) => Content::json(&data),
         }),
         Some(Value::Bool(false)) => Answer::error(
             ErrorKind::HandlerError,
