@@ -459,7 +459,7 @@ fn the_sdks_json_parser_reads_as_serde_json_reads() {
 /// and as a float. Where its text differs from serde_json's, both are valid JSON.
 #[wasm_bindgen_test]
 fn the_sdks_float_writer_writes_what_serde_json_reads_back_as_the_same_f64() {
-    use client_tools_core::protocol::json_text;
+    use client_tools_core::json::json_text;
     // (value, the SDK's text, serde_json's text)
     let floats = [
         (0.1, "0.1", "0.1"),
