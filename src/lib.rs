@@ -122,17 +122,6 @@ pub use client_tools_core::engine::{CallEvent, ClientState, Paths, Status, WhenH
 pub use client_tools_core::protocol::Lifetime;
 pub use client_tools_core::{engine, protocol, schema, sse};
 
-/// The core's JSON text parser in the browser (the `host-json` feature, see
-/// `client_tools_core::json`): `JSON.parse`, walked into a value (`js::json::json_value`, which the
-/// shell's own JSON reading calls too). The core calls it by this name, resolved by the linker.
-#[cfg(target_family = "wasm")]
-#[no_mangle]
-extern "Rust" fn client_tools_core_host_json_parse(
-    text: &str,
-) -> Result<serde_json::Value, String> {
-    js::json::json_value(text)
-}
-
 /// The core's pattern engine in the browser (the `host-regex` feature, see
 /// `client_tools_core::schema`): the page's `RegExp` (`js::regex::pattern`), so no regex engine
 /// is in the .wasm. The core calls it by this name, resolved by the linker.
@@ -143,15 +132,6 @@ extern "Rust" fn client_tools_core_host_pattern(
     text: Option<&str>,
 ) -> Result<bool, String> {
     js::regex::pattern(pattern, text)
-}
-
-/// The core's float writer in the browser (the `host-json` feature, see
-/// `client_tools_core::json`): JS's number to string (`js::json::write_f64`), so serde_json's float
-/// formatter is not in the .wasm. The core calls it by this name, resolved by the linker.
-#[cfg(target_family = "wasm")]
-#[no_mangle]
-extern "Rust" fn client_tools_core_host_write_f64(value: f64, out: &mut String) {
-    js::json::write_f64(value, out)
 }
 
 /// The README's and the Rust web app guide's Rust examples, compiled as doctests for wasm32 by

@@ -207,7 +207,7 @@ pub(crate) fn to_json(v: &JsValue) -> Result<Value, String> {
         .map_err(|_| "cannot be written as JSON".to_owned())?
         .as_string()
         .ok_or_else(|| "has no JSON form".to_owned())?;
-    crate::js::json::json_value(&text).map_err(|e| format!("not JSON ({e})"))
+    client_tools_core::json::parse(&text).map_err(|e| format!("not JSON ({e})"))
 }
 
 /// JSON text as a JS value, parsed by the browser (keys keep their order).

@@ -2,9 +2,9 @@
 //! agent-tools `ToolResult`, argument checks, `timeoutMs`, `maxCallsPerRun` per `runId`, an
 //! abort, an unknown name), the registry's rules and exports as JS sees them, a registry
 //! served by `Client.register` and `setTools` answering calls from the devserver, JSON text
-//! read by the browser's `JSON.parse` (the SDK's parser in the wasm) as serde_json reads it, and
-//! floats written by the browser's `String(n)` (the SDK's float writer in the wasm) as JSON text
-//! serde_json reads back as the same `f64`.
+//! given as arguments reaching a JS handler as serde_json (the SDK's parser on every target)
+//! reads it, and floats written in the tab as serde_json writes them (tests/web_numbers.rs: the
+//! number cases of issue 38).
 //! Run with `wasm-pack test --headless --chrome -- --test web_registry`
 //! (`CLIENT_TOOLS_DEVSERVER` names the devserver; `scripts/test` sets it).
 #![cfg(target_arch = "wasm32")]
@@ -101,8 +101,8 @@ export async function rulesAndExports(t) {
   return seen;
 }
 
-// Arguments given as JSON text: the call runtime parses them (with the SDK's parser, the
-// browser's JSON.parse) and the handler echoes what it got.
+// Arguments given as JSON text: the call runtime parses them (with the SDK's parser,
+// serde_json's) and the handler echoes what it got.
 const JSON_TEXTS = [
   '{"ints":[0,1,-1,42,9007199254740992,-9223372036854775808,10000000000000000000],"big":12345678901234567890}',
   '{"floats":[2.5,-0.125,1e300,-1.5e-7,5e-324,1.7976931348623157e308],"zero":-0,"wide":1.0}',
@@ -117,9 +117,7 @@ export async function jsonText(t) {
   const echoed = [];
   for (const text of JSON_TEXTS) echoed.push((await registry.execute("echo", text)).data);
   const malformed = await registry.execute("echo", MALFORMED);
-  let browserSays;
-  try { JSON.parse(MALFORMED); } catch (e) { browserSays = e.message; }
-  return { texts: JSON_TEXTS, echoed, malformed, browserSays };
+  return { texts: JSON_TEXTS, echoed, malformed };
 }
 
 export async function servedByClient(t) {
@@ -149,7 +147,7 @@ export async function servedByClient(t) {
 }
 
 // Floats through the SDK both ways: the agent's arguments, written out for the handler by the
-// SDK (its writer: the browser's), and the handler's result, written as JSON text by the SDK.
+// SDK (serde_json's digits), and the handler's result, written as JSON text by the SDK.
 const FLOATS = [0.1, 1.5, 1e21, 1e-7, 123456789.123, 5e-324, 1.7976931348623157e308, -2.5e-8, 1e20, 1.5e-6];
 
 export async function floatsServed(t) {
@@ -353,163 +351,57 @@ async fn json_text_reaches_a_handler_as_serde_json_read_it_and_malformed_text_is
             "{text}"
         );
     }
-    // The browser's message, where serde_json said "EOF while parsing a value at line 1 column 9".
-    let browser = seen["browserSays"].as_str().unwrap();
+    // serde_json's message, as natively (the browser's `JSON.parse` said "Unexpected end of
+    // JSON input" before issue 38).
     assert_eq!(
         seen["malformed"],
-        json!({"success": false, "data": null, "error": format!(
-            "Invalid arguments for \"echo\": arguments: a string that is not JSON ({browser}), needs a JSON object"
-        )})
+        json!({"success": false, "data": null, "error":
+            "Invalid arguments for \"echo\": arguments: a string that is not JSON (EOF while parsing a value at line 1 column 9), needs a JSON object"
+        })
     );
 }
 
-/// The texts both parsers read alike: the same value, or both refuse it.
+/// The SDK's writer in the tab (`client_tools_core::json::json_text`) writes what serde_json
+/// writes, and serde_json reads it back as exactly the same `f64`, and as a float.
 #[wasm_bindgen_test]
-fn the_sdks_json_parser_reads_as_serde_json_reads() {
-    // The core's parser: in the wasm, the SDK's (src/lib.rs), the browser's `JSON.parse`.
-    use client_tools_core::json;
-    let deep = |n: usize| "[".repeat(n) + &"]".repeat(n);
-    let alike = [
-        "0",
-        "-1",
-        "42",
-        "9007199254740992",
-        "-9223372036854775808",
-        "10000000000000000000",
-        "2.5",
-        "-0.125",
-        "1e300",
-        "-1.5e-7",
-        "5e-324",
-        "-0",
-        "-0.0",
-        r#""é☃😀 \u00e9 \ud83d\ude00 \u0000\n\t\"\\ \/""#,
-        r#"{"a":{"b":[1,[2,[3,{"c":[]}]]],"n":null,"t":true,"f":false},"ключ":"значение"}"#,
-        r#"{"__proto__":{"x":1},"constructor":2,"":3}"#,
-        r#"{"k":1,"k":[2]}"#,
-        " \t\n[ ]\r\n",
-        &deep(127),
-    ];
-    for text in alike {
-        // `Value`'s equality tells an integer from a float: 1 is not 1.0.
-        let expected = serde_json::from_str::<Value>(text).map_err(|e| e.to_string());
-        assert_eq!(json::parse(text), expected, "{text}");
-    }
-    let refused = [
-        r#"{"a": [1,"#,
-        "",
-        "nul",
-        "[1,]",
-        r#"{"a":1}x"#,
-        "'x'",
-        "NaN",
-        "01",
-        "+1",
-        ".5",
-        r#""\x""#,
-        "\"\u{1}\"",
-        r#"{a:1}"#,
-        "1e400",
-        "-1e400",
-    ];
-    for text in refused {
-        let serde = serde_json::from_str::<Value>(text).unwrap_err().to_string();
-        let host = json::parse(text).unwrap_err();
-        assert!(
-            !host.contains(" at line "),
-            "{text}: the browser's message, not serde's: {host}"
-        );
-        if text.contains("e400") {
-            assert_eq!(host, "number out of range", "{text} ({serde})");
-        }
-    }
-    // Nested deeper than serde_json's limit: its message, so `read_json` still names the limit.
-    let too_deep = json::parse(&deep(128)).unwrap_err();
-    assert!(serde_json::from_str::<Value>(&deep(128)).is_err());
-    assert_eq!(too_deep, "recursion limit exceeded");
-    // Where JS numbers and strings differ from serde_json's reading (src/js/json.rs `json_value`).
-    let differ = [
-        ("1.0", json!(1), json!(1.0)),
-        ("1e3", json!(1000), json!(1000.0)),
-        (
-            "9007199254740993",
-            json!(9007199254740992u64),
-            json!(9007199254740993u64),
-        ),
-        (
-            "18446744073709551615",
-            json!(18446744073709551615.0),
-            json!(u64::MAX),
-        ),
-    ];
-    for (text, host, serde) in differ {
-        assert_eq!(
-            serde_json::from_str::<Value>(text).unwrap(),
-            serde,
-            "{text}"
-        );
-        assert_eq!(json::parse(text), Ok(host), "{text}");
-    }
-    assert_eq!(json::parse(r#""\ud800""#), Ok(json!("\u{fffd}")));
-    assert!(serde_json::from_str::<Value>(r#""\ud800""#).is_err());
-}
-
-/// The SDK's float writer (in the wasm, the browser's `String(n)`, see
-/// `client_tools_core::json`): JSON text that serde_json reads back as exactly the same `f64`,
-/// and as a float. Where its text differs from serde_json's, both are valid JSON.
-#[wasm_bindgen_test]
-fn the_sdks_float_writer_writes_what_serde_json_reads_back_as_the_same_f64() {
-    use client_tools_core::protocol::json_text;
-    // (value, the SDK's text, serde_json's text)
+fn the_sdks_writer_writes_floats_as_serde_json_in_a_tab() {
+    use client_tools_core::json::json_text;
     let floats = [
-        (0.1, "0.1", "0.1"),
-        (1.5, "1.5", "1.5"),
-        (-0.0, "-0.0", "-0.0"),
-        (0.0, "0.0", "0.0"),
-        (1.0, "1.0", "1.0"),
-        (-3.0, "-3.0", "-3.0"),
-        (1e21, "1e+21", "1e+21"),
-        (1e20, "100000000000000000000.0", "1e+20"),
-        (1.5e17, "150000000000000000.0", "1.5e+17"),
-        (1e15, "1000000000000000.0", "1000000000000000.0"),
-        (1e-5, "0.00001", "0.00001"),
-        (1e-6, "0.000001", "1e-6"),
-        (-1.5e-6, "-0.0000015", "-1.5e-6"),
-        (1e-7, "1e-7", "1e-7"),
-        (-2.5e-8, "-2.5e-8", "-2.5e-8"),
-        (123456789.123, "123456789.123", "123456789.123"),
-        (5e-324, "5e-324", "5e-324"),
-        (
-            f64::MIN_POSITIVE,
-            "2.2250738585072014e-308",
-            "2.2250738585072014e-308",
-        ),
-        (
-            1.7976931348623157e308,
-            "1.7976931348623157e+308",
-            "1.7976931348623157e+308",
-        ),
-        (
-            f64::MIN,
-            "-1.7976931348623157e+308",
-            "-1.7976931348623157e+308",
-        ),
+        (0.1, "0.1"),
+        (1.5, "1.5"),
+        (-0.0, "-0.0"),
+        (0.0, "0.0"),
+        (1.0, "1.0"),
+        (-3.0, "-3.0"),
+        (1e21, "1e+21"),
+        (1e20, "1e+20"),
+        (1.5e17, "1.5e+17"),
+        (1e15, "1000000000000000.0"),
+        (1e-5, "0.00001"),
+        (1e-6, "1e-6"),
+        (-1.5e-6, "-1.5e-6"),
+        (1e-7, "1e-7"),
+        (-2.5e-8, "-2.5e-8"),
+        (123456789.123, "123456789.123"),
+        (5e-324, "5e-324"),
+        (f64::MIN_POSITIVE, "2.2250738585072014e-308"),
+        (1.7976931348623157e308, "1.7976931348623157e+308"),
+        (f64::MIN, "-1.7976931348623157e+308"),
     ];
-    for (x, sdk, serde) in floats {
+    for (x, written) in floats {
         let value = json!(x);
-        assert_eq!(serde_json::to_string(&value).unwrap(), serde, "{x:e}");
+        assert_eq!(serde_json::to_string(&value).unwrap(), written, "{x:e}");
         let text = json_text(&value);
-        assert_eq!(text, sdk, "{x:e}");
+        assert_eq!(text, written, "{x:e}");
         let back: Value = serde_json::from_str(&text).unwrap();
         assert!(back.is_f64(), "{text} reads back as a float");
         assert_eq!(back.as_f64().map(f64::to_bits), Some(x.to_bits()), "{text}");
     }
-    // Integers stay as serde_json writes them; floats inside a value too.
     let mixed = json!({"n": [0, -1, u64::MAX, i64::MIN, 2.5, -0.0, 1e-6], "x": {"y": 1e300}});
     let text = json_text(&mixed);
     assert_eq!(
         text,
-        r#"{"n":[0,-1,18446744073709551615,-9223372036854775808,2.5,-0.0,0.000001],"x":{"y":1e+300}}"#
+        r#"{"n":[0,-1,18446744073709551615,-9223372036854775808,2.5,-0.0,1e-6],"x":{"y":1e+300}}"#
     );
     assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), mixed);
 }

@@ -1,8 +1,7 @@
-//! Browser test of `WsTools` with frames the SDK's JSON reading refuses whole (the browser's
-//! `JSON.parse`, walked with serde_json's limits: more than 127 levels, `1e400`): in every
-//! dialect the call is reported `malformed` and answered with an error, never run (issue 22,
-//! item 5; the core's rules are in core/tests/ws_unreadable.rs, this checks them through the
-//! wasm SDK's own parser).
+//! Browser test of `WsTools` with frames the SDK's JSON reading refuses whole (serde_json's
+//! limits: more than 127 levels, `1e400`): in every dialect the call is reported `malformed`
+//! and answered with an error, never run (issue 22, item 5; the core's rules are in
+//! core/tests/ws_unreadable.rs, this checks them through the wasm SDK as it ships).
 //! Run with `wasm-pack test --headless --chrome -- --test web_ws_unreadable` (no devserver).
 #![cfg(target_arch = "wasm32")]
 

@@ -5,8 +5,8 @@ use crate::error::HttpError;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
+use client_tools_core::json::json_type_name;
 use client_tools_core::protocol::limits::BODY_MAX_BYTES;
-use client_tools_core::protocol::validate::json_type_name;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 

@@ -136,7 +136,7 @@ impl Tool {
 
     /// WebMCP annotations passed to `registerTool` (`{ "readOnlyHint": true }`).
     pub fn annotations(mut self, annotations: Value) -> Tool {
-        self.annotations = Some(client_tools_core::protocol::json_text(&annotations));
+        self.annotations = Some(client_tools_core::json::json_text(&annotations));
         self
     }
 

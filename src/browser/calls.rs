@@ -3,7 +3,7 @@
 //! Client's driver, WsTools' shell and the runner of the other transports keep their running
 //! calls here.
 
-use crate::api::CallContext;
+use crate::api::context::CallContext;
 use crate::js::JsRefCell;
 use client_tools_core::vec_map::VecMap;
 

@@ -13,7 +13,7 @@ use super::share::Share;
 use super::stream::Streams;
 use super::{handlers, lifecycle, sending};
 use crate::api::options::{Callback, TokenSource};
-use crate::api::Tool;
+use crate::api::tool::Tool;
 use crate::engine::{
     CallEvent, Engine, EngineError, EngineErrorKind, Input, LeftBy, OpId, Output, Status, StreamId,
 };

@@ -2,7 +2,8 @@
 //! [`Options`] and [`Tool`]s (a JS handler wrapped as a Rust one). Every mistake is an error that names the option: `tools[2].handler: must be a
 //! function`.
 
-use crate::api::{Options, Tool};
+use crate::api::options::Options;
+use crate::api::tool::Tool;
 use crate::engine::WhenHidden;
 use crate::protocol::{FromJson, Lifetime};
 use js_sys::Function;
@@ -125,7 +126,7 @@ fn to_json(v: &JsValue, field: &str) -> Result<serde_json::Value, String> {
         return Ok(serde_json::Value::String(s));
     }
     let text = json_text(v, field)?;
-    crate::js::json::json_value(&text).map_err(|e| format!("{field}: not JSON ({e})"))
+    client_tools_core::json::parse(&text).map_err(|e| format!("{field}: not JSON ({e})"))
 }
 
 /// Reads one tool definition at `tools[i]`.

@@ -50,7 +50,7 @@ async fn call(
     arguments: &serde_json::Map<String, Value>,
     ctx: &CallContext,
 ) -> Returned {
-    let args = js_sys::JSON::parse(&client_tools_core::protocol::object_text(arguments))
+    let args = js_sys::JSON::parse(&client_tools_core::json::object_text(arguments))
         .ok()
         .unwrap_or_else(|| Object::new().into());
     let ctx = context(ctx);

@@ -283,7 +283,7 @@ pub(crate) fn error_result(text: &str) -> JsValue {
 /// person would not see there is shown as `\u{…}` (`text::show_invisible_in_json`), so
 /// instructions hidden with tag characters or bidi controls reach the model as visible text.
 pub(crate) fn ok_result(value: &serde_json::Value) -> JsValue {
-    let text = client_tools_core::protocol::json_text(value);
+    let text = client_tools_core::json::json_text(value);
     JsValue::from_str(&client_tools_core::text::show_invisible_in_json(&text))
 }
 

@@ -248,7 +248,7 @@ fn make(kind: Kind, options: &JsValue, default_name: &str) -> Result<Tool, Error
     let handler: Handler = Rc::new(move |args, ctx| {
         let config = config.clone();
         Box::pin(async move {
-            let text = client_tools_core::protocol::object_text(&args);
+            let text = client_tools_core::json::object_text(&args);
             let args = js_sys::JSON::parse(&text).unwrap_or_else(|_| crate::js::object());
             let js_ctx = crate::js::handler::context(&ctx);
             let ctx = crate::js::CallContext::new(js_ctx.into());

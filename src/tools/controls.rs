@@ -51,7 +51,7 @@ fn as_text(v: &Value) -> Result<String, Outcome> {
     match v {
         Value::String(s) => Ok(s.clone()),
         // Not `Number`'s `Display`, which would link serde_json's float formatter.
-        Value::Number(_) => Ok(client_tools_core::protocol::json_text(v)),
+        Value::Number(_) => Ok(client_tools_core::json::json_text(v)),
         _ => refuse("this field takes text (a string)"),
     }
 }

@@ -2,7 +2,7 @@
 
 use super::dom::is_a;
 use super::js::{bool_prop, get, proto_get, string_prop};
-use client_tools_core::protocol::json_text;
+use client_tools_core::json::json_text;
 use serde_json::{Map, Value};
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlFormElement, HtmlInputElement, HtmlSelectElement};

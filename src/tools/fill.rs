@@ -204,7 +204,7 @@ pub(crate) async fn run(
         ("fields", Value::Array(lines)),
     ]);
     Ok(if refused_count > 0 {
-        error_result(&client_tools_core::protocol::json_text(&body))
+        error_result(&client_tools_core::json::json_text(&body))
     } else {
         ok_result(&body)
     })

@@ -234,7 +234,7 @@ pub(crate) async fn run(
             ("reason", "the form is invalid".into()),
             ("invalid", Value::Array(invalid)),
         ]);
-        return Ok(error_result(&client_tools_core::protocol::json_text(&body)));
+        return Ok(error_result(&client_tools_core::json::json_text(&body)));
     }
     let button = submitter.as_ref().map(|b| button_label(b, &scope_root));
     if let Some(confirm) = &config.confirm {
@@ -303,7 +303,7 @@ pub(crate) async fn run(
                 Value::Array(invalid_fields(&all, &config.sensitive)),
             ),
         ]);
-        return Ok(error_result(&client_tools_core::protocol::json_text(&body)));
+        return Ok(error_result(&client_tools_core::json::json_text(&body)));
     }
     let what = if by_app {
         "the app handled the submit event".to_string()

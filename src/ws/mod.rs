@@ -263,8 +263,7 @@ impl WsTools {
     /// `{ type: "function", name, description, parameters }`.
     #[wasm_bindgen(unchecked_return_type = "JsonObject[]")]
     pub fn declarations(&self) -> JsValue {
-        let text =
-            client_tools_core::protocol::json_text(&self.shared.bridge.borrow().declarations());
+        let text = client_tools_core::json::json_text(&self.shared.bridge.borrow().declarations());
         js_sys::JSON::parse(&text).unwrap_or_else(|_| Array::new().into())
     }
 

@@ -7,8 +7,8 @@
 //! each of them and for the Sessions API.
 
 use crate::calls::{Answer, Content, ToolDef};
+use crate::json::{push_quoted, quoted};
 use crate::protocol::validate::{self, ErrorKind as RuleKind, ValidationError};
-use crate::protocol::write::{push_quoted, quoted};
 use crate::quote::{Quoted, QuotedChar};
 
 /// A registry tool name is at most 64 characters.
@@ -212,7 +212,7 @@ impl<H: Clone> Registry<H> {
             push_quoted(&mut out, &d.spec.description);
             out.push_str(schema);
             match &d.spec.parameters {
-                Some(p) => out.push_str(&crate::protocol::json_text(p)),
+                Some(p) => out.push_str(&crate::json::json_text(p)),
                 None => out.push_str(EMPTY_SCHEMA),
             }
             out.push_str(close);
@@ -228,7 +228,7 @@ pub const EMPTY_SCHEMA: &str = r#"{"type":"object","properties":{}}"#;
 /// A tool's parameters as every target needs them: a tool with none takes an empty object.
 pub fn input_schema(def: &ToolDef) -> String {
     match &def.spec.parameters {
-        Some(p) => crate::protocol::json_text(p),
+        Some(p) => crate::json::json_text(p),
         None => EMPTY_SCHEMA.to_owned(),
     }
 }

@@ -7,8 +7,8 @@
 
 use super::registry::json_text;
 use crate::calls::{self, Admission, Answer, Call, CallRuntime, ToolDef};
-use crate::protocol::validate::json_type_name;
-use crate::protocol::write::push_quoted;
+use crate::json::json_type_name;
+use crate::json::push_quoted;
 use crate::time::Instant;
 use serde_json::{Map, Value};
 

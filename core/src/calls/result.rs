@@ -102,7 +102,7 @@ pub enum Content {
 impl Content {
     /// JSON content from a value.
     pub fn json(value: &Value) -> Content {
-        Content::Json(crate::protocol::json_text(value))
+        Content::Json(crate::json::json_text(value))
     }
 
     /// The content as a JSON value: text as a JSON string, JSON as itself.

@@ -19,7 +19,7 @@ use std::fmt;
 
 pub use read::FromJson;
 pub use validate::{ErrorKind, ValidationError};
-pub use write::{json_text, object_text, register_json, replace_tools_json};
+pub use write::{register_json, replace_tools_json};
 
 /// The limits of PROTOCOL.md, in one place.
 pub mod limits {

@@ -7,9 +7,10 @@
 //! server and the tests, which compare the two.
 
 use super::{
-    json_text, AckAnswer, ApiError, ClientInfo, ErrorBody, ErrorType, Lifetime, PingAnswer,
-    ToolDispatched, ToolSpec,
+    AckAnswer, ApiError, ClientInfo, ErrorBody, ErrorType, Lifetime, PingAnswer, ToolDispatched,
+    ToolSpec,
 };
+use crate::json::json_text;
 use crate::quote::Quoted;
 use serde_json::{Map, Value};
 

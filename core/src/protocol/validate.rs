@@ -3,6 +3,7 @@
 
 use super::limits::*;
 use super::{Lifetime, RegisterRequest, ToolSpec};
+use crate::json::json_type_name;
 use crate::quote::{Quoted, QuotedChar};
 use serde_json::{Map, Value};
 use std::fmt;
@@ -242,18 +243,5 @@ pub fn arguments(value: &Value) -> Result<Map<String, Value>, ValidationError> {
             ErrorKind::WrongType,
             format!("JSON {}, needs a JSON object", json_type_name(other)),
         )),
-    }
-}
-
-/// The JSON Schema name of a value's type: `object`, `array`, `string`, `number`, …
-pub fn json_type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
     }
 }

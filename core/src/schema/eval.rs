@@ -6,7 +6,7 @@ use super::index::{split_fragment, Index};
 use super::text::{brief, cut, Path};
 use super::{count, format, json_eq, pattern, Options, SchemaError};
 use super::{ALTERNATIVES_LISTED, ALTERNATIVE_TEXT_MAX, MAX_DEPTH, MAX_STEPS};
-use crate::protocol::json_text;
+use crate::json::json_text;
 use crate::quote::Quoted;
 use serde_json::{Map, Value};
 
@@ -831,11 +831,7 @@ fn check_type(s: &Map<String, Value>, value: &Value, path: &Path) -> Res {
     }
     let shown = match value {
         Value::Object(_) | Value::Array(_) => brief(value),
-        _ => format!(
-            "{} {}",
-            crate::protocol::validate::json_type_name(value),
-            brief(value)
-        ),
+        _ => format!("{} {}", crate::json::json_type_name(value), brief(value)),
     };
     invalid(path, "type", format!("{shown}, needs {wanted}"))
 }

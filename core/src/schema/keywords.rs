@@ -6,7 +6,7 @@ use super::draft::{each_subschema, Draft};
 use super::index::Index;
 use super::text::{brief, push_key};
 use super::{count, pattern, Options};
-use crate::protocol::validate::json_type_name;
+use crate::json::json_type_name;
 use crate::quote::Quoted;
 use serde_json::Value;
 

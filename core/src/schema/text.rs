@@ -1,6 +1,6 @@
 //! How the validator writes a value's path and a value in its messages.
 
-use crate::protocol::json_text;
+use crate::json::json_text;
 use serde_json::Value;
 
 /// Where a value sits, as a chain up to the root; written out only for an error, so a valid

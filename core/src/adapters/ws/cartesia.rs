@@ -24,7 +24,7 @@ pub(crate) fn read(frame: &Map<String, Value>) -> Incoming {
         Some(Value::Bool(b)) => Ok(*b),
         Some(other) => Err(format!(
             "expects_response is {}, not a boolean",
-            crate::protocol::validate::json_type_name(other)
+            crate::json::json_type_name(other)
         )),
     };
     let call = (|| {

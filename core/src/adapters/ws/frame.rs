@@ -41,7 +41,7 @@ pub(crate) enum Incoming {
 
 /// Frames are written as text: a `json!` tree per frame shape costs the wasm more than its few
 /// fixed pieces.
-pub(crate) use crate::protocol::write::push_quoted;
+pub(crate) use crate::json::push_quoted;
 
 /// `obj[key]` as a string, or why not (naming `field`).
 pub(crate) fn string_field(
@@ -54,7 +54,7 @@ pub(crate) fn string_field(
         Some(Value::String(_)) => Err(format!("{field} is empty")),
         Some(other) => Err(format!(
             "{field} is {}, not a string",
-            crate::protocol::validate::json_type_name(other)
+            crate::json::json_type_name(other)
         )),
         None => Err(format!("{field} is missing")),
     }

@@ -41,8 +41,9 @@ pub use types::{Dialect, RespondAfterResult, WsCallEvent, WsOutput, WsTool};
 
 use crate::adapters::registry::EMPTY_SCHEMA;
 use crate::calls::{Admission, Answer, Call, CallRuntime, ErrorKind, Returned, ToolDef};
+use crate::json::json_text;
 use crate::protocol::validate::{self, ValidationError};
-use crate::protocol::{json_text, ToolSpec};
+use crate::protocol::ToolSpec;
 use crate::str_map::StrMap;
 use crate::time::Instant;
 use frame::{push_quoted, unread_all, Incoming, IncomingCall, Malformed};

@@ -29,7 +29,7 @@ fn call(obj: &Map<String, Value>, at: &str) -> Result<IncomingCall, Malformed> {
                 Some(other) => {
                     return Err(format!(
                         "{at}arguments is {}, not a JSON string",
-                        crate::protocol::validate::json_type_name(other)
+                        crate::json::json_type_name(other)
                     ))
                 }
             },
