@@ -115,7 +115,7 @@ pub mod debug {
     }
 }
 
-pub use api::{CallContext, Cancelled, Client, Options, Tool, ToolScope};
+pub use api::{Browser, BrowserOptions, CallContext, Cancelled, Client, Options, Tool, ToolScope};
 pub use client_tools_core::api::{Error, ErrorKind, IntoToolResult};
 pub use client_tools_core::calls::Returned;
 pub use client_tools_core::engine::{CallEvent, ClientState, Paths, Status, WhenHidden};

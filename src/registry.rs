@@ -2,7 +2,7 @@
 //! each agent API, run by name through the call runtime, and accepted by `Client.register`,
 //! `setTools`, `exposeToWebMCP` and `TurnTools` wherever a tool array is.
 
-use crate::api::tool::Handler;
+use crate::api::shell::Handler;
 use crate::browser::options;
 use crate::js::JsRefCell;
 use crate::runner::{from_json_text, Runner};
@@ -66,9 +66,9 @@ impl Entry {
     /// A client's tool as an entry, for `exposeToWebMCP` (it has no definition object).
     pub(crate) fn of(tool: &crate::api::Tool) -> Entry {
         Entry {
-            handler: tool.handler.clone(),
+            handler: tool.parts().handler.clone(),
             source: JsValue::UNDEFINED,
-            annotations: tool.annotations.clone(),
+            annotations: tool.parts().annotations.clone(),
         }
     }
 }
@@ -106,7 +106,7 @@ impl ToolRegistry {
                 Some(rest) => crate::js::invalid(&format!("{field}{rest}")),
                 None => crate::js::invalid(&e),
             })?;
-        let Some(tool) = tools.pop() else {
+        let Some(tool) = tools.pop().map(crate::api::Tool::into_parts) else {
             return Err(crate::js::invalid(&format!("{field}: not read")));
         };
         let entry = Entry {

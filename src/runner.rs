@@ -7,7 +7,7 @@
 //! `ctx.afterResult(fn)` runs `fn` once the answer was handed over. The engine does the same
 //! for Sessions calls through the browser shell.
 
-use crate::api::tool::Handler;
+use crate::api::shell::Handler;
 use crate::browser::calls::Calls;
 use crate::browser::guards::{self, Listener, Pump, Pumped};
 use crate::browser::oneshot::{self, Receiver, Sender};

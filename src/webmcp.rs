@@ -72,7 +72,7 @@ impl Followed {
         let mut tools = Registry::new();
         for (i, t) in shared.offered().iter().enumerate() {
             // The names are unique: the client's scopes made them so.
-            let _ = tools.register(&format!("tools[{i}]"), t.def.clone(), Entry::of(t));
+            let _ = tools.register(&format!("tools[{i}]"), t.parts().def.clone(), Entry::of(t));
         }
         Some(Rc::new(tools))
     }

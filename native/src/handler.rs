@@ -1,12 +1,12 @@
 //! Tool handlers: async closures, the context they get, and how what they return becomes the
 //! call's result.
 
-use client_tools_core::api::IntoToolResult;
+use client_tools_core::api::shell::Sendable;
+use client_tools_core::api::Shell;
 use client_tools_core::calls::Returned;
 pub use client_tools_core::calls::DONE_TEXT;
+use client_tools_core::protocol::Lifetime;
 use serde_json::{Map, Value};
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -76,24 +76,24 @@ impl CallContext {
     }
 }
 
-/// A handler's answer, boxed so that tools of different closure types share one map.
-pub(crate) type Answer = Pin<Box<dyn Future<Output = Returned> + Send>>;
+/// The worker shell: a handler gets a [`CallContext`]; handlers, their futures and callbacks
+/// are `Send` (each call runs on its own tokio task). Its options hold nothing of their own.
+#[derive(Clone, Copy, Debug)]
+pub enum Worker {}
 
-/// A handler with its closure type erased.
-pub(crate) type Handler = Arc<dyn Fn(Map<String, Value>, CallContext) -> Answer + Send + Sync>;
-
-/// Erases the closure's type: `f(args, ctx)` and the conversion of what it returns.
-pub(crate) fn erase<F, Fut, R>(f: F) -> Handler
-where
-    F: Fn(Map<String, Value>, CallContext) -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = R> + Send + 'static,
-    R: IntoToolResult + 'static,
-{
-    Arc::new(move |args, ctx| {
-        let fut = f(args, ctx);
-        Box::pin(async move { fut.await.into_returned() })
-    })
+impl Shell for Worker {
+    type Context = CallContext;
+    type Threads = Sendable;
+    type Extra = ();
+    const NAME: &'static str = "worker";
+    fn lifetime() -> Lifetime {
+        Lifetime::Never
+    }
+    fn extra() {}
 }
+
+/// A handler with its closure type erased: the worker shell's.
+pub(crate) type Handler = client_tools_core::api::Handler<Worker>;
 
 /// Runs a handler on its own task and waits for its answer. The closure is called inside
 /// that task, so a panic while building the future is caught like one while polling it:
@@ -111,6 +111,7 @@ pub(crate) async fn run(handler: Handler, args: Map<String, Value>, ctx: CallCon
 #[cfg(test)]
 mod tests {
     use super::*;
+    use client_tools_core::api::IntoToolResult;
     use serde_json::json;
 
     #[test]
@@ -161,12 +162,14 @@ mod tests {
             cancel: CancellationToken::new(),
             deadline_ms: Arc::new(AtomicU64::new(0)),
         };
-        let h = erase(|_args, _ctx| async move {
+        let h = client_tools_core::api::Tool::<Worker>::new("boom", "", |_args, _ctx| async move {
             if true {
                 panic!("secret internal state");
             }
             "never"
-        });
+        })
+        .into_parts()
+        .handler;
         assert_eq!(
             run(h, Map::new(), ctx.clone()).await,
             Returned::Threw(PANICKED_TEXT.to_owned())

@@ -50,7 +50,7 @@ pub use client::Client;
 pub use client_tools_core::api::{Error, ErrorKind, IntoToolResult};
 pub use client_tools_core::engine::{CallEvent, ClientState, Paths, Status};
 pub use client_tools_core::protocol::Lifetime;
-pub use handler::{CallContext, DONE_TEXT, PANICKED_TEXT};
+pub use handler::{CallContext, Worker, DONE_TEXT, PANICKED_TEXT};
 pub use options::{
     Options, Tool, DEFAULT_REGISTER_TIMEOUT, DEFAULT_REQUEST_TIMEOUT, DEFAULT_STREAM_IDLE_TIMEOUT,
 };

@@ -69,7 +69,7 @@ impl Client {
     /// [`ErrorKind::RegisterTimeout`] when no registration succeeded within
     /// [`Options::register_timeout`] (30 s; network errors and 5xx answers are retried until
     /// then), saying what failed last; with [`ErrorKind::Aborted`] when
-    /// [`Options::signal`] aborts first. A registration dropped before it completes is undone.
+    /// [`BrowserOptions::signal`](super::BrowserOptions::signal) aborts first. A registration dropped before it completes is undone.
     ///
     /// ```no_run
     /// use client_tools::{Client, Options, Tool};
@@ -102,11 +102,12 @@ impl Client {
     /// Checks the options, builds the engine and sends the registration.
     fn start(options: Options) -> Result<(Client, Pending), Error> {
         let seed = (js_sys::Math::random() * 9.0e15) as u64;
+        let options = options.into_parts();
         let settings = &options.settings;
         let mut config = settings.config(tools_defs(&options.tools), key_prefix(), seed)?;
         config.token_refresh = options.token_source.is_some();
         let config_refreshes = config.token_refresh;
-        if let Some(signal) = options.signal.as_ref() {
+        if let Some(signal) = options.extra.signal.as_ref() {
             if crate::js::bool_prop(signal, "aborted") {
                 let reason = crate::js::error_text(&crate::js::get(signal, "reason"));
                 return Err(Error::new(ErrorKind::Aborted, reason));
@@ -125,13 +126,13 @@ impl Client {
         if let Some(source) = options.token_source {
             shared.refresh_tokens_with(source);
         }
-        if options.share_stream {
+        if options.extra.share_stream {
             let name = crate::browser::share_channel(settings, config_refreshes);
             shared.share_stream(name);
         }
         let (waiter, registered) = oneshot::channel();
         shared.wait_registered(waiter);
-        if let Some(signal) = &options.signal {
+        if let Some(signal) = &options.extra.signal {
             shared.stop_on(signal);
         }
         shared.drain();
@@ -220,7 +221,7 @@ impl Client {
 fn tools_defs(tools: &[Tool]) -> Vec<client_tools_core::calls::ToolDef> {
     let mut defs = Vec::with_capacity(tools.len());
     for t in tools {
-        defs.push(t.def.clone());
+        defs.push(t.parts().def.clone());
     }
     defs
 }

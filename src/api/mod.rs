@@ -1,15 +1,18 @@
 //! The Rust API of the browser SDK: the same names, builders and meaning as the native
-//! worker's (`client-tools-native`), over the browser shell. Handler futures and callbacks
-//! need not be `Send`; what both shells share is the core's ([`client_tools_core::api`]).
+//! worker's (`client-tools-native`), over the browser shell. `Tool` and `Options` are the
+//! core's one builder of each ([`client_tools_core::api`]) over [`Browser`]: handler futures
+//! and callbacks need not be `Send`.
 
 pub(crate) mod client;
 pub(crate) mod context;
 pub(crate) mod options;
 pub(crate) mod scope;
+pub(crate) mod shell;
 pub(crate) mod tool;
 
 pub use client::Client;
 pub use context::{CallContext, Cancelled};
-pub use options::Options;
+pub use options::{BrowserOptions, Options};
 pub use scope::ToolScope;
+pub use shell::Browser;
 pub use tool::Tool;

@@ -12,13 +12,14 @@ use super::oneshot::Sender;
 use super::share::Share;
 use super::stream::Streams;
 use super::{handlers, lifecycle, sending};
-use crate::api::options::{Callback, TokenSource};
+use crate::api::shell::Browser;
 use crate::api::tool::Tool;
 use crate::engine::{
     CallEvent, Engine, EngineError, EngineErrorKind, Input, LeftBy, OpId, Output, Status, StreamId,
 };
 use crate::js::{self, JsRefCell};
 use client_tools_core::api::Scopes;
+use client_tools_core::api::{Callback, TokenSource};
 use client_tools_core::api::{Error, ErrorKind};
 use client_tools_core::share::Input as ShareInput;
 use client_tools_core::time::Instant;
@@ -39,8 +40,8 @@ pub(crate) struct Shared {
     offered: JsRefCell<Rc<Vec<Tool>>>,
     /// Told each time the offer changes (an `exposeToWebMCP` following the client).
     on_offer: JsRefCell<Option<Rc<dyn Fn()>>>,
-    on_status: Option<Callback<Status>>,
-    on_call: Option<Callback<CallEvent>>,
+    on_status: Option<Callback<Browser, Status>>,
+    on_call: Option<Callback<Browser, CallEvent>>,
     calls: Calls,
     streams: Streams,
     /// Set when this client shares the session's stream with the other tabs.
@@ -64,15 +65,15 @@ pub(crate) struct Shared {
     /// the engine forgets them.
     last: JsRefCell<(Option<String>, Option<String>)>,
     /// Where fresh tokens come from after a 401, when the app gave a source.
-    token_source: OnceCell<TokenSource>,
+    token_source: OnceCell<TokenSource<Browser>>,
 }
 
 impl Shared {
     pub(crate) fn new(
         engine: Engine,
         tools: Vec<Tool>,
-        on_status: Option<Callback<Status>>,
-        on_call: Option<Callback<CallEvent>>,
+        on_status: Option<Callback<Browser, Status>>,
+        on_call: Option<Callback<Browser, CallEvent>>,
         request_timeout_ms: u32,
     ) -> Rc<Shared> {
         let shared = Rc::new(Shared {
@@ -104,7 +105,7 @@ impl Shared {
     }
 
     /// After a 401, the fresh token comes from `source` (the app's `token_source`).
-    pub(crate) fn refresh_tokens_with(&self, source: TokenSource) {
+    pub(crate) fn refresh_tokens_with(&self, source: TokenSource<Browser>) {
         let _ = self.token_source.set(source);
     }
 
@@ -212,7 +213,7 @@ impl Shared {
         }
         let mut defs = Vec::with_capacity(offer.tools.len());
         for t in &offer.tools {
-            defs.push(t.def.clone());
+            defs.push(t.parts().def.clone());
         }
         *self.offered.borrow_mut() = Rc::new(offer.tools);
         // Checked by `Scopes`: the union is within the limits.
@@ -406,12 +407,12 @@ impl Shared {
     ) {
         let offered = self.offered();
         let handler = (offered.iter())
-            .find(|t| t.def.spec.name == tool)
-            .map(|t| t.handler.clone());
+            .find(|t| t.name() == tool)
+            .map(|t| t.parts().handler.clone());
         let Some(handler) = handler else {
             let mut names: Vec<String> = Vec::new();
             for t in offered.iter() {
-                names.push(t.def.spec.name.clone());
+                names.push(t.name().to_owned());
             }
             return self.feed(Input::HandlerDone {
                 call_id,

@@ -3,7 +3,7 @@
 //! `done` with what it returned.
 
 use super::calls::Calls;
-use crate::api::tool::Handler;
+use crate::api::shell::Handler;
 use client_tools_core::calls::Returned;
 use serde_json::{Map, Value};
 

@@ -2,7 +2,7 @@
 //! [`Options`] and [`Tool`]s (a JS handler wrapped as a Rust one). Every mistake is an error that names the option: `tools[2].handler: must be a
 //! function`.
 
-use crate::api::options::Options;
+use crate::api::options::{BrowserOptions, Options};
 use crate::api::tool::Tool;
 use crate::engine::WhenHidden;
 use crate::protocol::{FromJson, Lifetime};
@@ -161,18 +161,27 @@ fn tool(v: &JsValue, i: usize) -> Result<Tool, String> {
     };
     // Voice agents' (`WsTools`): whether the agent waits for the result.
     let expects_response = optional_bool(v, &at, "expectsResponse")?.unwrap_or(true);
-    let mut tool = Tool::with_handler(
+    let mut tool = Tool::from_handler(
         name,
         description,
         crate::js::handler::from_function(handler),
     );
-    tool.annotations = annotations;
-    tool.expects_response = expects_response;
-    tool.def.spec.parameters = parameters;
-    tool.def.timeout_ms = timeout_ms;
-    tool.def.max_calls_per_run = max_calls_per_run;
-    tool.def.assert_formats = assert_formats;
+    let parts = tool.parts_mut();
+    parts.annotations = annotations;
+    parts.expects_response = expects_response;
+    parts.def.spec.parameters = parameters;
+    parts.def.timeout_ms = timeout_ms;
+    parts.def.max_calls_per_run = max_calls_per_run;
+    parts.def.assert_formats = assert_formats;
     Ok(tool)
+}
+
+/// Checks the options as registering would, without registering (errors in the JS
+/// spelling: the JS reader's order of checks).
+fn check(options: &Options) -> Result<(), client_tools_core::api::Error> {
+    let o = options.parts();
+    let defs = o.tools.iter().map(|t| t.parts().def.clone()).collect();
+    o.settings.config(defs, "check".into(), 0).map(drop)
 }
 
 /// Reads a tool list (`tools` of `Client.register`, or the argument of `setTools`), in the
@@ -234,7 +243,7 @@ pub(crate) fn register(
     }
     options = options.tools(tools(tools_list, "tools")?);
     // The limits the engine checks, before the options read below (as they always came).
-    options.check().map_err(|e| e.to_string())?;
+    check(&options).map_err(|e| e.to_string())?;
     let ms = |key| optional_count(v, "", key).map(|n| n.map(Duration::from_millis));
     if let Some(d) = ms("registerTimeoutMs")? {
         options = options.register_timeout(d);

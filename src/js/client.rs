@@ -291,7 +291,7 @@ impl Client {
     /// The rest of `Client.register`, once the options are read: registers, and wraps the
     /// client for JS.
     async fn finish_register(opts: crate::Options) -> Result<JsValue, JsValue> {
-        let signal = opts.signal.clone();
+        let signal = opts.parts().extra.signal.clone();
         match crate::Client::register_js_spelled(opts).await {
             Ok(client) => {
                 let followed = crate::webmcp::Followed::new(&client.shared);

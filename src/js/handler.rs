@@ -1,4 +1,4 @@
-//! A JS tool handler as the Rust API's [`Handler`](crate::api::tool::Handler): `handler(args, ctx)`, then
+//! A JS tool handler as the Rust API's [`Handler`](crate::api::shell::Handler): `handler(args, ctx)`, then
 //! `await Promise.resolve(result)`, so sync, async and throwing handlers all work the same
 //! way; what it gave back is read as JSON for the call runtime.
 
@@ -12,7 +12,7 @@ use wasm_bindgen::JsCast;
 
 /// The Rust handler that calls the JS function `f`.
 #[cfg(feature = "js-api")]
-pub(crate) fn from_function(f: Function) -> crate::api::tool::Handler {
+pub(crate) fn from_function(f: Function) -> crate::api::shell::Handler {
     std::rc::Rc::new(move |args, ctx| {
         let f = f.clone();
         Box::pin(async move { call(&f, &args, &ctx).await })

@@ -5,7 +5,7 @@
 //! messages; the tools run the same code.
 
 use super::{dispatch, Kind};
-use crate::api::tool::Handler;
+use crate::api::shell::Handler;
 use crate::{Error, ErrorKind, Returned, Tool};
 use std::future::Future;
 use std::rc::Rc;
@@ -258,11 +258,12 @@ fn make(kind: Kind, options: &JsValue, default_name: &str) -> Result<Tool, Error
             }
         })
     });
-    let mut tool = Tool::with_handler(parts.name, parts.description, handler);
-    tool.def.spec.parameters = Some(parts.parameters);
-    tool.def.timeout_ms = parts.timeout_ms;
-    tool.def.max_calls_per_run = parts.max_calls_per_run;
-    tool.annotations = parts.annotations;
+    let mut tool = Tool::from_handler(parts.name, parts.description, handler);
+    let def = &mut tool.parts_mut().def;
+    def.spec.parameters = Some(parts.parameters);
+    def.timeout_ms = parts.timeout_ms;
+    def.max_calls_per_run = parts.max_calls_per_run;
+    tool.parts_mut().annotations = parts.annotations;
     Ok(tool)
 }
 

@@ -81,7 +81,7 @@ fn error(message: &str) -> JsValue {
 use crate::js::get as prop;
 
 /// Each tool's handler, by name (a tool list's names are unique).
-pub(crate) type Handlers = Vec<(String, crate::api::tool::Handler)>;
+pub(crate) type Handlers = Vec<(String, crate::api::shell::Handler)>;
 
 /// The tools and their handlers, from `ToolDefinition[]` (with `expectsResponse`) or a
 /// `ToolRegistry`.
@@ -90,6 +90,7 @@ fn read_tools(v: &JsValue) -> Result<(Vec<WsTool>, Handlers), String> {
     let mut tools = Vec::with_capacity(read.len());
     let mut handlers = Vec::with_capacity(read.len());
     for t in read {
+        let t = t.into_parts();
         handlers.push((t.def.spec.name.clone(), t.handler));
         tools.push(WsTool {
             def: t.def,

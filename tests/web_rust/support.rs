@@ -8,6 +8,7 @@ mod borrows;
 
 pub use borrows::assert_no_borrow_across_js;
 
+use client_tools::BrowserOptions;
 use js_sys::Promise;
 use serde::de::DeserializeOwned;
 use serde_json::Value;

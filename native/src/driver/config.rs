@@ -13,6 +13,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 /// The engine's config from the options, and the handlers by tool name. Fields are named as
 /// the builders name them (`base_url`, `tools[0].timeout`).
 pub(super) fn engine_config(o: &Options) -> Result<(Config, HashMap<String, Handler>), Error> {
+    let o = o.parts();
     let base_url = &o.settings.base_url;
     // A worker has no page to resolve a path against.
     if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
@@ -33,14 +34,14 @@ pub(super) fn engine_config(o: &Options) -> Result<(Config, HashMap<String, Hand
 
 /// The engine's tool definitions (declaration and local rules) of the tools.
 pub(super) fn tool_defs(tools: &[Tool]) -> Vec<ToolDef> {
-    tools.iter().map(|t| t.def.clone()).collect()
+    tools.iter().map(|t| t.parts().def.clone()).collect()
 }
 
 /// The handlers by tool name.
 pub(super) fn handlers(tools: &[Tool]) -> HashMap<String, Handler> {
     tools
         .iter()
-        .map(|t| (t.def.spec.name.clone(), t.handler.clone()))
+        .map(|t| (t.name().to_owned(), t.parts().handler.clone()))
         .collect()
 }
 

@@ -7,9 +7,11 @@ mod config;
 mod tasks;
 
 use crate::handler::Handler;
+use crate::handler::Worker;
 use crate::http::Http;
-use crate::options::{Callback, Options, TokenSource, Tool};
+use crate::options::{Options, Tool};
 use client_tools_core::api::Error;
+use client_tools_core::api::{Callback, TokenSource};
 use client_tools_core::engine::{
     CallEvent, ClientState, Engine, EngineError, EngineErrorKind, Input, OpId, Output, Status,
     StreamId,
@@ -64,6 +66,7 @@ pub(crate) struct Started {
 /// Checks the options, builds the engine and spawns its task on the current runtime.
 pub(crate) fn start(options: Options) -> Result<Started, Error> {
     let (config, handlers) = engine_config(&options)?;
+    let options = options.into_parts();
     let engine = Engine::new(config, now_ms()).map_err(invalid)?;
     let (commands, commands_rx) = mpsc::unbounded_channel();
     let (events, events_rx) = mpsc::unbounded_channel();
@@ -114,10 +117,10 @@ struct Driver {
     /// Set once the client left or stopped: the task ends by then at the latest.
     wind_down_by: Option<Instant>,
     request_timeout: Duration,
-    on_status: Option<Callback<Status>>,
-    on_call: Option<Callback<CallEvent>>,
+    on_status: Option<Callback<Worker, Status>>,
+    on_call: Option<Callback<Worker, CallEvent>>,
     /// Where fresh tokens come from after a 401, when the app gave a source.
-    token_source: Option<TokenSource>,
+    token_source: Option<TokenSource<Worker>>,
     info: watch::Sender<Info>,
 }
 
@@ -403,7 +406,7 @@ fn sleep_for(at: Option<EngineInstant>, now: EngineInstant) -> Duration {
 
 /// Calls an app callback. A panicking callback is the app's bug: it must not take the
 /// client's task (and with it every call in progress) down.
-fn tell<T>(callback: &Option<Callback<T>>, event: &T) {
+fn tell<T: 'static>(callback: &Option<Callback<Worker, T>>, event: &T) {
     if let Some(f) = callback {
         let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(event)));
     }
