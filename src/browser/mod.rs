@@ -24,8 +24,6 @@ pub(crate) mod keys;
 mod lifecycle;
 pub(crate) mod net;
 pub(crate) mod oneshot;
-#[cfg(feature = "js-api")]
-pub(crate) mod options;
 mod sending;
 mod share;
 mod stream;
