@@ -3,6 +3,8 @@
 //! to the Rust API's types and back; the behaviour is the Rust API's. A Rust app leaves the
 //! feature off, and its module exports none of them.
 
+#[cfg(test)]
+mod dts;
 pub(crate) mod options;
 mod read;
 
