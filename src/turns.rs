@@ -39,15 +39,10 @@ impl TurnTools {
         }
         let registry = ToolRegistry::new(Some(list))?;
         let options = JsValue::from(options);
-        crate::browser::keys::options(&options, &["onCall", "runId"], "options")?;
-        let on_call = match crate::js::present(&options, "onCall") {
-            None => None,
-            Some(f) => Some(
-                f.dyn_into::<Function>()
-                    .map_err(|_| crate::js::invalid("options.onCall: must be a function"))?,
-            ),
-        };
-        let run_id = crate::js::string_option(&options, "runId")?.unwrap_or_else(|| "turns".into());
+        let options: crate::js_api::options::TurnToolsOptions =
+            crate::js_api::read::options(&options)?;
+        let on_call = options.on_call.map(|f| f.0);
+        let run_id = options.run_id.map_or_else(|| "turns".into(), |r| r.0);
         Ok(TurnTools {
             tools: Rc::new(registry.into_tools()),
             runner: Runner::new(),

@@ -428,17 +428,13 @@ pub fn expose_to_webmcp(
 ) -> Promise {
     let reject = |m: &str| Promise::reject(&crate::js::invalid(m));
     let options = JsValue::from(options);
-    if let Err(e) = crate::browser::keys::options(&options, &["signal", "prefix"], "options") {
-        return Promise::reject(&e);
-    }
-    let prefix = match crate::js::string_option(&options, "prefix") {
-        Ok(p) => p.unwrap_or_default(),
-        Err(e) => return Promise::reject(&e),
-    };
-    let signal = match crate::js::signal_option(&options) {
-        Ok(s) => s,
-        Err(e) => return Promise::reject(&e),
-    };
+    let options: crate::js_api::options::WebMcpOptions =
+        match crate::js_api::read::options(&options) {
+            Ok(o) => o,
+            Err(e) => return Promise::reject(&e),
+        };
+    let prefix = options.prefix.map(|p| p.0).unwrap_or_default();
+    let signal = options.signal.map(|s| s.0);
     let Some(model_context) = model_context() else {
         return Promise::resolve(&resolved(false, &[]));
     };

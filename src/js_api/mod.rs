@@ -6,7 +6,7 @@
 #[cfg(test)]
 mod dts;
 pub(crate) mod options;
-mod read;
+pub(crate) mod read;
 
 pub use crate::js::client::Client;
 pub use crate::registry::ToolRegistry;

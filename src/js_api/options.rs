@@ -55,6 +55,22 @@ pub(crate) struct ToolDefinition {
     handler: Js<Function>,
 }
 
+/// The options of `exposeToWebMCP` (`WebMCPOptions`).
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct WebMcpOptions {
+    pub(crate) signal: Option<Js<web_sys::AbortSignal>>,
+    pub(crate) prefix: Option<Text>,
+}
+
+/// The options of `new TurnTools` (`TurnToolsOptions`).
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct TurnToolsOptions {
+    pub(crate) on_call: Option<Js<Function>>,
+    pub(crate) run_id: Option<Text>,
+}
+
 /// `{at}{key}: must be what, got …`: an option of the wrong kind, named by its path.
 fn wrong(at: &str, key: &str, what: &str, v: &JsValue) -> String {
     format!("{at}{key}: must be {what}, got {}", describe(v))

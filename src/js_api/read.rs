@@ -39,6 +39,15 @@ pub(crate) fn object<T: de::DeserializeOwned>(v: &JsValue, at: &str) -> Result<T
     T::deserialize(Object { value: v, at }).map_err(|w| w.0)
 }
 
+/// Reads an entry point's optional options object (named `options` in messages): absent
+/// (`undefined` or `null`) is `T`'s default; else as [`object`], refused as `invalid_option`.
+pub(crate) fn options<T: de::DeserializeOwned + Default>(v: &JsValue) -> Result<T, JsValue> {
+    if v.is_undefined() || v.is_null() {
+        return Ok(T::default());
+    }
+    object(v, "options.").map_err(|m| crate::js::invalid(&m))
+}
+
 /// The deserializer of one option object: only a struct can be read from it.
 struct Object<'a> {
     value: &'a JsValue,
