@@ -145,6 +145,8 @@ fn each_option_set_in_the_dts_has_the_fields_of_its_rust_type() {
     same::<super::options::ToolDefinition>("ws.d.ts", &dts, "WsToolDefinition");
     same::<super::options::WebMcpOptions>("webmcp.d.ts", &dts, "WebMCPOptions");
     same::<super::options::TurnToolsOptions>("turns.d.ts", &dts, "TurnToolsOptions");
+    same::<super::options::WsAttachOptions>("ws.d.ts", &dts, "WsAttachOptions");
+    same::<super::options::WsToolsOptions>("ws.d.ts", &dts, "WsToolsOptions");
 }
 
 #[test]

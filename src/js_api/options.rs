@@ -71,6 +71,30 @@ pub(crate) struct TurnToolsOptions {
     pub(crate) run_id: Option<Text>,
 }
 
+/// The options of `WsTools.attach` (`WsAttachOptions`).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct WsAttachOptions {
+    /// `"cartesia"`, `"elevenlabs"` or `"openai-realtime"` (read by `ws`, which names them).
+    pub(crate) dialect: Any,
+    /// An array of tool definitions or a `ToolRegistry`.
+    pub(crate) tools: Option<Any>,
+    pub(crate) on_call: Option<Js<Function>>,
+    /// `"auto"` or `"never"` (read by `ws`, which names them).
+    pub(crate) respond_after_result: Option<Any>,
+}
+
+/// The options of `new WsTools` (`WsToolsOptions`): `attach`'s and the app's `send`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct WsToolsOptions {
+    pub(crate) dialect: Any,
+    pub(crate) tools: Option<Any>,
+    pub(crate) on_call: Option<Js<Function>>,
+    pub(crate) respond_after_result: Option<Any>,
+    pub(crate) send: Js<Function>,
+}
+
 /// `{at}{key}: must be what, got …`: an option of the wrong kind, named by its path.
 fn wrong(at: &str, key: &str, what: &str, v: &JsValue) -> String {
     format!("{at}{key}: must be {what}, got {}", describe(v))
