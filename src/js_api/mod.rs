@@ -5,6 +5,7 @@
 
 #[cfg(test)]
 mod dts;
+pub(crate) mod events;
 pub(crate) mod options;
 pub(crate) mod read;
 
