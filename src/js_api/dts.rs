@@ -172,3 +172,168 @@ fn the_check_sees_a_field_on_one_side_only() {
         "{message}"
     );
 }
+
+/// The variants of `export type {name} = | { type: "…"; key: …; … } | …` in `dts`: each tag with
+/// its keys (a tag listed twice, as `error` with and without `kind`, has the keys of both).
+fn variants(dts: &str, name: &str) -> std::collections::BTreeMap<String, Vec<String>> {
+    let start = dts
+        .find(&format!("export type {name} ="))
+        .unwrap_or_else(|| panic!("no `export type {name}` in the .d.ts"));
+    let text = &dts[start..];
+    let text = &text[..text.find(";\n").expect("the type ends") + 1];
+    let mut out = std::collections::BTreeMap::<String, Vec<String>>::new();
+    for variant in text.split("| {").skip(1) {
+        let body = &variant[..variant.find('}').expect("a variant closes")];
+        let mut keys = Vec::new();
+        let mut tag = String::new();
+        for member in body.split(';') {
+            let Some((key, value)) = member.split_once(':') else {
+                continue;
+            };
+            let key = key.trim().trim_end_matches('?');
+            if key == "type" {
+                tag = value.trim().trim_matches('"').to_owned();
+            } else {
+                keys.push(key.to_owned());
+            }
+        }
+        let known = out.entry(tag).or_default();
+        for k in keys {
+            if !known.contains(&k) {
+                known.push(k);
+            }
+        }
+    }
+    out
+}
+
+/// Each sample's serde form (what the JSON-compatible serializer writes, as the native worker
+/// writes it), by its `type`: the keys of all samples of that type.
+fn written<T: serde::Serialize>(samples: &[T]) -> std::collections::BTreeMap<String, Vec<String>> {
+    let mut out = std::collections::BTreeMap::<String, Vec<String>>::new();
+    for sample in samples {
+        let serde_json::Value::Object(o) = serde_json::to_value(sample).unwrap() else {
+            panic!("an event is an object")
+        };
+        let tag = o["type"].as_str().unwrap().to_owned();
+        let known = out.entry(tag).or_default();
+        for k in o.keys().filter(|k| *k != "type") {
+            if !known.contains(k) {
+                known.push(k.clone());
+            }
+        }
+    }
+    for keys in out.values_mut() {
+        keys.sort();
+    }
+    out
+}
+
+#[test]
+fn each_event_in_the_dts_has_the_fields_rust_writes() {
+    use crate::engine::{CallEvent, EngineErrorKind, LeftBy, Status};
+    use client_tools_core::adapters::ws::WsCallEvent;
+    use client_tools_core::time::Duration;
+    let dts = [include_str!("client.d.ts"), include_str!("ws.d.ts")].concat();
+    let (s, ms) = (String::new, Duration::from_ms(1));
+    let statuses = [
+        Status::Registered {
+            id: s(),
+            name: s(),
+            expires_at: None,
+        },
+        Status::Reregistered {
+            id: s(),
+            name: s(),
+            expires_at: Some(s()),
+        },
+        Status::Lapsed,
+        Status::StreamOpen,
+        Status::StreamReconnecting {
+            attempt: 1,
+            delay: ms,
+        },
+        Status::Left { by: LeftBy::App },
+        Status::Error {
+            message: s(),
+            fatal: false,
+            kind: None,
+        },
+        Status::Error {
+            message: s(),
+            fatal: true,
+            kind: Some(EngineErrorKind::Rejected),
+        },
+    ];
+    let calls = [
+        CallEvent::Dispatched {
+            call_id: s(),
+            tool: s(),
+            run_id: s(),
+        },
+        CallEvent::Acked {
+            call_id: s(),
+            tool: s(),
+            elapsed: ms,
+        },
+        CallEvent::Answered {
+            call_id: s(),
+            tool: s(),
+            is_error: false,
+            elapsed: ms,
+        },
+        CallEvent::Failed {
+            call_id: s(),
+            tool: s(),
+            reason: s(),
+            elapsed: ms,
+        },
+    ];
+    let ws = [
+        WsCallEvent::Dispatched {
+            call_id: s(),
+            tool: s(),
+            run_id: s(),
+        },
+        WsCallEvent::Answered {
+            call_id: s(),
+            tool: s(),
+            is_error: false,
+            elapsed_ms: 1,
+            sent: true,
+        },
+        WsCallEvent::Failed {
+            call_id: s(),
+            tool: s(),
+            reason: s(),
+            elapsed_ms: 1,
+        },
+        WsCallEvent::Malformed {
+            call_id: None,
+            reason: s(),
+        },
+        WsCallEvent::SendFailed {
+            call_id: Some(s()),
+            reason: s(),
+        },
+    ];
+    let sorted = |mut m: std::collections::BTreeMap<String, Vec<String>>| {
+        m.values_mut().for_each(|k| k.sort());
+        m
+    };
+    assert_eq!(
+        sorted(variants(&dts, "ClientStatus")),
+        written(&statuses),
+        "ClientStatus"
+    );
+    assert_eq!(
+        sorted(variants(&dts, "CallEvent")),
+        written(&calls),
+        "CallEvent"
+    );
+    assert_eq!(
+        sorted(variants(&dts, "WsCallEvent")),
+        written(&ws),
+        "WsCallEvent"
+    );
+}
