@@ -6,8 +6,8 @@
 // With --lite, PKG_DIR is the lite build's directory (pkg/lite): its glue has no page-tool
 // factories and the wrapper is ../api.js.
 //
-// GLUE_DTS is the .d.ts wasm-bindgen wrote: the SDK's types (typescript_custom_section in
-// src/client.rs and src/tools/mod.rs) followed by the glue's own init API (InitInput,
+// GLUE_DTS is the .d.ts wasm-bindgen wrote: the SDK's types (the src/js_api/*.d.ts files, as
+// typescript_custom_section in src/js_api/mod.rs) followed by the glue's own init API (InitInput,
 // InitOutput with the raw wasm exports, initSync, __wbg_init). The public client_tools.d.ts is
 // the first part only: the wrapper (pkg-template/api.js) replaces the second.
 import { readFile, writeFile } from "node:fs/promises";

@@ -20,25 +20,6 @@ use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 use web_sys::{AbortController, AbortSignal};
 
-#[wasm_bindgen(typescript_custom_section)]
-const WEBMCP_TYPES: &'static str = r#"
-/** Options of `exposeToWebMCP`. */
-export interface WebMCPOptions {
-  /** Aborting it unregisters every tool this call registered (and stops following a client). */
-  signal?: AbortSignal;
-  /** Put before each tool's name (`"shop_"` makes `shop_highlight_row`). */
-  prefix?: string;
-}
-
-/** What `exposeToWebMCP` resolves: whether the browser offers WebMCP, and the names registered. */
-export interface WebMCPExposure {
-  /** Whether the browser offers WebMCP (`document.modelContext` or `navigator.modelContext`). */
-  supported: boolean;
-  /** The names registered with the browser (with the prefix). */
-  registered: string[];
-}
-"#;
-
 /// A registered tool's `execute(input)`, in the SDK's one closure shape (see `js::Callback`).
 type ExecuteFn = Closure<crate::js::Callback>;
 
@@ -447,17 +428,13 @@ pub fn expose_to_webmcp(
 ) -> Promise {
     let reject = |m: &str| Promise::reject(&crate::js::invalid(m));
     let options = JsValue::from(options);
-    if let Err(e) = crate::browser::keys::options(&options, &["signal", "prefix"], "options") {
-        return Promise::reject(&e);
-    }
-    let prefix = match crate::js::string_option(&options, "prefix") {
-        Ok(p) => p.unwrap_or_default(),
-        Err(e) => return Promise::reject(&e),
-    };
-    let signal = match crate::js::signal_option(&options) {
-        Ok(s) => s,
-        Err(e) => return Promise::reject(&e),
-    };
+    let options: crate::js_api::options::WebMcpOptions =
+        match crate::js_api::read::options(&options) {
+            Ok(o) => o,
+            Err(e) => return Promise::reject(&e),
+        };
+    let prefix = options.prefix.map(|p| p.0).unwrap_or_default();
+    let signal = options.signal.map(|s| s.0);
     let Some(model_context) = model_context() else {
         return Promise::resolve(&resolved(false, &[]));
     };

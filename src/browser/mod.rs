@@ -14,8 +14,6 @@
 
 pub(crate) mod calls;
 mod driver;
-#[cfg(feature = "js-api")]
-pub(crate) mod events;
 pub(crate) mod guards;
 pub(crate) mod handlers;
 mod host;
@@ -24,8 +22,6 @@ pub(crate) mod keys;
 mod lifecycle;
 pub(crate) mod net;
 pub(crate) mod oneshot;
-#[cfg(feature = "js-api")]
-pub(crate) mod options;
 mod sending;
 mod share;
 mod stream;

@@ -5,7 +5,8 @@
 mod shell;
 
 use crate::browser::guards::Listener;
-use crate::browser::options;
+use crate::js_api::options::{self, WsAttachOptions, WsToolsOptions};
+use crate::js_api::read;
 use client_tools_core::adapters::ws::{Dialect, RespondAfterResult, WsBridge, WsTool};
 use js_sys::{Array, Function};
 use shell::{Sender, Shared};
@@ -13,46 +14,6 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::WebSocket;
-
-#[wasm_bindgen(typescript_custom_section)]
-const TS_TYPES: &'static str = r#"
-/** The platform a voice agent's socket speaks. */
-export type WsDialect = "cartesia" | "elevenlabs" | "openai-realtime";
-
-/** A tool offered over a voice agent's socket. */
-export interface WsToolDefinition<Args extends JsonObject = JsonObject> extends ToolDefinition<Args> {
-  /** Cartesia and ElevenLabs: whether the platform waits for the result (default true). Only declared;
-   * each Cartesia call's own `expects_response` decides whether a result is sent. */
-  expectsResponse?: boolean;
-}
-
-/** How a call over the socket is doing. `runId` names the connection (`connection-1`, …). */
-export type WsCallEvent =
-  | { type: "dispatched"; callId: string; tool: string; runId: string }
-  | { type: "answered"; callId: string; tool: string; isError: boolean; elapsedMs: number; sent: boolean }
-  | { type: "failed"; callId: string; tool: string; reason: string; elapsedMs: number }
-  | { type: "malformed"; callId: string | null; reason: string }
-  | { type: "sendFailed"; callId: string | null; reason: string };
-
-/** The options of `WsTools.attach`. */
-export interface WsAttachOptions {
-  /** The platform's protocol. */
-  dialect: WsDialect;
-  /** The tools on offer (an array or a `ToolRegistry`). */
-  tools?: WsToolDefinition[] | ToolRegistry;
-  /** Told how each call is doing: dispatched, answered, failed, malformed, sendFailed. */
-  onCall?: (event: WsCallEvent) => void;
-  /** OpenAI Realtime: "auto" (default) sends `response.create` once every running call is answered
-   * and no response is active; "never" leaves it to the app. */
-  respondAfterResult?: "auto" | "never";
-}
-
-/** The options of `new WsTools`. */
-export interface WsToolsOptions extends WsAttachOptions {
-  /** Sends one text frame on the app's socket. */
-  send: (text: string) => void;
-}
-"#;
 
 #[wasm_bindgen(module = "/src/ws/frames.js")]
 extern "C" {
@@ -78,8 +39,6 @@ fn error(message: &str) -> JsValue {
     crate::js::error(client_tools_core::api::ErrorKind::InvalidOption, message)
 }
 
-use crate::js::get as prop;
-
 /// Each tool's handler, by name (a tool list's names are unique).
 pub(crate) type Handlers = Vec<(String, crate::api::shell::Handler)>;
 
@@ -100,54 +59,46 @@ fn read_tools(v: &JsValue) -> Result<(Vec<WsTool>, Handlers), String> {
     Ok((tools, handlers))
 }
 
-/// Reads the options shared by `new WsTools` and `WsTools.attach` into a bridge that sends
-/// on `socket` (`attach`), or else with the app's `send` read from the options.
-/// The keys of `WsTools.attach`'s options; `new WsTools` takes `send` too.
-const ATTACH_KEYS: &[&str] = &["dialect", "tools", "onCall", "respondAfterResult"];
-const NEW_KEYS: &[&str] = &["dialect", "tools", "onCall", "respondAfterResult", "send"];
-
+/// Reads the options of `new WsTools` (with the app's `send`) or of `WsTools.attach` (which
+/// sends on `socket`) into a bridge.
 fn open(options: &JsValue, socket: Option<WebSocket>) -> Result<Rc<Shared>, String> {
-    if !options.is_object() {
-        return Err("options: must be an object".to_owned());
-    }
-    let known = if socket.is_some() {
-        ATTACH_KEYS
-    } else {
-        NEW_KEYS
+    let (o, sender) = match socket {
+        Some(ws) => {
+            let o: WsAttachOptions = read::object(options, "")?;
+            (o, Sender::Socket(ws))
+        }
+        None => {
+            let o: WsToolsOptions = read::object(options, "")?;
+            let attach = WsAttachOptions {
+                dialect: o.dialect,
+                tools: o.tools,
+                on_call: o.on_call,
+                respond_after_result: o.respond_after_result,
+            };
+            (attach, Sender::Js(o.send.0))
+        }
     };
-    crate::browser::keys::check(options, known, "")?;
-    let sender = match socket {
-        Some(ws) => Sender::Socket(ws),
-        None => prop(options, "send")
-            .dyn_into::<Function>()
-            .map(Sender::Js)
-            .map_err(|_| "send: must be a function".to_owned())?,
-    };
-    let dialect = prop(options, "dialect")
+    let dialect = o
+        .dialect
+        .0
         .as_string()
         .ok_or("dialect: must be \"cartesia\", \"elevenlabs\" or \"openai-realtime\"")?;
     let dialect = Dialect::parse(&dialect)?;
-    let respond = match prop(options, "respondAfterResult").as_string().as_deref() {
-        None if prop(options, "respondAfterResult").is_undefined() => RespondAfterResult::Auto,
-        Some("auto") => RespondAfterResult::Auto,
-        Some("never") => RespondAfterResult::Never,
-        _ => return Err("respondAfterResult: must be \"auto\" or \"never\"".to_owned()),
+    let respond = match o.respond_after_result.map(|r| r.0.as_string()) {
+        None => RespondAfterResult::Auto,
+        Some(Some(r)) if r == "auto" => RespondAfterResult::Auto,
+        Some(Some(r)) if r == "never" => RespondAfterResult::Never,
+        Some(_) => return Err("respondAfterResult: must be \"auto\" or \"never\"".to_owned()),
     };
-    let on_call = match prop(options, "onCall") {
-        f if f.is_undefined() || f.is_null() => None,
-        f => Some(
-            f.dyn_into::<Function>()
-                .map_err(|_| "onCall: must be a function")?,
-        ),
-    };
-    let (tools, handlers) = read_tools(&prop(options, "tools"))?;
+    let tools = o.tools.map_or(JsValue::UNDEFINED, |t| t.0);
+    let (tools, handlers) = read_tools(&tools)?;
     let mut bridge = WsBridge::new(dialect, respond);
     bridge.set_tools(tools).map_err(|e| e.to_string())?;
     Ok(Shared::new(
         bridge,
         handlers,
         sender,
-        on_call,
+        o.on_call.map(|f| f.0),
         dialect_test(dialect),
     ))
 }
