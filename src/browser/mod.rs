@@ -14,6 +14,8 @@
 
 pub(crate) mod calls;
 mod driver;
+#[cfg(feature = "js-api")]
+pub(crate) mod events;
 pub(crate) mod guards;
 pub(crate) mod handlers;
 mod host;

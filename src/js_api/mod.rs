@@ -5,7 +5,6 @@
 
 #[cfg(test)]
 mod dts;
-pub(crate) mod events;
 pub(crate) mod options;
 pub(crate) mod read;
 

@@ -237,12 +237,12 @@ pub(crate) fn register(
     }
     if let Some(Js(f)) = o.on_status {
         options = options.on_status(move |s| {
-            crate::js::tell(Some(&f), &crate::js_api::events::status(s));
+            crate::js::tell(Some(&f), &crate::browser::events::status(s));
         });
     }
     if let Some(Js(f)) = o.on_call {
         options =
-            options.on_call(move |e| crate::js::tell(Some(&f), &crate::js_api::events::call(e)));
+            options.on_call(move |e| crate::js::tell(Some(&f), &crate::browser::events::call(e)));
     }
     if let Some(Js(signal)) = o.signal {
         options = options.signal(signal);

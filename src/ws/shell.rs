@@ -189,5 +189,5 @@ impl Shared {
 
 /// Calls `onCall` with `event` as a plain object (a throwing callback must not stop the bridge).
 fn tell(callback: &Option<Function>, event: &WsCallEvent) {
-    crate::js::tell(callback.as_ref(), &crate::js_api::events::ws_call(event));
+    crate::js::tell(callback.as_ref(), &crate::browser::events::ws_call(event));
 }

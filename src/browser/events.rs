@@ -1,32 +1,157 @@
-//! The app's `onStatus` and `onCall` events (`ClientStatus`, `CallEvent`, `WsCallEvent` in the
-//! `.d.ts`): the engine's serde types, written as JS objects by serde-wasm-bindgen's
-//! JSON-compatible serializer (plain objects, `null` for none, numbers as numbers), so that a JS
-//! app reads what the native worker writes as JSON.
+//! The app's `onStatus` and `onCall` events as JS objects (`ClientStatus`, `CallEvent`,
+//! `WsCallEvent` in the `.d.ts`): `{ type, … }` with the fields in the order the types list
+//! them, as `serde` writes the engine's events for the native worker, but built property by
+//! property, so that no serializer per event type is in the .wasm.
 
 use crate::engine::{CallEvent, Status};
+use crate::js;
 use client_tools_core::adapters::ws::WsCallEvent;
-use serde::Serialize;
 use wasm_bindgen::JsValue;
 
-/// `v` as a JS value (`undefined` if serde refuses it, which the event types never make it do).
-fn to_js<T: Serialize>(v: &T) -> JsValue {
-    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .unwrap_or(JsValue::UNDEFINED)
+/// An event under construction: `{ type: kind }`, then each field in turn.
+struct Event(JsValue);
+
+impl Event {
+    fn new(kind: &str) -> Event {
+        let o = js::object();
+        js::set(&o, "type", &JsValue::from_str(kind));
+        Event(o)
+    }
+
+    fn str(self, key: &str, v: &str) -> Event {
+        self.val(key, JsValue::from_str(v))
+    }
+
+    /// A string, or `null` when there is none.
+    fn opt(self, key: &str, v: Option<&str>) -> Event {
+        self.val(key, v.map_or(JsValue::NULL, JsValue::from_str))
+    }
+
+    fn num(self, key: &str, v: u64) -> Event {
+        self.val(key, JsValue::from_f64(v as f64))
+    }
+
+    fn bool(self, key: &str, v: bool) -> Event {
+        self.val(key, JsValue::from_bool(v))
+    }
+
+    fn val(self, key: &str, v: JsValue) -> Event {
+        js::set(&self.0, key, &v);
+        self
+    }
+
+    /// The fields every call event starts with.
+    fn call(kind: &str, call_id: &str, tool: &str) -> Event {
+        Event::new(kind).str("callId", call_id).str("tool", tool)
+    }
 }
 
 /// A `ClientStatus`.
 pub(crate) fn status(s: &Status) -> JsValue {
-    to_js(s)
+    let registered = |kind, id: &str, name: &str, expires_at: &Option<String>| {
+        (Event::new(kind).str("id", id).str("name", name)).opt("expiresAt", expires_at.as_deref())
+    };
+    let e = match s {
+        Status::Registered {
+            id,
+            name,
+            expires_at,
+        } => registered("registered", id, name, expires_at),
+        Status::Reregistered {
+            id,
+            name,
+            expires_at,
+        } => registered("reregistered", id, name, expires_at),
+        Status::Lapsed => Event::new("lapsed"),
+        Status::StreamOpen => Event::new("streamOpen"),
+        Status::StreamReconnecting { attempt, delay } => Event::new("streamReconnecting")
+            .num("attempt", u64::from(*attempt))
+            .num("delayMs", delay.as_ms()),
+        Status::Left { by } => Event::new("left").str("by", by.as_str()),
+        Status::Error {
+            message,
+            fatal,
+            kind,
+        } => {
+            let e = Event::new("error")
+                .str("message", message)
+                .bool("fatal", *fatal);
+            match kind {
+                None => e,
+                Some(kind) => e.str("kind", kind.as_str()),
+            }
+        }
+    };
+    e.0
 }
 
 /// A Sessions call's `CallEvent`.
 pub(crate) fn call(e: &CallEvent) -> JsValue {
-    to_js(e)
+    let e = match e {
+        CallEvent::Dispatched {
+            call_id,
+            tool,
+            run_id,
+        } => Event::call("dispatched", call_id, tool).str("runId", run_id),
+        CallEvent::Acked {
+            call_id,
+            tool,
+            elapsed,
+        } => Event::call("acked", call_id, tool).num("elapsedMs", elapsed.as_ms()),
+        CallEvent::Answered {
+            call_id,
+            tool,
+            is_error,
+            elapsed,
+        } => Event::call("answered", call_id, tool)
+            .bool("isError", *is_error)
+            .num("elapsedMs", elapsed.as_ms()),
+        CallEvent::Failed {
+            call_id,
+            tool,
+            reason,
+            elapsed,
+        } => Event::call("failed", call_id, tool)
+            .str("reason", reason)
+            .num("elapsedMs", elapsed.as_ms()),
+    };
+    e.0
 }
 
-/// A `WsCallEvent`.
+/// A voice agent's call's `WsCallEvent`.
 pub(crate) fn ws_call(e: &WsCallEvent) -> JsValue {
-    to_js(e)
+    let e = match e {
+        WsCallEvent::Dispatched {
+            call_id,
+            tool,
+            run_id,
+        } => Event::call("dispatched", call_id, tool).str("runId", run_id),
+        WsCallEvent::Answered {
+            call_id,
+            tool,
+            is_error,
+            elapsed_ms,
+            sent,
+        } => Event::call("answered", call_id, tool)
+            .bool("isError", *is_error)
+            .num("elapsedMs", *elapsed_ms)
+            .bool("sent", *sent),
+        WsCallEvent::Failed {
+            call_id,
+            tool,
+            reason,
+            elapsed_ms,
+        } => Event::call("failed", call_id, tool)
+            .str("reason", reason)
+            .num("elapsedMs", *elapsed_ms),
+        WsCallEvent::Malformed { call_id, reason } => Event::new("malformed")
+            .opt("callId", call_id.as_deref())
+            .str("reason", reason),
+        WsCallEvent::SendFailed { call_id, reason } => Event::new("sendFailed")
+            .opt("callId", call_id.as_deref())
+            .str("reason", reason),
+    };
+    e.0
 }
 
 #[cfg(all(test, target_arch = "wasm32"))]
