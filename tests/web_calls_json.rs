@@ -123,25 +123,20 @@ async fn a_client_call_crosses_in_the_event_the_arguments_and_the_result() {
     let r = run(client_call).await;
     assert_eq!(r["seen"], r#"{"res_mark_c47":[1,2],"ok":true}"#, "{r}");
     // The arguments handed to the handler, its result written once (the result's convention
-    // is read from the value it returned, not from that text parsed again). Beside these, the
-    // event that dispatched the call is parsed by the core's JSON hook (JSON.parse): at least
-    // one event parse, none once the core parses with serde_json.
+    // is read from the value it returned, not from that text parsed again). The event that
+    // dispatched the call is parsed by serde_json in the module: no JSON.parse of it.
     let (call, events) = call_crossings(&r);
     assert_eq!(call, ["JSON.parse", "JSON.stringify"], "{r}");
-    assert!(events >= 1, "{r}");
+    assert_eq!(events, 0, "{r}");
 }
 
 #[wasm_bindgen_test]
 async fn execute_with_a_text_result_crosses_with_the_arguments_only() {
     let r = run(execute_text).await;
     assert_eq!(r["seen"], "res_mark_c47 text", "{r}");
-    // The app's arguments written and parsed (the core's JSON hook), handed to the handler;
-    // its text comes back as a string.
-    assert_eq!(
-        crossings(&r),
-        ["JSON.stringify", "JSON.parse", "JSON.parse"],
-        "{r}"
-    );
+    // The app's arguments written once (read by serde_json in the module) and parsed once,
+    // handed to the handler; its text comes back as a string.
+    assert_eq!(crossings(&r), ["JSON.stringify", "JSON.parse"], "{r}");
 }
 
 #[wasm_bindgen_test]
@@ -149,12 +144,12 @@ async fn execute_with_an_object_result_writes_it_once_and_parses_it_once() {
     let r = run(execute_object).await;
     assert_eq!(r["seen"]["res_mark_c47"], serde_json::json!([1, 2]), "{r}");
     // As above, and the result written once (by the handler's shell) and parsed once (the
-    // `data` the app reads).
+    // `data` the app reads): four, over issue 38's two. The app's own arguments object and its
+    // handler's own returned value would have to cross unwritten for two (not done).
     assert_eq!(
         crossings(&r),
         [
             "JSON.stringify",
-            "JSON.parse",
             "JSON.parse",
             "JSON.stringify",
             "JSON.parse"

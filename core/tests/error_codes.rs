@@ -1,6 +1,6 @@
 //! One word for each fact (issue 29): the error codes are the same in JS, in the Rust wasm API
 //! and in the native worker. Both Rust APIs use the core's `ErrorKind` (its `code()`); the JS
-//! layer's `.d.ts` lists the codes as `ClientErrorCode`, and its glue (`pkg-template/api.js`)
+//! layer's `.d.ts` (src/js_api/client.d.ts) lists the codes as `ClientErrorCode`, and its glue (`pkg-template/api.js`)
 //! makes the three codes only JS has. A fatal status's `kind` is the code its error has.
 
 use client_tools_core::api::ErrorKind;
@@ -38,7 +38,7 @@ fn glue_codes(text: &str) -> BTreeSet<String> {
 
 #[test]
 fn the_js_rust_and_native_code_lists_are_one_list() {
-    let dts = repo_file("src/js/client.rs");
+    let dts = repo_file("src/js_api/client.d.ts");
     let declared = union_after(&dts, "export type ClientErrorCode =");
     let rust: BTreeSet<String> = ErrorKind::ALL.iter().map(|k| k.code().to_owned()).collect();
     let glue = glue_codes(&repo_file("pkg-template/api.js"));
@@ -71,7 +71,7 @@ fn a_fatal_status_kind_is_its_error_code() {
             serde_json::Value::from(kind.as_str())
         );
     }
-    let dts = repo_file("src/js/client.rs");
+    let dts = repo_file("src/js_api/client.d.ts");
     let declared = union_after(&dts, "fatal: true; kind:");
     let words: BTreeSet<String> = kinds.iter().map(|k| k.as_str().to_owned()).collect();
     assert_eq!(declared, words, "the status kinds in the .d.ts");
