@@ -2,6 +2,7 @@
 //! list exactly the fields its serde type reads, so that neither can gain or lose an option
 //! alone. The fields of a type are what its derived `Deserialize` names (serde's own list, the
 //! one the reader checks unknown keys against); an interface's are its members at the top level.
+#![cfg(test)]
 
 use serde::de::{self, Deserialize, Visitor};
 
