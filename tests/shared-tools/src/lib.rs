@@ -171,3 +171,26 @@ pub fn check_every_builder(options: &Options) {
     assert_eq!(spare.def.timeout_ms, None);
     assert!(!spare.def.assert_formats && spare.annotations.is_none() && spare.expects_response);
 }
+
+/// Checks what serving [`every_builder`]'s tool did, on either shell: `ok` (an email) is the
+/// text said back, `bad` (not an email) is refused by the format check `assert_formats`
+/// turned on, and `on_status` and `on_call` were told while no fresh token was asked for.
+/// `ok` and `bad` are the calls' outcomes as the devserver reports them.
+pub fn check_every_builder_served(ok: &serde_json::Value, bad: &serde_json::Value, told: &Told) {
+    assert_eq!(ok["is_error"], false, "{ok}");
+    assert_eq!(ok["text"], "every: a@b.example", "{ok}");
+    assert_eq!(
+        bad["is_error"], true,
+        "assert_formats asserts the format: {bad}"
+    );
+    assert!(
+        told.statuses.load(Ordering::Relaxed) > 0,
+        "on_status was told"
+    );
+    assert!(told.calls.load(Ordering::Relaxed) > 0, "on_call was told");
+    assert_eq!(
+        told.tokens.load(Ordering::Relaxed),
+        0,
+        "no 401, no fresh token"
+    );
+}

@@ -39,7 +39,6 @@ async fn the_shared_tools_answer_from_a_page() {
 #[wasm_bindgen_test]
 async fn every_builder_method_sets_what_it_says_in_a_page() {
     use client_tools::BrowserOptions;
-    use std::sync::atomic::Ordering;
     let s = session().await;
     let told = std::sync::Arc::new(shared_tools::Told::default());
     let opts = shared_tools::every_builder(support::devserver(), &s.id, &s.token, told.clone());
@@ -53,23 +52,8 @@ async fn every_builder_method_sets_what_it_says_in_a_page() {
     let run = agent::start_run(&s).await;
     let tool = "client__every__every";
     let ok = agent::call(&s, &run, tool, serde_json::json!({"text": "a@b.example"})).await;
-    assert_eq!(ok["is_error"], false, "{ok}");
-    assert_eq!(ok["text"], "every: a@b.example", "{ok}");
     let bad = agent::call(&s, &run, tool, serde_json::json!({"text": "no email"})).await;
-    assert_eq!(
-        bad["is_error"], true,
-        "assert_formats asserts the format: {bad}"
-    );
-    assert!(
-        told.statuses.load(Ordering::Relaxed) > 0,
-        "on_status was told"
-    );
-    assert!(told.calls.load(Ordering::Relaxed) > 0, "on_call was told");
-    assert_eq!(
-        told.tokens.load(Ordering::Relaxed),
-        0,
-        "no 401, no fresh token"
-    );
+    shared_tools::check_every_builder_served(&ok, &bad, &told);
     client.leave().await.expect("left");
     support::assert_no_borrow_across_js("the test");
 }
