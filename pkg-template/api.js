@@ -284,7 +284,7 @@ export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
   }
 
   // The module's Client keeps its id and name once it left and makes `leave()` idempotent
-  // (src/js/client.rs): this one only loads the module first and adds `using`.
+  // (src/js_api/client.rs): this one only loads the module first and adds `using`.
   class Client {
     #inner;
 

@@ -89,14 +89,10 @@ mod js;
 #[cfg(feature = "js-api")]
 pub mod js_api;
 #[cfg(feature = "js-api")]
-mod registry;
-#[cfg(feature = "js-api")]
 mod runner;
 
 #[cfg(feature = "page-tools")]
 pub mod tools;
-#[cfg(feature = "js-api")]
-mod turns;
 #[cfg(feature = "js-api")]
 mod webmcp;
 #[cfg(feature = "js-api")]

@@ -9,7 +9,7 @@
 
 use crate::browser::Shared;
 use crate::js::JsRefCell;
-use crate::registry::{tool_list, Entry, ToolRegistry};
+use crate::js_api::registry::{tool_list, Entry, ToolRegistry};
 use crate::runner::{from_json_text, Runner};
 use client_tools_core::adapters::registry::{check_name, input_schema, Registry};
 use client_tools_core::calls::{Admission, Answer, Call, ErrorKind, ResultLimit};
@@ -287,7 +287,7 @@ impl Exposure {
         let n = self.calls.get() + 1;
         self.calls.set(n);
         let call_id = format!("webmcp-{n}");
-        let args = match crate::registry::read_args(input) {
+        let args = match crate::js_api::registry::read_args(input) {
             Ok(args) => args,
             Err(message) => {
                 let answer = Answer::error(ErrorKind::InvalidArguments, message);

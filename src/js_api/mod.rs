@@ -3,16 +3,20 @@
 //! to the Rust API's types and back; the behaviour is the Rust API's. A Rust app leaves the
 //! feature off, and its module exports none of them.
 
+mod client;
 #[cfg(test)]
 mod dts;
 pub(crate) mod options;
 pub(crate) mod read;
+pub(crate) mod registry;
+mod turns;
+mod ws;
 
-pub use crate::js::client::Client;
-pub use crate::registry::ToolRegistry;
-pub use crate::turns::TurnTools;
 pub use crate::webmcp::expose_to_webmcp;
-pub use crate::ws::WsTools;
+pub use client::Client;
+pub use registry::ToolRegistry;
+pub use turns::TurnTools;
+pub use ws::WsTools;
 
 // The TypeScript declarations of the JS API, as real files: wasm-bindgen writes them into the
 // glue's client_tools.d.ts, and scripts/pkg-entry.mjs makes the package's declarations of them.

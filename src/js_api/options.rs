@@ -21,7 +21,7 @@ use wasm_bindgen::JsValue;
 pub(crate) struct ClientOptions {
     base_url: Text,
     session_id: Text,
-    /// A string, or a function that gives one (read by `js::client`).
+    /// A string, or a function that gives one (read by `js_api::client`).
     token: Any,
     name: Option<Text>,
     lifetime: Option<Any>,

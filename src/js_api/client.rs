@@ -87,7 +87,7 @@ impl Client {
     /// signal's reason when it aborts first.
     pub fn register(options: JsValue) -> Promise {
         // `tools` may be a registry: its definitions are the list.
-        let tools = crate::registry::tool_list(&js::get(&options, "tools"));
+        let tools = crate::js_api::registry::tool_list(&js::get(&options, "tools"));
         let source = js::get(&options, "token");
         if source.is_function() {
             // The first token comes from the function; the options are read once it came.
@@ -145,7 +145,7 @@ impl Client {
     /// naming a bad tool (`tools[1].name: …`), or when the server refuses the list.
     #[wasm_bindgen(js_name = setTools)]
     pub fn set_tools(&self, tools: JsValue) -> Promise {
-        let list = crate::registry::tool_list(&tools);
+        let list = crate::js_api::registry::tool_list(&tools);
         let tools = match crate::js_api::options::tools(&list, "tools") {
             Ok(t) => t,
             Err(message) => return Promise::reject(&js::invalid(&message)),

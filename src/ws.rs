@@ -17,8 +17,11 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use web_sys::WebSocket;
 
+/// Each tool's handler, by name (a tool list's names are unique).
+pub(crate) type Handlers = Vec<(String, crate::api::shell::Handler)>;
+
 /// Where the bridge's frames go.
-pub(super) enum Sender {
+pub(crate) enum Sender {
     /// The app's `send(text)`.
     Js(Function),
     /// The socket `WsTools.attach` was given.
@@ -26,24 +29,24 @@ pub(super) enum Sender {
 }
 
 /// The state one `WsTools` shares with its timer, listeners and handler tasks.
-pub(super) struct Shared {
-    pub(super) bridge: JsRefCell<WsBridge>,
+pub(crate) struct Shared {
+    pub(crate) bridge: JsRefCell<WsBridge>,
     /// Each tool's handler, by name (the names are unique).
-    pub(super) handlers: JsRefCell<super::Handlers>,
+    pub(crate) handlers: JsRefCell<Handlers>,
     sender: Sender,
     on_call: Option<Function>,
     calls: Calls,
     pump: Pump,
-    pub(super) listeners: JsRefCell<Vec<Listener>>,
+    pub(crate) listeners: JsRefCell<Vec<Listener>>,
     /// The dialect's frame test, in JS (src/ws/frames.js): what `attach`'s listener and the
     /// package's `receive` run before a frame enters the module.
-    pub(super) frame_test: Function,
+    pub(crate) frame_test: Function,
 }
 
 impl Shared {
-    pub(super) fn new(
+    pub(crate) fn new(
         bridge: WsBridge,
-        handlers: super::Handlers,
+        handlers: Handlers,
         sender: Sender,
         on_call: Option<Function>,
         frame_test: Function,
@@ -62,7 +65,7 @@ impl Shared {
 
     /// One frame's data: a text frame goes to the bridge; binary frames (audio) are not
     /// tool calls.
-    pub(super) fn receive(self: &Rc<Self>, data: &JsValue) -> bool {
+    pub(crate) fn receive(self: &Rc<Self>, data: &JsValue) -> bool {
         let Some(text) = data.as_string() else {
             return false;
         };
@@ -71,7 +74,7 @@ impl Shared {
         was_call
     }
 
-    pub(super) fn closed(self: &Rc<Self>) {
+    pub(crate) fn closed(self: &Rc<Self>) {
         self.bridge.borrow_mut().closed(now());
         self.drain();
     }
@@ -82,7 +85,7 @@ impl Shared {
     }
 
     /// Carries out every output, then re-arms the timer ([`guards::drain`]).
-    pub(super) fn drain(self: &Rc<Self>) {
+    pub(crate) fn drain(self: &Rc<Self>) {
         guards::drain(self);
     }
 }

@@ -2,14 +2,12 @@
 //! Realtime). The SDK never owns the socket: the app feeds it frames (`receive`) and gives
 //! it a way to send (`send`), or lets `WsTools.attach` listen on the socket itself.
 
-mod shell;
-
 use crate::browser::guards::Listener;
 use crate::js_api::options::{self, WsAttachOptions, WsToolsOptions};
 use crate::js_api::read;
+use crate::ws::{Handlers, Sender, Shared};
 use client_tools_core::adapters::ws::{Dialect, RespondAfterResult, WsBridge, WsTool};
 use js_sys::{Array, Function};
-use shell::{Sender, Shared};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -39,13 +37,10 @@ fn error(message: &str) -> JsValue {
     crate::js::error(client_tools_core::api::ErrorKind::InvalidOption, message)
 }
 
-/// Each tool's handler, by name (a tool list's names are unique).
-pub(crate) type Handlers = Vec<(String, crate::api::shell::Handler)>;
-
 /// The tools and their handlers, from `ToolDefinition[]` (with `expectsResponse`) or a
 /// `ToolRegistry`.
 fn read_tools(v: &JsValue) -> Result<(Vec<WsTool>, Handlers), String> {
-    let read = options::tools(&crate::registry::tool_list(v), "tools")?;
+    let read = options::tools(&crate::js_api::registry::tool_list(v), "tools")?;
     let mut tools = Vec::with_capacity(read.len());
     let mut handlers = Vec::with_capacity(read.len());
     for t in read {
