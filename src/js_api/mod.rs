@@ -6,6 +6,7 @@
 mod client;
 #[cfg(test)]
 mod dts;
+mod handler;
 pub(crate) mod options;
 pub(crate) mod read;
 pub(crate) mod registry;
