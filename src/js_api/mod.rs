@@ -11,12 +11,13 @@ pub(crate) mod options;
 pub(crate) mod read;
 pub(crate) mod registry;
 mod turns;
+mod webmcp;
 mod ws;
 
-pub use crate::webmcp::expose_to_webmcp;
 pub use client::Client;
 pub use registry::ToolRegistry;
 pub use turns::TurnTools;
+pub use webmcp::expose_to_webmcp;
 pub use ws::WsTools;
 
 // The TypeScript declarations of the JS API, as real files: wasm-bindgen writes them into the
