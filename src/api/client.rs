@@ -4,8 +4,8 @@ use super::{Options, Tool};
 use crate::browser::oneshot::{self, Receiver};
 use crate::browser::{now, Shared};
 use crate::engine::{ClientState, Engine};
+use crate::js::JsRefCell;
 use client_tools_core::api::{Error, ErrorKind};
-use std::cell::Cell;
 use std::future::Future;
 use std::rc::Rc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -23,8 +23,14 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 /// page serves its tools (in a component's state, say).
 pub struct Client {
     pub(crate) shared: Rc<Shared>,
-    /// Set by the first `leave`: a second one has nothing to do.
-    leaving: Cell<bool>,
+    /// The first `leave`'s outcome, which every later `leave` gets too.
+    leaving: Rc<JsRefCell<Option<Leaving>>>,
+}
+
+/// Where the first `leave` is: waited for by the `leave`s made since, or done.
+enum Leaving {
+    Waiting(Vec<oneshot::Sender<Result<(), Error>>>),
+    Done(Result<(), Error>),
 }
 
 /// What an op returns once its engine part is done: the outcome, when the server answered.
@@ -138,7 +144,7 @@ impl Client {
         shared.drain();
         let client = Client {
             shared,
-            leaving: Cell::new(false),
+            leaving: Rc::default(),
         };
         Ok((client, registered))
     }
@@ -192,28 +198,46 @@ impl Client {
     /// Leaves the session (a `DELETE`): frees the name; calls still owed fail on the server
     /// with `client_gone` and their handlers' contexts are cancelled. The client is done for
     /// good. It completes within 5 s whatever the server does (unconfirmed, the status says
-    /// the server was not told). A second call, like a client that stopped on an error, has
+    /// the server was not told). It is idempotent: a second call sends nothing and completes
+    /// with the first one's outcome, when the first does; a client that stopped on an error has
     /// nothing to leave and returns `Ok(())` at once.
     pub fn leave(&self) -> impl Future<Output = Result<(), Error>> {
-        let pending = self.begin_leave();
-        async move {
-            match pending {
-                Some(p) => settled(p).await,
-                None => Ok(()),
-            }
-        }
+        settled(self.begin_leave())
     }
 
-    /// The engine part of `leave`: `None` when there is nothing to wait for.
-    pub(crate) fn begin_leave(&self) -> Option<Pending> {
-        if self.leaving.replace(true) || self.state() == ClientState::Failed {
-            return None;
-        }
-        let op = self.shared.engine.borrow_mut().leave(now());
+    /// The engine part of `leave`, done at once (the `DELETE` goes out now, whether or not the
+    /// outcome is awaited): the first call leaves; each call's outcome is the first one's.
+    pub(crate) fn begin_leave(&self) -> Pending {
         let (waiter, pending) = oneshot::channel();
-        self.shared.add_op(op, waiter);
-        self.shared.drain();
-        Some(pending)
+        let mut leaving = self.leaving.borrow_mut();
+        match &mut *leaving {
+            Some(Leaving::Done(outcome)) => waiter.send(outcome.clone()),
+            Some(Leaving::Waiting(waiters)) => waiters.push(waiter),
+            None if self.state() == ClientState::Failed => {
+                *leaving = Some(Leaving::Done(Ok(())));
+                waiter.send(Ok(()));
+            }
+            None => {
+                *leaving = Some(Leaving::Waiting(vec![waiter]));
+                drop(leaving);
+                let op = self.shared.engine.borrow_mut().leave(now());
+                let (first, outcome) = oneshot::channel();
+                self.shared.add_op(op, first);
+                self.shared.drain();
+                // Told to every `leave` made meanwhile, whoever still awaits.
+                let leaving = self.leaving.clone();
+                crate::js::promise::spawn(Box::pin(async move {
+                    let outcome = settled(outcome).await;
+                    let waiting = leaving.replace(Some(Leaving::Done(outcome.clone())));
+                    if let Some(Leaving::Waiting(waiters)) = waiting {
+                        for w in waiters {
+                            w.send(outcome.clone());
+                        }
+                    }
+                }));
+            }
+        }
+        pending
     }
 }
 

@@ -1,26 +1,11 @@
-//! Calling a JS tool handler: `handler(args, ctx)`, then `await Promise.resolve(result)`, so
-//! sync, async and throwing handlers all work the same way; what it gave back is read as JSON
-//! for the call runtime. (The Rust API's side, a JS function as a `Handler` and the `ctx` it
-//! gets, is `js_api::handler` and `api::context`: this module imports nothing of the crate.)
+//! What a JS tool handler gave back (its awaited value), read as JSON for the call runtime.
+//! (Calling it, a JS function as the Rust API's `Handler` with the `ctx` it gets, is
+//! `js_api::handler` and `api::context`: this module imports nothing of the crate.)
 
 use super::error_text;
 use client_tools_core::calls::{is_result_like, Returned};
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
-
-/// Calls `handler(args, ctx)` and waits for what it returns; the call runtime reads it by its
-/// convention ([`Answer::from_returned`](client_tools_core::calls::Answer::from_returned)).
-#[cfg(feature = "js-api")]
-pub(crate) async fn call(handler: &JsValue, args: &JsValue, ctx: &JsValue) -> Returned {
-    let returned = match super::call(handler, &[args, ctx]) {
-        Ok(returned) => returned,
-        Err(e) => return Returned::Threw(error_text(&e)),
-    };
-    match super::promise::settle(&returned).await {
-        Ok(value) => returned_value(&value),
-        Err(text) => Returned::Threw(text),
-    }
-}
 
 /// What a handler returned, its convention read from the value itself (one place for the
 /// convention: `client_tools_core::calls::result`): `undefined` is nothing, a string is

@@ -14,7 +14,8 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(skip_typescript)]
 pub struct Client {
     client: crate::Client,
-    /// The first `leave()`'s promise, which a second call returns.
+    /// The first `leave()`'s promise, which a second call returns (the .d.ts promises the
+    /// same promise; that every call gets the first one's outcome is `crate::Client::leave`'s).
     leaving: JsRefCell<Option<Promise>>,
 }
 
@@ -192,10 +193,7 @@ impl Client {
             return p.clone();
         }
         crate::webmcp::forget_client(self.key());
-        let promise = match self.client.begin_leave() {
-            Some(pending) => settle(pending),
-            None => Promise::resolve(&JsValue::UNDEFINED),
-        };
+        let promise = settle(self.client.begin_leave());
         *self.leaving.borrow_mut() = Some(promise.clone());
         promise
     }
@@ -204,13 +202,9 @@ impl Client {
 /// The promise of an op: resolved once the server answered, rejected with the SDK's `Error`.
 fn settle(pending: crate::api::client::Pending) -> Promise {
     js::promise::from_future(Box::pin(async move {
-        match pending.await {
-            Some(Ok(())) => Ok(JsValue::UNDEFINED),
-            Some(Err(e)) => Err(js::error(e.kind(), &e.to_string())),
-            None => Err(js::error(
-                ErrorKind::NotRegistered,
-                "the client has stopped",
-            )),
+        match crate::api::client::settled(pending).await {
+            Ok(()) => Ok(JsValue::UNDEFINED),
+            Err(e) => Err(js::error(e.kind(), &e.to_string())),
         }
     }))
 }

@@ -1,9 +1,12 @@
-//! A JS tool handler as the Rust API's [`Handler`]: the arguments and the call's
-//! [`CallContext`] written as the JS values it gets (`handler(args, ctx)`), and what it
-//! returns read by the plumbing (`js::handler`).
+//! A JS tool handler as the Rust API's [`Handler`]: `handler(args, ctx)` with the arguments
+//! and the call's [`CallContext`] as JS values, then `await Promise.resolve(result)`, so sync,
+//! async and throwing handlers all work the same way; what it gave back is read by
+//! `js::handler::returned_value`.
 
 use crate::api::shell::Handler;
 use crate::api::CallContext;
+use crate::js::handler::returned_value;
+use client_tools_core::calls::Returned;
 use js_sys::{Function, Object};
 use serde_json::{Map, Value};
 
@@ -17,14 +20,17 @@ pub(crate) fn from_function(f: Function) -> Handler {
 
 /// Calls the handler and waits for what it returns; the call runtime reads it by its
 /// convention ([`Answer::from_returned`](client_tools_core::calls::Answer::from_returned)).
-async fn call(
-    handler: &Function,
-    arguments: &Map<String, Value>,
-    ctx: &CallContext,
-) -> client_tools_core::calls::Returned {
+async fn call(handler: &Function, arguments: &Map<String, Value>, ctx: &CallContext) -> Returned {
     let args = js_sys::JSON::parse(&client_tools_core::json::object_text(arguments))
         .ok()
         .unwrap_or_else(|| Object::new().into());
     let ctx = ctx.js_object();
-    crate::js::handler::call(handler, &args, &ctx).await
+    let returned = match crate::js::call(handler, &[&args, &ctx]) {
+        Ok(returned) => returned,
+        Err(e) => return Returned::Threw(crate::js::error_text(&e)),
+    };
+    match crate::js::promise::settle(&returned).await {
+        Ok(value) => returned_value(&value),
+        Err(text) => Returned::Threw(text),
+    }
 }
