@@ -404,8 +404,9 @@ pub(crate) enum Source {
 /// Offers `source`'s tools to the browser's agent through `model_context` (WebMCP), their
 /// names with `prefix`, until `signal` aborts. What is done at once: a followed client's scope
 /// changes declared, the exposure made and following the client; the future registers the
-/// tools and gives their names as registered. `None` when `signal` has aborted already
-/// (nothing registers). Fails with an `invalid_option` `Error` for a client with no tools to
+/// tools and gives `done` of their names as registered (the caller's outcome, written by the
+/// caller: one future, not one awaiting another, which costs the .wasm ~300 bytes). `None`
+/// when `signal` has aborted already (nothing registers). Fails with an `invalid_option` `Error` for a client with no tools to
 /// follow, or (the future) one naming a name the prefix breaks, or a `rejected` one naming a
 /// tool the browser refused.
 pub(crate) fn expose(
@@ -413,7 +414,8 @@ pub(crate) fn expose(
     source: Source,
     prefix: String,
     signal: Option<AbortSignal>,
-) -> Result<Option<impl Future<Output = Result<Vec<String>, JsValue>>>, JsValue> {
+    done: fn(&[String]) -> JsValue,
+) -> Result<Option<impl Future<Output = Result<JsValue, JsValue>> + 'static>, JsValue> {
     let (client, tools) = match source {
         // The scope changes made so far are declared first: what is offered is what registers.
         Source::Client(followed) => {
@@ -478,7 +480,7 @@ pub(crate) fn expose(
         if !exposure.stopped.get() {
             LIVE.with(|l| l.borrow_mut().push(exposure.clone()));
         }
-        let registered = exposure.names.borrow().clone();
+        let registered = done(&exposure.names.borrow());
         Ok(registered)
     }))
 }

@@ -3,7 +3,7 @@
 use super::{Options, Tool};
 use crate::browser::oneshot::{self, Receiver};
 use crate::browser::{now, Shared};
-use crate::engine::{ClientState, Engine};
+use crate::engine::{ClientState, Engine, OpId};
 use crate::js::JsRefCell;
 use client_tools_core::api::{Error, ErrorKind};
 use std::future::Future;
@@ -23,14 +23,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 /// page serves its tools (in a component's state, say).
 pub struct Client {
     pub(crate) shared: Rc<Shared>,
-    /// The first `leave`'s outcome, which every later `leave` gets too.
-    leaving: Rc<JsRefCell<Option<Leaving>>>,
-}
-
-/// Where the first `leave` is: waited for by the `leave`s made since, or done.
-enum Leaving {
-    Waiting(Vec<oneshot::Sender<Result<(), Error>>>),
-    Done(Result<(), Error>),
+    /// The first `leave`'s op, and its outcome once the server answered: a later `leave`
+    /// waits for the same op, or has its outcome.
+    leaving: JsRefCell<Option<(OpId, Pending)>>,
 }
 
 /// What an op returns once its engine part is done: the outcome, when the server answered.
@@ -144,7 +139,7 @@ impl Client {
         shared.drain();
         let client = Client {
             shared,
-            leaving: Rc::default(),
+            leaving: JsRefCell::new(None),
         };
         Ok((client, registered))
     }
@@ -209,32 +204,24 @@ impl Client {
     /// outcome is awaited): the first call leaves; each call's outcome is the first one's.
     pub(crate) fn begin_leave(&self) -> Pending {
         let (waiter, pending) = oneshot::channel();
-        let mut leaving = self.leaving.borrow_mut();
-        match &mut *leaving {
-            Some(Leaving::Done(outcome)) => waiter.send(outcome.clone()),
-            Some(Leaving::Waiting(waiters)) => waiters.push(waiter),
-            None if self.state() == ClientState::Failed => {
-                *leaving = Some(Leaving::Done(Ok(())));
-                waiter.send(Ok(()));
-            }
+        let first = self
+            .leaving
+            .borrow()
+            .as_ref()
+            .map(|(op, o)| (*op, o.peek()));
+        match first {
+            Some((op, None)) => self.shared.add_op(op, waiter),
+            Some((_, Some(Some(outcome)))) => waiter.send(outcome),
+            // The client stopped before the server answered: "stopped", as the first one got.
+            Some((_, Some(None))) => drop(waiter),
+            None if self.state() == ClientState::Failed => waiter.send(Ok(())),
             None => {
-                *leaving = Some(Leaving::Waiting(vec![waiter]));
-                drop(leaving);
                 let op = self.shared.engine.borrow_mut().leave(now());
                 let (first, outcome) = oneshot::channel();
                 self.shared.add_op(op, first);
+                self.shared.add_op(op, waiter);
+                *self.leaving.borrow_mut() = Some((op, outcome));
                 self.shared.drain();
-                // Told to every `leave` made meanwhile, whoever still awaits.
-                let leaving = self.leaving.clone();
-                crate::js::promise::spawn(Box::pin(async move {
-                    let outcome = settled(outcome).await;
-                    let waiting = leaving.replace(Some(Leaving::Done(outcome.clone())));
-                    if let Some(Leaving::Waiting(waiters)) = waiting {
-                        for w in waiters {
-                            w.send(outcome.clone());
-                        }
-                    }
-                }));
             }
         }
         pending

@@ -69,11 +69,11 @@ pub fn expose_to_webmcp(
             Err(e) => return Promise::reject(&e),
         },
     };
-    match webmcp::expose(model_context, source, prefix, signal) {
+    match webmcp::expose(model_context, source, prefix, signal, |names| {
+        resolved(true, names)
+    }) {
         Err(e) => Promise::reject(&e),
         Ok(None) => Promise::resolve(&resolved(true, &[])),
-        Ok(Some(registering)) => crate::js::promise::from_future(Box::pin(async move {
-            Ok(resolved(true, &registering.await?))
-        })),
+        Ok(Some(registering)) => crate::js::promise::from_future(Box::pin(registering)),
     }
 }
