@@ -9,8 +9,7 @@
 
 use crate::browser::Shared;
 use crate::js::JsRefCell;
-use crate::js_api::registry::Entry;
-use crate::runner::{from_json_text, Runner};
+use crate::runner::{from_json_text, Entry, Runner};
 use client_tools_core::adapters::registry::{check_name, input_schema, Registry};
 use client_tools_core::calls::{Admission, Answer, Call, ErrorKind, ResultLimit};
 use client_tools_core::quote::Quoted;
@@ -276,7 +275,7 @@ impl Exposure {
         let n = self.calls.get() + 1;
         self.calls.set(n);
         let call_id = format!("webmcp-{n}");
-        let args = match crate::js_api::registry::read_args(input) {
+        let args = match crate::js::json::read_args(input) {
             Ok(args) => args,
             Err(message) => {
                 let answer = Answer::error(ErrorKind::InvalidArguments, message);

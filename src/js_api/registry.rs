@@ -2,10 +2,9 @@
 //! each agent API, run by name through the call runtime, and accepted by `Client.register`,
 //! `setTools`, `exposeToWebMCP` and `TurnTools` wherever a tool array is.
 
-use crate::api::shell::Handler;
 use crate::js::JsRefCell;
 use crate::js_api::options;
-use crate::runner::{from_json_text, Runner};
+use crate::runner::{from_json_text, Entry, Runner};
 use client_tools_core::adapters::registry::Registry;
 use client_tools_core::api::ErrorKind;
 use client_tools_core::calls::{
@@ -17,27 +16,6 @@ use js_sys::{Array, Promise};
 use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-
-/// A tool as the registry keeps it: the app's handler, the definition object it gave
-/// (`undefined` for a client's tools, which `exposeToWebMCP` reads as entries too: one
-/// `Registry` type in the module) and its WebMCP annotations.
-#[derive(Clone)]
-pub(crate) struct Entry {
-    pub handler: Handler,
-    pub source: JsValue,
-    pub annotations: Option<String>,
-}
-
-impl Entry {
-    /// A client's tool as an entry, for `exposeToWebMCP` (it has no definition object).
-    pub(crate) fn of(tool: &crate::api::Tool) -> Entry {
-        Entry {
-            handler: tool.parts().handler.clone(),
-            source: JsValue::UNDEFINED,
-            annotations: tool.parts().annotations.clone(),
-        }
-    }
-}
 
 /// Tools written once: exported for OpenAI, Anthropic and MCP, run by name with the same
 /// argument checks, deadlines and per-run limits as a Sessions call, and served to the
@@ -339,7 +317,7 @@ impl ToolRegistry {
         }
         // Arguments that are not JSON (a BigInt, a throwing `toJSON`, a cycle) are answered as
         // invalid, in the SDK's words, as the runtime answers arguments that fail the schema.
-        let args = match read_args(&args.unwrap_or_default()) {
+        let args = match crate::js::json::read_args(&args.unwrap_or_default()) {
             Ok(args) => args,
             Err(message) => {
                 return resolved(Answer::error(AnswerKind::InvalidArguments, message));
@@ -453,15 +431,6 @@ fn result_value(answer: Answer) -> JsValue {
         }
     }
     o
-}
-
-/// The arguments of a call the app hands over (`execute`, WebMCP's `execute`) as JSON:
-/// absent as `null`, anything `JSON.stringify` cannot write refused, naming why.
-pub(crate) fn read_args(v: &JsValue) -> Result<serde_json::Value, String> {
-    if v.is_undefined() {
-        return Ok(serde_json::Value::Null);
-    }
-    crate::js::json::read_json(v, "the arguments")
 }
 
 /// A promise rejected with an `Error` whose `code` is `code`.

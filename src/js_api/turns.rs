@@ -3,8 +3,8 @@
 //! calls, matching, writing the responses) is the core's `adapters::turns`; the calls run
 //! through the call runtime like any other.
 
-use crate::js_api::registry::{tool_list, Entry, ToolRegistry};
-use crate::runner::{from_json_text, to_json, Runner};
+use crate::js_api::registry::{tool_list, ToolRegistry};
+use crate::runner::{from_json_text, to_json, Entry, Runner};
 use client_tools_core::adapters::registry::Registry;
 use client_tools_core::adapters::turns::{self, Step};
 use client_tools_core::calls::{Answer, ErrorKind};
