@@ -89,6 +89,8 @@ mod js;
 #[cfg(feature = "js-api")]
 pub mod js_api;
 #[cfg(feature = "js-api")]
+mod registry;
+#[cfg(feature = "js-api")]
 mod runner;
 
 #[cfg(feature = "page-tools")]

@@ -2,19 +2,13 @@
 //! each agent API, run by name through the call runtime, and accepted by `Client.register`,
 //! `setTools`, `exposeToWebMCP` and `TurnTools` wherever a tool array is.
 
-use crate::js::JsRefCell;
 use crate::js_api::options;
-use crate::runner::{from_json_text, Entry, Runner};
+use crate::registry::{self, Tools};
+use crate::runner::{from_json_text, Entry};
 use client_tools_core::adapters::registry::Registry;
 use client_tools_core::api::ErrorKind;
-use client_tools_core::calls::{
-    Admission, Answer, Call, Content, Cutoff, ErrorKind as AnswerKind, Replays,
-};
-use client_tools_core::quote::Quoted;
-use client_tools_core::time::Duration;
+use client_tools_core::calls::{Answer, Content, ErrorKind as AnswerKind};
 use js_sys::{Array, Promise};
-use std::cell::Cell;
-use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 /// Tools written once: exported for OpenAI, Anthropic and MCP, run by name with the same
@@ -24,20 +18,13 @@ use wasm_bindgen::prelude::*;
 /// the registry (or any other object) finds it usable.
 #[wasm_bindgen]
 pub struct ToolRegistry {
-    tools: JsRefCell<Registry<Entry>>,
-    runner: Rc<Runner>,
-    calls: Cell<u64>,
-    /// The caller's call ids (`execute`'s `callId`) and their answers.
-    replays: Rc<JsRefCell<Replays<Promise>>>,
+    registry: Tools,
 }
 
 impl ToolRegistry {
     fn with(tools: Registry<Entry>) -> ToolRegistry {
         ToolRegistry {
-            tools: JsRefCell::new(tools),
-            runner: Runner::new(),
-            calls: Cell::new(0),
-            replays: Rc::default(),
+            registry: Tools::new(tools),
         }
     }
 
@@ -58,13 +45,17 @@ impl ToolRegistry {
             source: v.clone(),
             annotations: tool.annotations,
         };
-        let added = self.tools.borrow_mut().register(field, tool.def, entry);
+        let added = self
+            .registry
+            .tools
+            .borrow_mut()
+            .register(field, tool.def, entry);
         added.map_err(|e| crate::js::invalid(&e.to_string()))
     }
 
     /// The registry's tools, for the other transports (moved out, not copied).
     pub(crate) fn into_tools(self) -> Registry<Entry> {
-        self.tools.into_inner()
+        self.registry.into_tools()
     }
 }
 
@@ -151,7 +142,7 @@ impl ToolRegistry {
         #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
     ) -> Result<bool, JsValue> {
         let name = tool_name(&name, "has")?;
-        Ok(self.tools.borrow().has(&name))
+        Ok(self.registry.tools.borrow().has(&name))
     }
 
     /// The definition registered under that name, as it was given. Throws an
@@ -162,7 +153,7 @@ impl ToolRegistry {
         #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
     ) -> Result<JsValue, JsValue> {
         let name = tool_name(&name, "get")?;
-        let tools = self.tools.borrow();
+        let tools = self.registry.tools.borrow();
         Ok(tools
             .get(&name)
             .map_or(JsValue::UNDEFINED, |(_, e)| e.source.clone()))
@@ -173,7 +164,7 @@ impl ToolRegistry {
     pub fn names(&self) -> Array {
         // Built as a JS array: no glue for handing a Rust `Vec<String>` over.
         let names = Array::new();
-        for n in self.tools.borrow().names() {
+        for n in self.registry.tools.borrow().names() {
             names.push(&JsValue::from_str(n));
         }
         names
@@ -184,7 +175,7 @@ impl ToolRegistry {
     #[wasm_bindgen(unchecked_return_type = "ToolDefinition[]")]
     pub fn definitions(&self) -> Array {
         let list = Array::new();
-        for e in self.tools.borrow().handlers() {
+        for e in self.registry.tools.borrow().handlers() {
             list.push(&e.source);
         }
         list
@@ -196,7 +187,9 @@ impl ToolRegistry {
         #[wasm_bindgen(unchecked_param_type = "Set<string> | string[]")] names: JsValue,
     ) -> Result<ToolRegistry, JsValue> {
         let names = self::names(&names, "names")?;
-        Ok(ToolRegistry::with(self.tools.borrow().filtered(&names)))
+        Ok(ToolRegistry::with(
+            self.registry.tools.borrow().filtered(&names),
+        ))
     }
 
     /// A new registry without the named tools (a `Set` or an array of names).
@@ -205,31 +198,33 @@ impl ToolRegistry {
         #[wasm_bindgen(unchecked_param_type = "Set<string> | string[]")] names: JsValue,
     ) -> Result<ToolRegistry, JsValue> {
         let names = self::names(&names, "names")?;
-        Ok(ToolRegistry::with(self.tools.borrow().without(&names)))
+        Ok(ToolRegistry::with(
+            self.registry.tools.borrow().without(&names),
+        ))
     }
 
     /// OpenAI Chat Completions' `tools`: `[{ type: "function", function: { name, description, parameters } }]`.
     #[wasm_bindgen(js_name = toOpenAI, unchecked_return_type = "OpenAITool[]")]
     pub fn to_openai(&self) -> JsValue {
-        from_json_text(&self.tools.borrow().to_openai())
+        from_json_text(&self.registry.tools.borrow().to_openai())
     }
 
     /// OpenAI Responses' `tools`: `[{ type: "function", name, description, parameters }]`.
     #[wasm_bindgen(js_name = toOpenAIResponses, unchecked_return_type = "OpenAIResponsesTool[]")]
     pub fn to_openai_responses(&self) -> JsValue {
-        from_json_text(&self.tools.borrow().to_openai_responses())
+        from_json_text(&self.registry.tools.borrow().to_openai_responses())
     }
 
     /// Anthropic Messages' `tools`: `[{ name, description, input_schema }]`.
     #[wasm_bindgen(js_name = toAnthropic, unchecked_return_type = "AnthropicTool[]")]
     pub fn to_anthropic(&self) -> JsValue {
-        from_json_text(&self.tools.borrow().to_anthropic())
+        from_json_text(&self.registry.tools.borrow().to_anthropic())
     }
 
     /// MCP's `tools/list`: `[{ name, description, inputSchema }]`.
     #[wasm_bindgen(js_name = toMCP, unchecked_return_type = "MCPTool[]")]
     pub fn to_mcp(&self) -> JsValue {
-        from_json_text(&self.tools.borrow().to_mcp())
+        from_json_text(&self.registry.tools.borrow().to_mcp())
     }
 
     /// Runs the tool `name` with `args` as a Sessions call runs: arguments checked against its
@@ -254,25 +249,8 @@ impl ToolRegistry {
             Ok(read) => read,
             Err(e) => return Promise::reject(&e),
         };
-        let n = self.calls.get() + 1;
-        self.calls.set(n);
-        let Some(id) = call_id else {
-            return self.run(&name, args, &options, n, deadline_ms);
-        };
-        // A repeated call id: the first call's answer (the same promise), the handler not run.
-        if let Some(first) = self.replays.borrow().get(&id) {
-            return first.clone();
-        }
-        let answer = self.run(&name, args, &options, n, deadline_ms);
-        self.replays.borrow_mut().insert(&id, n, answer.clone());
-        // A call that rejected (aborted, refused) is forgotten, so a retry runs.
-        let (replays, failed) = (self.replays.clone(), answer.clone());
-        crate::js::promise::spawn(Box::pin(async move {
-            if crate::js::promise::settle(&failed).await.is_err() {
-                replays.borrow_mut().forget(&id, n);
-            }
-        }));
-        answer
+        self.registry
+            .once(call_id, |n| self.run(&name, args, &options, n, deadline_ms))
     }
 }
 
@@ -291,15 +269,15 @@ impl ToolRegistry {
             Ok(n) => n,
             Err(e) => return Promise::reject(&e),
         };
-        let name = name.as_str();
-        let handler = match self.tools.borrow().get(name) {
+        let handler = match self.registry.tools.borrow().get(&name) {
             Some((_, entry)) => entry.handler.clone(),
-            None => return rejected(ErrorKind::UnknownTool, &self.tools.borrow().unknown(name)),
+            None => {
+                let unknown = self.registry.tools.borrow().unknown(&name);
+                return rejected(ErrorKind::UnknownTool, &unknown);
+            }
         };
-        let call_id = format!("execute-{n}");
-        let (run_id, own_run) = match crate::js::string_option(options, "runId") {
-            Ok(None) => (call_id.clone(), true),
-            Ok(Some(r)) => (r, false),
+        let run_id = match crate::js::string_option(options, "runId") {
+            Ok(r) => r,
             Err(e) => return Promise::reject(&e),
         };
         let signal = match crate::js::signal_option(options) {
@@ -310,10 +288,7 @@ impl ToolRegistry {
             .as_ref()
             .is_some_and(|s| crate::js::bool_prop(s, "aborted"))
         {
-            return rejected(
-                ErrorKind::Aborted,
-                &format!("execute({}): aborted", Quoted(name)),
-            );
+            return Promise::reject(&registry::aborted(&name));
         }
         // Arguments that are not JSON (a BigInt, a throwing `toJSON`, a cycle) are answered as
         // invalid, in the SDK's words, as the runtime answers arguments that fail the schema.
@@ -323,56 +298,15 @@ impl ToolRegistry {
                 return resolved(Answer::error(AnswerKind::InvalidArguments, message));
             }
         };
-        let call = Call {
-            call_id: &call_id,
-            run_id: &run_id,
-            tool: name,
+        let call = registry::Execute {
+            n,
+            name: &name,
+            handler: &handler,
+            run_id,
+            deadline_ms,
+            signal: signal.as_ref(),
         };
-        let now = Runner::now();
-        let mut runtime = self.runner.runtime.borrow_mut();
-        let admitted = runtime.admit(call, args, self.tools.borrow().defs(), now);
-        let outcome = match admitted {
-            Admission::Run {
-                arguments,
-                mut deadline,
-            } => {
-                // The caller's deadline caps the tool's timeout.
-                if let Some(ms) = deadline_ms {
-                    let at = now + Duration::from_ms(ms);
-                    if runtime.cut_short(&call_id, at, Cutoff::Caller) {
-                        deadline = at;
-                    }
-                }
-                drop(runtime);
-                self.runner.start(
-                    &call_id,
-                    &run_id,
-                    name,
-                    &handler,
-                    arguments,
-                    deadline,
-                    signal.as_ref(),
-                )
-            }
-            Admission::Answer(answer) => return resolved(answer),
-            Admission::Duplicate => {
-                return rejected(ErrorKind::Rejected, "execute: a call id was reused")
-            }
-        };
-        let (runner, name) = (self.runner.clone(), name.to_owned());
-        crate::js::promise::from_future(Box::pin(async move {
-            let answer = outcome.await;
-            if own_run {
-                runner.runtime.borrow_mut().forget_run(&run_id);
-            }
-            match answer {
-                Some(answer) => Ok(result_value(answer)),
-                None => Err(crate::js::error(
-                    ErrorKind::Aborted,
-                    &format!("execute({}): aborted", Quoted(&name)),
-                )),
-            }
-        }))
+        self.registry.run(call, args, result_value)
     }
 }
 
