@@ -9,7 +9,7 @@ use crate::browser::calls::Calls;
 use crate::browser::guards::{self, Listener, Pump, Pumped};
 use crate::browser::{handlers, now};
 use crate::js::JsRefCell;
-use client_tools_core::adapters::ws::{WsBridge, WsCallEvent, WsOutput};
+use client_tools_core::adapters::ws::{WsBridge, WsCallEvent, WsOutput, WsTool};
 use client_tools_core::calls::Returned;
 use client_tools_core::time::Instant;
 use js_sys::Function;
@@ -72,6 +72,43 @@ impl Shared {
         let was_call = self.bridge.borrow_mut().receive(&text, now());
         self.drain();
         was_call
+    }
+
+    /// Listens on `ws` (`WsTools.attach`): its messages' data behind `front` (the frame test,
+    /// in JS), and its close, after which the listeners go. The listeners hold the bridge:
+    /// while attached, the socket keeps it alive, whatever the app keeps; the cycle ends with
+    /// the listeners (close, or [`Shared::detach`]).
+    pub(crate) fn listen(self: &Rc<Self>, ws: &WebSocket, front: &Function) {
+        let target: &web_sys::EventTarget = ws.as_ref();
+        let s = self.clone();
+        let on_message = Listener::behind(target, "message", front, move |e| {
+            // A socket's message event (a `MessageEvent`): its `data`.
+            s.receive(&crate::js::get(&e, "data"));
+        });
+        let s = self.clone();
+        let on_close = Listener::new(target, "close", move |_| {
+            let shared = s.clone();
+            shared.closed();
+            // The socket is done: the listeners go (wasm-bindgen frees a closure that is
+            // running only once it returns).
+            shared.detach();
+        });
+        let mut listeners = self.listeners.borrow_mut();
+        listeners.extend(on_message);
+        listeners.extend(on_close);
+    }
+
+    /// Stops listening on the socket (running calls go on and are answered).
+    pub(crate) fn detach(&self) {
+        let listeners = std::mem::take(&mut *self.listeners.borrow_mut());
+        drop(listeners);
+    }
+
+    /// Replaces the tools on offer; running calls go on. Fails naming a bad tool.
+    pub(crate) fn set_tools(&self, tools: Vec<WsTool>, handlers: Handlers) -> Result<(), String> {
+        (self.bridge.borrow_mut().set_tools(tools)).map_err(|e| e.to_string())?;
+        *self.handlers.borrow_mut() = handlers;
+        Ok(())
     }
 
     pub(crate) fn closed(self: &Rc<Self>) {
