@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 
 /// A registration on a session, as JS holds it: the Rust [`crate::Client`] with its options
 /// read from JS and its outcomes written back. Typed in `src/js_api/client.d.ts` (the
-/// package's JS wraps it: see pkg-template/api.js).
+/// package's JS wraps it: see pkg-template/wrap.js).
 #[wasm_bindgen(skip_typescript)]
 pub struct Client {
     client: crate::Client,

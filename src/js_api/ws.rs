@@ -106,7 +106,7 @@ fn dialect_test(dialect: Dialect) -> Function {
     frame_test(&markers)
 }
 
-/// The frame test of a WsTools of `dialect` (its `dialect` getter's name): pkg-template/api.js
+/// The frame test of a WsTools of `dialect` (its `dialect` getter's name): pkg-template/guards.js
 /// runs it on `receive`'s data, in JS, and enters the module only for a frame that passes;
 /// `undefined` for a name that is no dialect. Internal: the package does not export it.
 #[wasm_bindgen(js_name = wsFrameTest, skip_typescript)]
