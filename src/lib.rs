@@ -92,6 +92,8 @@ pub mod js_api;
 mod registry;
 #[cfg(feature = "js-api")]
 mod runner;
+#[cfg(feature = "js-api")]
+mod turns;
 
 #[cfg(feature = "page-tools")]
 pub mod tools;

@@ -1,7 +1,7 @@
 //! The JS API (cargo feature `js-api`, on in the npm package's build): the `#[wasm_bindgen]`
 //! classes and functions the package's JS wraps (pkg-template/wrap.js). Each converts JS values
 //! to the Rust API's types and back; the behaviour is in Rust (`src/api`, and `registry`,
-//! `webmcp`, `ws`, `runner` for the other transports). A Rust app leaves the feature off, and
+//! `turns`, `webmcp`, `ws`, `runner` for the other transports). A Rust app leaves the feature off, and
 //! its module exports none of them.
 
 mod client;
