@@ -2,7 +2,7 @@
 // `new URL(…, import.meta.url)`, the pattern Vite, webpack, Rollup and Next.js turn into an
 // emitted asset; for a bundle without import.meta.url, see the README's esbuild recipe.
 import * as glue from "./client_tools_wasm.js";
-import { wrap } from "./api.js";
+import { wrap } from "./wrap.js";
 
 const api = wrap(glue, () => {
   if (!import.meta.url) {

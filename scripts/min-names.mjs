@@ -9,7 +9,7 @@
 // module after the glue's file (`./client_tools_bg.js`). Those names are written twice, in the
 // module's import and export sections and in the glue, where a bundler's minifier cannot shorten
 // them (they are property keys), and the hashes do not compress. They are internal: only the
-// glue refers to the module's imports and exports (pkg-template/api.js uses the glue's JS
+// glue refers to the module's imports and exports (pkg-template/wrap.js and guards.js use the glue's JS
 // exports), so both files are rewritten together here and checked to still fit: every import of
 // the module is a key of the glue's import object, every export the glue uses exists.
 import { readFile, writeFile } from "node:fs/promises";

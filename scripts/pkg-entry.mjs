@@ -4,12 +4,12 @@
 //   node scripts/pkg-entry.mjs GLUE_DTS PKG_DIR [--lite]
 //
 // With --lite, PKG_DIR is the lite build's directory (pkg/lite): its glue has no page-tool
-// factories and the wrapper is ../api.js.
+// factories and the wrapper is ../wrap.js.
 //
 // GLUE_DTS is the .d.ts wasm-bindgen wrote: the SDK's types (the src/js_api/*.d.ts files, as
 // typescript_custom_section in src/js_api/mod.rs) followed by the glue's own init API (InitInput,
 // InitOutput with the raw wasm exports, initSync, __wbg_init). The public client_tools.d.ts is
-// the first part only: the wrapper (pkg-template/api.js) replaces the second.
+// the first part only: the wrapper (pkg-template/wrap.js, over api.js's load) replaces the second.
 import { readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -49,13 +49,13 @@ for (const pattern of banned) {
 }
 
 // Every runtime export is declared, and the glue exports what the wrapper uses.
-const api = await import(pathToFileURL(resolve(pkgDir, lite ? "../api.js" : "api.js")).href);
+const api = await import(pathToFileURL(resolve(pkgDir, lite ? "../wrap.js" : "wrap.js")).href);
 const glue = await import(pathToFileURL(resolve(pkgDir, "client_tools_wasm.js")).href);
 const wanted = lite ? api.LITE_GLUE_EXPORTS : api.GLUE_EXPORTS;
 const missingInGlue = wanted.filter((name) => !(name in glue));
 if (missingInGlue.length) fail(`the glue lacks ${missingInGlue.join(", ")}`);
 const unwrapped = Object.keys(glue).filter((name) => !wanted.includes(name));
-if (unwrapped.length) fail(`the glue exports ${unwrapped.join(", ")}, which pkg-template/api.js does not wrap`);
+if (unwrapped.length) fail(`the glue exports ${unwrapped.join(", ")}, which pkg-template/wrap.js does not wrap`);
 for (const entry of ["client_tools.js", "node.js"]) {
   const mod = await import(pathToFileURL(resolve(pkgDir, entry)).href);
   for (const name of Object.keys(mod)) {

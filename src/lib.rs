@@ -92,11 +92,11 @@ pub mod js_api;
 mod registry;
 #[cfg(feature = "js-api")]
 mod runner;
+#[cfg(feature = "js-api")]
+mod turns;
 
 #[cfg(feature = "page-tools")]
 pub mod tools;
-#[cfg(feature = "js-api")]
-mod turns;
 #[cfg(feature = "js-api")]
 mod webmcp;
 #[cfg(feature = "js-api")]

@@ -24,6 +24,27 @@ use std::task::{Context, Poll};
 use wasm_bindgen::prelude::*;
 use web_sys::AbortSignal;
 
+/// A tool as the registry keeps it: the app's handler, the definition object it gave
+/// (`undefined` for a client's tools, which `exposeToWebMCP` reads as entries too: one
+/// `Registry` type in the module) and its WebMCP annotations.
+#[derive(Clone)]
+pub(crate) struct Entry {
+    pub handler: Handler,
+    pub source: JsValue,
+    pub annotations: Option<String>,
+}
+
+impl Entry {
+    /// A client's tool as an entry, for `exposeToWebMCP` (it has no definition object).
+    pub(crate) fn of(tool: &crate::api::Tool) -> Entry {
+        Entry {
+            handler: tool.parts().handler.clone(),
+            source: JsValue::UNDEFINED,
+            annotations: tool.parts().annotations.clone(),
+        }
+    }
+}
+
 /// A call's answer, once it comes: `None` if the caller's signal cancelled it first.
 pub(crate) struct Outcome(Receiver<Option<Answer>>);
 

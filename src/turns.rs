@@ -1,74 +1,39 @@
-//! `TurnTools`: turn-based client function tools. The session answers with `toolCalls`; the
-//! app runs them and sends `toolResponses` in its next request. The pure half (reading the
-//! calls, matching, writing the responses) is the core's `adapters::turns`; the calls run
-//! through the call runtime like any other.
+//! `TurnTools`' behaviour (its JS face: `js_api::turns`): a turn's calls run concurrently
+//! through the call runtime, `onCall` told of each, and the next request's `toolResponses`
+//! written in the calls' order. The pure half (reading the calls, matching, writing the
+//! responses) is the core's `adapters::turns`.
 
-use crate::registry::{tool_list, Entry, ToolRegistry};
-use crate::runner::{from_json_text, to_json, Runner};
+use crate::runner::{from_json_text, Entry, Runner};
 use client_tools_core::adapters::registry::Registry;
-use client_tools_core::adapters::turns::{self, Step};
+use client_tools_core::adapters::turns::{self, Step, TurnCall};
 use client_tools_core::calls::{Answer, ErrorKind};
 use js_sys::{Function, Object, Promise};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-/// Answers the client function tool calls of a turn-based session (`toolCalls` out,
-/// `toolResponses` in) with the tools of a registry or an array.
-#[wasm_bindgen]
-pub struct TurnTools {
+/// A turn-based session's tools, the runtime their calls go through, the run they count in,
+/// and the app's `onCall`.
+pub(crate) struct Turns {
     tools: Rc<Registry<Entry>>,
     runner: Rc<Runner>,
     run_id: String,
     on_call: Option<Function>,
 }
 
-#[wasm_bindgen]
-impl TurnTools {
-    /// Serves `tools` (a `ToolRegistry` or a `ToolDefinition[]`). Throws an `Error` naming a
-    /// bad definition or option.
-    #[wasm_bindgen(constructor)]
-    pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "ToolRegistry | ToolDefinition[]")] tools: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "TurnToolsOptions")] options: Option<Object>,
-    ) -> Result<TurnTools, JsValue> {
-        let list = tool_list(&tools);
-        if !crate::js::is_array(&list) {
-            return Err(crate::js::invalid(
-                "tools: must be a ToolRegistry or an array of tools",
-            ));
-        }
-        let registry = ToolRegistry::new(Some(list))?;
-        let options = JsValue::from(options);
-        let options: crate::js_api::options::TurnToolsOptions =
-            crate::js_api::read::options(&options)?;
-        let on_call = options.on_call.map(|f| f.0);
-        let run_id = options.run_id.map_or_else(|| "turns".into(), |r| r.0);
-        Ok(TurnTools {
-            tools: Rc::new(registry.into_tools()),
+impl Turns {
+    pub(crate) fn new(tools: Registry<Entry>, run_id: String, on_call: Option<Function>) -> Turns {
+        Turns {
+            tools: Rc::new(tools),
             runner: Runner::new(),
             run_id,
             on_call,
-        })
+        }
     }
 
-    /// Runs the calls of `response` (a runSession response `{ outputs }`, its outputs, or a
-    /// `toolCalls` object) concurrently and resolves the next request's input,
-    /// `{ toolResponses: { toolResponses: [...] } }`, answered in the calls' order; `null` when
-    /// the response holds no call not answered before. A failure is a response `{ error }`,
-    /// never a rejection; an unreadable response rejects naming the path.
-    #[wasm_bindgen(unchecked_return_type = "Promise<TurnToolResponses | null>")]
-    pub fn answer(
-        &self,
-        #[wasm_bindgen(
-            unchecked_param_type = "TurnSessionResponse | TurnOutput[] | TurnOutput | { toolCalls: TurnToolCall[] }"
-        )]
-        response: JsValue,
-    ) -> Promise {
-        let read = to_json(&response).map_err(|e| format!("response: {e}"));
-        let calls = match read.and_then(|v| turns::read_calls(&v)) {
-            Ok(calls) => calls,
-            Err(e) => return Promise::reject(&crate::js::invalid(&e)),
-        };
+    /// Runs `calls` (those not answered before) concurrently: the promise of the next
+    /// request's input, `{ toolResponses: { toolResponses: [...] } }` in the calls' order, or
+    /// `null` when there is none to answer. A failure is a response `{ error }`.
+    pub(crate) fn answer(&self, calls: Vec<TurnCall>) -> Promise {
         let started = Runner::now();
         let steps = {
             let mut runtime = self.runner.runtime.borrow_mut();

@@ -1,4 +1,4 @@
-//! `exposeToWebMCP`: the page's tools offered to an in-browser agent through WebMCP
+//! WebMCP exposure (the JS API's `exposeToWebMCP`: `js_api::webmcp`): the page's tools offered to an in-browser agent through WebMCP
 //! (`document.modelContext.registerTool`), run through the call runtime (the browser does not
 //! check arguments: the runtime does), answered as text, errors included (a throw loses its
 //! message in Chromium), and unregistered when the app's signal aborts.
@@ -9,13 +9,13 @@
 
 use crate::browser::Shared;
 use crate::js::JsRefCell;
-use crate::registry::{tool_list, Entry, ToolRegistry};
-use crate::runner::{from_json_text, Runner};
+use crate::runner::{from_json_text, Entry, Runner};
 use client_tools_core::adapters::registry::{check_name, input_schema, Registry};
 use client_tools_core::calls::{Admission, Answer, Call, ErrorKind, ResultLimit};
 use client_tools_core::quote::Quoted;
-use js_sys::{Array, Object, Promise, Reflect};
+use js_sys::{Object, Promise, Reflect};
 use std::cell::Cell;
+use std::future::Future;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 use web_sys::{AbortController, AbortSignal};
@@ -123,13 +123,13 @@ thread_local! {
 }
 
 /// The property a `Client` object carries its key under.
-fn key_symbol() -> JsValue {
+pub(crate) fn key_symbol() -> JsValue {
     js_sys::Symbol::for_("client-tools.client").into()
 }
 
 /// The followed state of the client `key`, if it is registered and not freed; prunes the
 /// entries of freed clients.
-fn followed(key: usize) -> Option<Rc<Followed>> {
+pub(crate) fn followed(key: usize) -> Option<Rc<Followed>> {
     CLIENTS.with(|c| {
         let mut c = c.borrow_mut();
         c.retain(|(_, w)| w.strong_count() > 0);
@@ -156,25 +156,13 @@ pub(crate) fn forget_client(key: usize) {
     });
 }
 
-/// The tools of a definition list (an array, or a registry's definitions), checked as a
-/// `ToolRegistry` checks them: errors are `invalid_option` `Error`s naming the definition.
-fn tools_of(list: &JsValue) -> Result<Registry<Entry>, JsValue> {
-    if !crate::js::is_array(list) {
-        return Err(crate::js::invalid(
-            "tools: must be a ToolRegistry, an array of tools or a Client",
-        ));
-    }
-    // Its errors are the SDK's own `invalid_option` `Error`s, naming the definition.
-    Ok(ToolRegistry::new(Some(list.clone()))?.into_tools())
-}
-
 fn warn(message: &str) {
     let console = prop(&js_sys::global(), "console");
     let _ = crate::js::call_method(&console, "warn", &[&message.into()]);
 }
 
 /// `document.modelContext`, else `navigator.modelContext`, if it can register tools.
-fn model_context() -> Option<JsValue> {
+pub(crate) fn model_context() -> Option<JsValue> {
     let global = js_sys::global();
     for owner in ["document", "navigator"] {
         let mc = prop(&prop(&global, owner), "modelContext");
@@ -287,7 +275,7 @@ impl Exposure {
         let n = self.calls.get() + 1;
         self.calls.set(n);
         let call_id = format!("webmcp-{n}");
-        let args = match crate::registry::read_args(input) {
+        let args = match crate::js::json::read_args(input) {
             Ok(args) => args,
             Err(message) => {
                 let answer = Answer::error(ErrorKind::InvalidArguments, message);
@@ -403,61 +391,45 @@ fn error_text(e: &JsValue) -> String {
     }
 }
 
-fn resolved(supported: bool, registered: &[String]) -> JsValue {
-    let out = Object::new();
-    set(&out, "supported", &supported.into());
-    let names = Array::new();
-    for n in registered {
-        names.push(&JsValue::from_str(n));
-    }
-    set(&out, "registered", &names);
-    out.into()
+/// Where an exposure's tools come from.
+pub(crate) enum Source {
+    /// A fixed list (a tool array, or a registry's tools).
+    Tools(Registry<Entry>),
+    /// A client's tools on offer, followed through `setTools` and its scopes; `None` for a
+    /// client that left or was freed.
+    Client(Option<Rc<Followed>>),
 }
 
-/// Offers `source`'s tools to an in-browser agent through WebMCP. `source` is a tool array, a
-/// `ToolRegistry`, or a `Client` (then it follows its tools through `setTools` and its
-/// scopes, so the page's current tools are exactly what is registered, and a call whose
-/// handler changed them answers once they are). Resolves `{ supported, registered }`; `{ supported: false,
-/// registered: [] }` where the browser has no WebMCP. Rejects naming a bad definition, a bad
-/// option, or a tool the browser refused. Aborting `options.signal` unregisters everything.
-#[wasm_bindgen(js_name = exposeToWebMCP, unchecked_return_type = "Promise<WebMCPExposure>")]
-pub fn expose_to_webmcp(
-    #[wasm_bindgen(unchecked_param_type = "ToolRegistry | ToolDefinition[] | Client")]
-    source: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "WebMCPOptions")] options: Option<Object>,
-) -> Promise {
-    let reject = |m: &str| Promise::reject(&crate::js::invalid(m));
-    let options = JsValue::from(options);
-    let options: crate::js_api::options::WebMcpOptions =
-        match crate::js_api::read::options(&options) {
-            Ok(o) => o,
-            Err(e) => return Promise::reject(&e),
-        };
-    let prefix = options.prefix.map(|p| p.0).unwrap_or_default();
-    let signal = options.signal.map(|s| s.0);
-    let Some(model_context) = model_context() else {
-        return Promise::resolve(&resolved(false, &[]));
-    };
-    let client_key = prop(&source, "constructor")
-        .is_function()
-        .then(|| Reflect::get(&source, &key_symbol()).ok())
-        .flatten()
-        .and_then(|k| k.as_f64())
-        .map(|k| k as usize);
-    let client = client_key.map(followed);
-    let tools = match &client {
+/// Offers `source`'s tools to the browser's agent through `model_context` (WebMCP), their
+/// names with `prefix`, until `signal` aborts. What is done at once: a followed client's scope
+/// changes declared, the exposure made and following the client; the future registers the
+/// tools and gives `done` of their names as registered (the caller's outcome, written by the
+/// caller: one future, not one awaiting another, which costs the .wasm ~300 bytes). `None`
+/// when `signal` has aborted already (nothing registers). Fails with an `invalid_option` `Error` for a client with no tools to
+/// follow, or (the future) one naming a name the prefix breaks, or a `rejected` one naming a
+/// tool the browser refused.
+pub(crate) fn expose(
+    model_context: JsValue,
+    source: Source,
+    prefix: String,
+    signal: Option<AbortSignal>,
+    done: fn(&[String]) -> JsValue,
+) -> Result<Option<impl Future<Output = Result<JsValue, JsValue>> + 'static>, JsValue> {
+    let (client, tools) = match source {
         // The scope changes made so far are declared first: what is offered is what registers.
-        Some(followed) => followed.as_ref().and_then(|f| {
-            f.flush();
-            f.offered()
-        }),
-        None => match tools_of(&tool_list(&source)) {
-            Ok(tools) => Some(Rc::new(tools)),
-            Err(e) => return Promise::reject(&e),
-        },
+        Source::Client(followed) => {
+            let tools = followed.as_ref().and_then(|f| {
+                f.flush();
+                f.offered()
+            });
+            (Some(followed), tools)
+        }
+        Source::Tools(tools) => (None, Some(Rc::new(tools))),
     };
     let Some(tools) = tools else {
-        return reject("source: this client has no tools to follow");
+        return Err(crate::js::invalid(
+            "source: this client has no tools to follow",
+        ));
     };
     let exposure = Rc::new(Exposure {
         model_context,
@@ -479,7 +451,7 @@ pub fn expose_to_webmcp(
     });
     if let Some(signal) = &signal {
         if crate::js::bool_prop(signal, "aborted") {
-            return Promise::resolve(&resolved(true, &[]));
+            return Ok(None);
         }
         let weak = Rc::downgrade(&exposure);
         let on_abort = AbortListener::new(signal.as_ref(), "abort", move |_| {
@@ -497,7 +469,7 @@ pub fn expose_to_webmcp(
             .borrow_mut()
             .push(Rc::downgrade(&exposure));
     }
-    crate::js::promise::from_future(Box::pin(async move {
+    Ok(Some(async move {
         (exposure.register_all(tools).await).inspect_err(|_| exposure.stop())?;
         // A change of the client's tools meanwhile replaced the list: what it registered.
         if exposure.generations.get() != 1 {
@@ -507,7 +479,7 @@ pub fn expose_to_webmcp(
         if !exposure.stopped.get() {
             LIVE.with(|l| l.borrow_mut().push(exposure.clone()));
         }
-        let registered = resolved(true, &exposure.names.borrow());
+        let registered = done(&exposure.names.borrow());
         Ok(registered)
     }))
 }

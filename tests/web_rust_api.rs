@@ -197,13 +197,39 @@ async fn leave_twice_is_fine_and_a_left_client_keeps_its_id() {
     assert_eq!(
         client.leave().await,
         Ok(()),
-        "a second leave has nothing to do"
+        "a second leave sends nothing and has the first one's outcome"
     );
     assert_eq!(client.id(), id, "still the id it had");
     assert_eq!(agent::clients(&s).await, 0);
     let e = client.set_tools(Vec::new()).await.expect_err("left");
     assert_eq!(e.kind(), ErrorKind::NotRegistered, "{e}");
     support::assert_no_borrow_across_js("the test");
+}
+
+// Issue 38 (behaviour in Rust): a second `leave` completes with the first one's outcome, when
+// the first does. Before, it returned `Ok(())` at once, while the `DELETE` was still out.
+#[wasm_bindgen_test]
+async fn a_second_leave_waits_for_the_first_ones_outcome() {
+    use std::future::Future;
+    use std::task::{Context, Poll, Waker};
+    let s = session().await;
+    let client = Client::register(options(&s, "second-leave"))
+        .await
+        .expect("registered");
+    let first = client.leave();
+    let mut second = Box::pin(client.leave());
+    // The `DELETE` cannot have been answered yet: nothing has run since it went out.
+    let polled = second
+        .as_mut()
+        .poll(&mut Context::from_waker(Waker::noop()));
+    assert!(
+        polled.is_pending(),
+        "the second leave waits for the first's outcome, got {polled:?} at once"
+    );
+    assert_eq!(second.await, Ok(()), "the first leave's outcome");
+    assert_eq!(agent::clients(&s).await, 0, "the server was told");
+    assert_eq!(first.await, Ok(()));
+    assert_eq!(client.leave().await, Ok(()), "once left, at once");
 }
 
 #[wasm_bindgen_test]

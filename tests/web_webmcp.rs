@@ -136,7 +136,7 @@ export async function followsClient(t) {
 
 // The ordering rule through WebMCP: a tool whose handler swaps the client's scopes (as a route
 // change does) answers once the new scope's tools are registered with the browser. Scopes
-// through the wasm export api.js wraps (`scope(0, tools)` opens, `scope(n, tools)` updates,
+// through the wasm export wrap.js wraps (`scope(0, tools)` opens, `scope(n, tools)` updates,
 // `scope(n, undefined)` releases).
 export async function followsScopes(t) {
   const seen = {};

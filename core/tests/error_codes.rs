@@ -1,7 +1,8 @@
 //! One word for each fact (issue 29): the error codes are the same in JS, in the Rust wasm API
 //! and in the native worker. Both Rust APIs use the core's `ErrorKind` (its `code()`); the JS
-//! layer's `.d.ts` (src/js_api/client.d.ts) lists the codes as `ClientErrorCode`, and its glue (`pkg-template/api.js`)
-//! makes the three codes only JS has. A fatal status's `kind` is the code its error has.
+//! layer's `.d.ts` (src/js_api/client.d.ts) lists the codes as `ClientErrorCode`, and the
+//! package's JS (`pkg-template/*.js`: the load, the guards, the wrapper) makes the three codes
+//! only JS has. A fatal status's `kind` is the code its error has.
 
 use client_tools_core::api::ErrorKind;
 use client_tools_core::engine::EngineErrorKind;
@@ -41,7 +42,10 @@ fn the_js_rust_and_native_code_lists_are_one_list() {
     let dts = repo_file("src/js_api/client.d.ts");
     let declared = union_after(&dts, "export type ClientErrorCode =");
     let rust: BTreeSet<String> = ErrorKind::ALL.iter().map(|k| k.code().to_owned()).collect();
-    let glue = glue_codes(&repo_file("pkg-template/api.js"));
+    let mut glue = BTreeSet::new();
+    for file in ["api.js", "errors.js", "guards.js", "tools.js", "wrap.js"] {
+        glue.extend(glue_codes(&repo_file(&format!("pkg-template/{file}"))));
+    }
     let js_only: BTreeSet<String> = glue.difference(&rust).cloned().collect();
     assert_eq!(
         js_only,

@@ -1,7 +1,7 @@
 // `client-tools/lite` in browsers and bundlers: everything but the page tools, in a smaller
 // module (./client_tools_bg.wasm beside this file). The same wrapper as the full build's entry.
 import * as glue from "./client_tools_wasm.js";
-import { wrap } from "../api.js";
+import { wrap } from "../wrap.js";
 
 const api = wrap(glue, () => {
   if (!import.meta.url) {

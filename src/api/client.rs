@@ -3,9 +3,9 @@
 use super::{Options, Tool};
 use crate::browser::oneshot::{self, Receiver};
 use crate::browser::{now, Shared};
-use crate::engine::{ClientState, Engine};
+use crate::engine::{ClientState, Engine, OpId};
+use crate::js::JsRefCell;
 use client_tools_core::api::{Error, ErrorKind};
-use std::cell::Cell;
 use std::future::Future;
 use std::rc::Rc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -23,8 +23,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 /// page serves its tools (in a component's state, say).
 pub struct Client {
     pub(crate) shared: Rc<Shared>,
-    /// Set by the first `leave`: a second one has nothing to do.
-    leaving: Cell<bool>,
+    /// The first `leave`'s op, and its outcome once the server answered: a later `leave`
+    /// waits for the same op, or has its outcome.
+    leaving: JsRefCell<Option<(OpId, Pending)>>,
 }
 
 /// What an op returns once its engine part is done: the outcome, when the server answered.
@@ -138,7 +139,7 @@ impl Client {
         shared.drain();
         let client = Client {
             shared,
-            leaving: Cell::new(false),
+            leaving: JsRefCell::new(None),
         };
         Ok((client, registered))
     }
@@ -192,28 +193,38 @@ impl Client {
     /// Leaves the session (a `DELETE`): frees the name; calls still owed fail on the server
     /// with `client_gone` and their handlers' contexts are cancelled. The client is done for
     /// good. It completes within 5 s whatever the server does (unconfirmed, the status says
-    /// the server was not told). A second call, like a client that stopped on an error, has
+    /// the server was not told). It is idempotent: a second call sends nothing and completes
+    /// with the first one's outcome, when the first does; a client that stopped on an error has
     /// nothing to leave and returns `Ok(())` at once.
     pub fn leave(&self) -> impl Future<Output = Result<(), Error>> {
-        let pending = self.begin_leave();
-        async move {
-            match pending {
-                Some(p) => settled(p).await,
-                None => Ok(()),
-            }
-        }
+        settled(self.begin_leave())
     }
 
-    /// The engine part of `leave`: `None` when there is nothing to wait for.
-    pub(crate) fn begin_leave(&self) -> Option<Pending> {
-        if self.leaving.replace(true) || self.state() == ClientState::Failed {
-            return None;
-        }
-        let op = self.shared.engine.borrow_mut().leave(now());
+    /// The engine part of `leave`, done at once (the `DELETE` goes out now, whether or not the
+    /// outcome is awaited): the first call leaves; each call's outcome is the first one's.
+    pub(crate) fn begin_leave(&self) -> Pending {
         let (waiter, pending) = oneshot::channel();
-        self.shared.add_op(op, waiter);
-        self.shared.drain();
-        Some(pending)
+        let first = self
+            .leaving
+            .borrow()
+            .as_ref()
+            .map(|(op, o)| (*op, o.peek()));
+        match first {
+            Some((op, None)) => self.shared.add_op(op, waiter),
+            Some((_, Some(Some(outcome)))) => waiter.send(outcome),
+            // The client stopped before the server answered: "stopped", as the first one got.
+            Some((_, Some(None))) => drop(waiter),
+            None if self.state() == ClientState::Failed => waiter.send(Ok(())),
+            None => {
+                let op = self.shared.engine.borrow_mut().leave(now());
+                let (first, outcome) = oneshot::channel();
+                self.shared.add_op(op, first);
+                self.shared.add_op(op, waiter);
+                *self.leaving.borrow_mut() = Some((op, outcome));
+                self.shared.drain();
+            }
+        }
+        pending
     }
 }
 

@@ -121,6 +121,7 @@ impl CallContext {
     }
 
     /// `ctx.deadline` of a JS handler: one `Date` per call, moved with the deadline.
+    #[cfg(any(feature = "js-api", feature = "page-tools"))]
     pub(crate) fn deadline_date(&self) -> js_sys::Date {
         let date = self.0.date.borrow().clone();
         date.unwrap_or_else(|| {
@@ -128,6 +129,31 @@ impl CallContext {
             *self.0.date.borrow_mut() = Some(made.clone());
             made
         })
+    }
+
+    /// `ctx` as a JS handler sees it: `{ callId, runId, signal, deadline, afterResult(fn) }`
+    /// (the page tools read the same shape).
+    #[cfg(any(feature = "js-api", feature = "page-tools"))]
+    pub(crate) fn js_object(&self) -> js_sys::Object {
+        use wasm_bindgen::prelude::*;
+        let o = js_sys::Object::new();
+        let set = |k: &str, v: &JsValue| crate::js::set(&o, k, v);
+        set("callId", &JsValue::from_str(self.call_id()));
+        set("runId", &JsValue::from_str(self.run_id()));
+        if let Some(signal) = self.signal() {
+            set("signal", &signal);
+        }
+        set("deadline", &self.deadline_date());
+        let owner = self.clone();
+        let after_result = Closure::<crate::js::Callback>::new(move |f: JsValue, _| {
+            if let Ok(f) = f.dyn_into::<js_sys::Function>() {
+                owner.after_result(move || drop(crate::js::call(&f, &[])));
+            }
+            JsValue::UNDEFINED
+        });
+        // JS owns it (freed once collected): the app may keep `ctx` after the call.
+        set("afterResult", &after_result.into_js_value());
+        o
     }
 
     /// The shell brought the deadline forward.

@@ -56,6 +56,14 @@ impl<T> Drop for Sender<T> {
     }
 }
 
+impl<T: Clone> Receiver<T> {
+    /// The value without waiting for it or taking it: `None` while it has not come,
+    /// `Some(None)` if the sender went without sending.
+    pub(crate) fn peek(&self) -> Option<Option<T>> {
+        self.0.borrow().value.clone()
+    }
+}
+
 impl<T> Future for Receiver<T> {
     type Output = Option<T>;
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<T>> {

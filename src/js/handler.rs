@@ -1,68 +1,11 @@
-//! A JS tool handler as the Rust API's [`Handler`](crate::api::shell::Handler): `handler(args, ctx)`, then
-//! `await Promise.resolve(result)`, so sync, async and throwing handlers all work the same
-//! way; what it gave back is read as JSON for the call runtime.
+//! What a JS tool handler gave back (its awaited value), read as JSON for the call runtime.
+//! (Calling it, a JS function as the Rust API's `Handler` with the `ctx` it gets, is
+//! `js_api::handler` and `api::context`: this module imports nothing of the crate.)
 
-use super::{error_text, Callback};
-use crate::api::CallContext;
+use super::error_text;
 use client_tools_core::calls::{is_result_like, Returned};
-use js_sys::{Function, Object};
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
-
-/// The Rust handler that calls the JS function `f`.
-#[cfg(feature = "js-api")]
-pub(crate) fn from_function(f: Function) -> crate::api::shell::Handler {
-    std::rc::Rc::new(move |args, ctx| {
-        let f = f.clone();
-        Box::pin(async move { call(&f, &args, &ctx).await })
-    })
-}
-
-/// `ctx` as a JS handler sees it: `{ callId, runId, signal, deadline, afterResult(fn) }` (the
-/// page tools read the same shape).
-pub(crate) fn context(ctx: &CallContext) -> Object {
-    let o = Object::new();
-    let set = |k: &str, v: &JsValue| super::set(&o, k, v);
-    set("callId", &JsValue::from_str(ctx.call_id()));
-    set("runId", &JsValue::from_str(ctx.run_id()));
-    if let Some(signal) = ctx.signal() {
-        set("signal", &signal);
-    }
-    set("deadline", &ctx.deadline_date());
-    let owner = ctx.clone();
-    let after_result = Closure::<Callback>::new(move |f: JsValue, _| {
-        if let Ok(f) = f.dyn_into::<Function>() {
-            owner.after_result(move || drop(super::call(&f, &[])));
-        }
-        JsValue::UNDEFINED
-    });
-    // JS owns it (freed once collected): the app may keep `ctx` after the call.
-    set("afterResult", &after_result.into_js_value());
-    o
-}
-
-/// Calls the handler and waits for what it returns; the call runtime reads it by its
-/// convention ([`Answer::from_returned`](client_tools_core::calls::Answer::from_returned)).
-#[cfg(feature = "js-api")]
-async fn call(
-    handler: &Function,
-    arguments: &serde_json::Map<String, Value>,
-    ctx: &CallContext,
-) -> Returned {
-    let args = js_sys::JSON::parse(&client_tools_core::json::object_text(arguments))
-        .ok()
-        .unwrap_or_else(|| Object::new().into());
-    let ctx = context(ctx);
-    let returned = match super::call(handler, &[&args, &ctx]) {
-        Ok(returned) => returned,
-        Err(e) => return Returned::Threw(error_text(&e)),
-    };
-    match super::promise::settle(&returned).await {
-        Ok(value) => returned_value(&value),
-        Err(text) => Returned::Threw(text),
-    }
-}
 
 /// What a handler returned, its convention read from the value itself (one place for the
 /// convention: `client_tools_core::calls::result`): `undefined` is nothing, a string is

@@ -110,3 +110,12 @@ pub(crate) fn entries(o: &JsValue) -> Vec<(String, JsValue)> {
 pub(crate) fn parse_json(text: &str) -> JsValue {
     js_sys::JSON::parse(text).unwrap_or_default()
 }
+
+/// The arguments of a call the app hands over (`execute`, WebMCP's `execute`) as JSON:
+/// absent as `null`, anything `JSON.stringify` cannot write refused, naming why.
+pub(crate) fn read_args(v: &JsValue) -> Result<serde_json::Value, String> {
+    if v.is_undefined() {
+        return Ok(serde_json::Value::Null);
+    }
+    read_json(v, "the arguments")
+}

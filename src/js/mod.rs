@@ -14,8 +14,6 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 pub(crate) mod cell;
-#[cfg(feature = "js-api")]
-pub(crate) mod client;
 pub(crate) mod handler;
 pub(crate) mod json;
 pub(crate) mod promise;

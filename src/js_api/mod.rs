@@ -1,18 +1,25 @@
 //! The JS API (cargo feature `js-api`, on in the npm package's build): the `#[wasm_bindgen]`
-//! classes and functions the package's JS wraps (pkg-template/api.js). Each converts JS values
-//! to the Rust API's types and back; the behaviour is the Rust API's. A Rust app leaves the
-//! feature off, and its module exports none of them.
+//! classes and functions the package's JS wraps (pkg-template/wrap.js). Each converts JS values
+//! to the Rust API's types and back; the behaviour is in Rust (`src/api`, and `registry`,
+//! `turns`, `webmcp`, `ws`, `runner` for the other transports). A Rust app leaves the feature off, and
+//! its module exports none of them.
 
+mod client;
 #[cfg(test)]
 mod dts;
+mod handler;
 pub(crate) mod options;
 pub(crate) mod read;
+pub(crate) mod registry;
+mod turns;
+mod webmcp;
+mod ws;
 
-pub use crate::js::client::Client;
-pub use crate::registry::ToolRegistry;
-pub use crate::turns::TurnTools;
-pub use crate::webmcp::expose_to_webmcp;
-pub use crate::ws::WsTools;
+pub use client::Client;
+pub use registry::ToolRegistry;
+pub use turns::TurnTools;
+pub use webmcp::expose_to_webmcp;
+pub use ws::WsTools;
 
 // The TypeScript declarations of the JS API, as real files: wasm-bindgen writes them into the
 // glue's client_tools.d.ts, and scripts/pkg-entry.mjs makes the package's declarations of them.

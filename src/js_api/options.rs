@@ -21,7 +21,7 @@ use wasm_bindgen::JsValue;
 pub(crate) struct ClientOptions {
     base_url: Text,
     session_id: Text,
-    /// A string, or a function that gives one (read by `js::client`).
+    /// A string, or a function that gives one (read by `js_api::client`).
     token: Any,
     name: Option<Text>,
     lifetime: Option<Any>,
@@ -155,7 +155,7 @@ fn tool(v: &JsValue, i: usize) -> Result<Tool, String> {
     let mut tool = Tool::from_handler(
         d.name.0,
         d.description.map(|d| d.0).unwrap_or_default(),
-        crate::js::handler::from_function(d.handler.0),
+        super::handler::from_function(d.handler.0),
     );
     let parts = tool.parts_mut();
     parts.annotations = annotations;

@@ -250,7 +250,7 @@ fn make(kind: Kind, options: &JsValue, default_name: &str) -> Result<Tool, Error
         Box::pin(async move {
             let text = client_tools_core::json::object_text(&args);
             let args = js_sys::JSON::parse(&text).unwrap_or_else(|_| crate::js::object());
-            let js_ctx = crate::js::handler::context(&ctx);
+            let js_ctx = ctx.js_object();
             let ctx = crate::js::CallContext::new(js_ctx.into());
             match dispatch(kind, &config, args, ctx).await {
                 Ok(v) => crate::js::handler::returned_value(&v),

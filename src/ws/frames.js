@@ -3,7 +3,7 @@
 // before anything crosses into the WebAssembly module, so that audio frames and transcripts,
 // most of what a voice socket carries, are never copied into it. The markers are the
 // dialect's (`Dialect::markers`, core/src/adapters/ws/types.rs): a frame of interest holds one.
-// wasm-bindgen ships this file beside the glue (src/ws/mod.rs imports it).
+// wasm-bindgen ships this file beside the glue (src/js_api/ws.rs imports it).
 
 /**
  * The test of a message's data for `markers`: true when it is a string holding one of them.

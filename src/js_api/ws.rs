@@ -2,14 +2,11 @@
 //! Realtime). The SDK never owns the socket: the app feeds it frames (`receive`) and gives
 //! it a way to send (`send`), or lets `WsTools.attach` listen on the socket itself.
 
-mod shell;
-
-use crate::browser::guards::Listener;
 use crate::js_api::options::{self, WsAttachOptions, WsToolsOptions};
 use crate::js_api::read;
+use crate::ws::{Handlers, Sender, Shared};
 use client_tools_core::adapters::ws::{Dialect, RespondAfterResult, WsBridge, WsTool};
 use js_sys::{Array, Function};
-use shell::{Sender, Shared};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -39,13 +36,10 @@ fn error(message: &str) -> JsValue {
     crate::js::error(client_tools_core::api::ErrorKind::InvalidOption, message)
 }
 
-/// Each tool's handler, by name (a tool list's names are unique).
-pub(crate) type Handlers = Vec<(String, crate::api::shell::Handler)>;
-
 /// The tools and their handlers, from `ToolDefinition[]` (with `expectsResponse`) or a
 /// `ToolRegistry`.
 fn read_tools(v: &JsValue) -> Result<(Vec<WsTool>, Handlers), String> {
-    let read = options::tools(&crate::registry::tool_list(v), "tools")?;
+    let read = options::tools(&crate::js_api::registry::tool_list(v), "tools")?;
     let mut tools = Vec::with_capacity(read.len());
     let mut handlers = Vec::with_capacity(read.len());
     for t in read {
@@ -112,7 +106,7 @@ fn dialect_test(dialect: Dialect) -> Function {
     frame_test(&markers)
 }
 
-/// The frame test of a WsTools of `dialect` (its `dialect` getter's name): pkg-template/api.js
+/// The frame test of a WsTools of `dialect` (its `dialect` getter's name): pkg-template/guards.js
 /// runs it on `receive`'s data, in JS, and enters the module only for a frame that passes;
 /// `undefined` for a name that is no dialect. Internal: the package does not export it.
 #[wasm_bindgen(js_name = wsFrameTest, skip_typescript)]
@@ -148,29 +142,8 @@ impl WsTools {
         }
         let ws: WebSocket = ws.unchecked_into();
         let shared = open(&options, Some(ws.clone())).map_err(|m| error(&m))?;
-        let target: &web_sys::EventTarget = ws.as_ref();
-        // The listeners hold the bridge: while attached, the socket keeps it alive, whatever
-        // the app keeps. The cycle ends with the listeners (close, or `detach()`).
-        let s = shared.clone();
         // Only the messages that pass the frame test, in JS, enter the module.
-        let front = frame_front(&shared.frame_test);
-        let on_message = Listener::behind(target, "message", &front, move |e| {
-            // A socket's message event (a `MessageEvent`): its `data`.
-            s.receive(&crate::js::get(&e, "data"));
-        });
-        let s = shared.clone();
-        let on_close = Listener::new(target, "close", move |_| {
-            let shared = s.clone();
-            shared.closed();
-            // The socket is done: the listeners go (wasm-bindgen frees a closure that is
-            // running only once it returns).
-            let listeners = std::mem::take(&mut *shared.listeners.borrow_mut());
-            drop(listeners);
-        });
-        let mut listeners = shared.listeners.borrow_mut();
-        listeners.extend(on_message);
-        listeners.extend(on_close);
-        drop(listeners);
+        shared.listen(&ws, &frame_front(&shared.frame_test));
         Ok(WsTools { shared })
     }
 
@@ -190,8 +163,7 @@ impl WsTools {
 
     /// Stops listening on the socket of `WsTools.attach` (running calls go on and are answered).
     pub fn detach(&self) {
-        let listeners = std::mem::take(&mut *self.shared.listeners.borrow_mut());
-        drop(listeners);
+        self.shared.detach();
     }
 
     /// Replaces the tools on offer; running calls go on. Throws an `Error` naming a bad tool.
@@ -202,12 +174,8 @@ impl WsTools {
     ) -> Result<(), JsValue> {
         let (tools, handlers) = read_tools(&tools).map_err(|m| error(&m))?;
         self.shared
-            .bridge
-            .borrow_mut()
-            .set_tools(tools)
-            .map_err(|e| error(&e.to_string()))?;
-        *self.shared.handlers.borrow_mut() = handlers;
-        Ok(())
+            .set_tools(tools, handlers)
+            .map_err(|e| error(&e))
     }
 
     /// The tools as the platform's configuration wants them: Cartesia's and ElevenLabs'

@@ -10,11 +10,12 @@ use wasm_bindgen::prelude::*;
 
 /// A registration on a session, as JS holds it: the Rust [`crate::Client`] with its options
 /// read from JS and its outcomes written back. Typed in `src/js_api/client.d.ts` (the
-/// package's JS wraps it: see pkg-template/api.js).
+/// package's JS wraps it: see pkg-template/wrap.js).
 #[wasm_bindgen(skip_typescript)]
 pub struct Client {
     client: crate::Client,
-    /// The first `leave()`'s promise, which a second call returns.
+    /// The first `leave()`'s promise, which a second call returns (the .d.ts promises the
+    /// same promise; that every call gets the first one's outcome is `crate::Client::leave`'s).
     leaving: JsRefCell<Option<Promise>>,
 }
 
@@ -87,7 +88,7 @@ impl Client {
     /// signal's reason when it aborts first.
     pub fn register(options: JsValue) -> Promise {
         // `tools` may be a registry: its definitions are the list.
-        let tools = crate::registry::tool_list(&js::get(&options, "tools"));
+        let tools = crate::js_api::registry::tool_list(&js::get(&options, "tools"));
         let source = js::get(&options, "token");
         if source.is_function() {
             // The first token comes from the function; the options are read once it came.
@@ -145,7 +146,7 @@ impl Client {
     /// naming a bad tool (`tools[1].name: …`), or when the server refuses the list.
     #[wasm_bindgen(js_name = setTools)]
     pub fn set_tools(&self, tools: JsValue) -> Promise {
-        let list = crate::registry::tool_list(&tools);
+        let list = crate::js_api::registry::tool_list(&tools);
         let tools = match crate::js_api::options::tools(&list, "tools") {
             Ok(t) => t,
             Err(message) => return Promise::reject(&js::invalid(&message)),
@@ -192,10 +193,7 @@ impl Client {
             return p.clone();
         }
         crate::webmcp::forget_client(self.key());
-        let promise = match self.client.begin_leave() {
-            Some(pending) => settle(pending),
-            None => Promise::resolve(&JsValue::UNDEFINED),
-        };
+        let promise = settle(self.client.begin_leave());
         *self.leaving.borrow_mut() = Some(promise.clone());
         promise
     }
@@ -204,13 +202,9 @@ impl Client {
 /// The promise of an op: resolved once the server answered, rejected with the SDK's `Error`.
 fn settle(pending: crate::api::client::Pending) -> Promise {
     js::promise::from_future(Box::pin(async move {
-        match pending.await {
-            Some(Ok(())) => Ok(JsValue::UNDEFINED),
-            Some(Err(e)) => Err(js::error(e.kind(), &e.to_string())),
-            None => Err(js::error(
-                ErrorKind::NotRegistered,
-                "the client has stopped",
-            )),
+        match crate::api::client::settled(pending).await {
+            Ok(()) => Ok(JsValue::UNDEFINED),
+            Err(e) => Err(js::error(e.kind(), &e.to_string())),
         }
     }))
 }

@@ -9,7 +9,7 @@ use crate::browser::calls::Calls;
 use crate::browser::guards::{self, Listener, Pump, Pumped};
 use crate::browser::{handlers, now};
 use crate::js::JsRefCell;
-use client_tools_core::adapters::ws::{WsBridge, WsCallEvent, WsOutput};
+use client_tools_core::adapters::ws::{WsBridge, WsCallEvent, WsOutput, WsTool};
 use client_tools_core::calls::Returned;
 use client_tools_core::time::Instant;
 use js_sys::Function;
@@ -17,8 +17,11 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use web_sys::WebSocket;
 
+/// Each tool's handler, by name (a tool list's names are unique).
+pub(crate) type Handlers = Vec<(String, crate::api::shell::Handler)>;
+
 /// Where the bridge's frames go.
-pub(super) enum Sender {
+pub(crate) enum Sender {
     /// The app's `send(text)`.
     Js(Function),
     /// The socket `WsTools.attach` was given.
@@ -26,24 +29,24 @@ pub(super) enum Sender {
 }
 
 /// The state one `WsTools` shares with its timer, listeners and handler tasks.
-pub(super) struct Shared {
-    pub(super) bridge: JsRefCell<WsBridge>,
+pub(crate) struct Shared {
+    pub(crate) bridge: JsRefCell<WsBridge>,
     /// Each tool's handler, by name (the names are unique).
-    pub(super) handlers: JsRefCell<super::Handlers>,
+    pub(crate) handlers: JsRefCell<Handlers>,
     sender: Sender,
     on_call: Option<Function>,
     calls: Calls,
     pump: Pump,
-    pub(super) listeners: JsRefCell<Vec<Listener>>,
+    pub(crate) listeners: JsRefCell<Vec<Listener>>,
     /// The dialect's frame test, in JS (src/ws/frames.js): what `attach`'s listener and the
     /// package's `receive` run before a frame enters the module.
-    pub(super) frame_test: Function,
+    pub(crate) frame_test: Function,
 }
 
 impl Shared {
-    pub(super) fn new(
+    pub(crate) fn new(
         bridge: WsBridge,
-        handlers: super::Handlers,
+        handlers: Handlers,
         sender: Sender,
         on_call: Option<Function>,
         frame_test: Function,
@@ -62,7 +65,7 @@ impl Shared {
 
     /// One frame's data: a text frame goes to the bridge; binary frames (audio) are not
     /// tool calls.
-    pub(super) fn receive(self: &Rc<Self>, data: &JsValue) -> bool {
+    pub(crate) fn receive(self: &Rc<Self>, data: &JsValue) -> bool {
         let Some(text) = data.as_string() else {
             return false;
         };
@@ -71,7 +74,44 @@ impl Shared {
         was_call
     }
 
-    pub(super) fn closed(self: &Rc<Self>) {
+    /// Listens on `ws` (`WsTools.attach`): its messages' data behind `front` (the frame test,
+    /// in JS), and its close, after which the listeners go. The listeners hold the bridge:
+    /// while attached, the socket keeps it alive, whatever the app keeps; the cycle ends with
+    /// the listeners (close, or [`Shared::detach`]).
+    pub(crate) fn listen(self: &Rc<Self>, ws: &WebSocket, front: &Function) {
+        let target: &web_sys::EventTarget = ws.as_ref();
+        let s = self.clone();
+        let on_message = Listener::behind(target, "message", front, move |e| {
+            // A socket's message event (a `MessageEvent`): its `data`.
+            s.receive(&crate::js::get(&e, "data"));
+        });
+        let s = self.clone();
+        let on_close = Listener::new(target, "close", move |_| {
+            let shared = s.clone();
+            shared.closed();
+            // The socket is done: the listeners go (wasm-bindgen frees a closure that is
+            // running only once it returns).
+            shared.detach();
+        });
+        let mut listeners = self.listeners.borrow_mut();
+        listeners.extend(on_message);
+        listeners.extend(on_close);
+    }
+
+    /// Stops listening on the socket (running calls go on and are answered).
+    pub(crate) fn detach(&self) {
+        let listeners = std::mem::take(&mut *self.listeners.borrow_mut());
+        drop(listeners);
+    }
+
+    /// Replaces the tools on offer; running calls go on. Fails naming a bad tool.
+    pub(crate) fn set_tools(&self, tools: Vec<WsTool>, handlers: Handlers) -> Result<(), String> {
+        (self.bridge.borrow_mut().set_tools(tools)).map_err(|e| e.to_string())?;
+        *self.handlers.borrow_mut() = handlers;
+        Ok(())
+    }
+
+    pub(crate) fn closed(self: &Rc<Self>) {
         self.bridge.borrow_mut().closed(now());
         self.drain();
     }
@@ -82,7 +122,7 @@ impl Shared {
     }
 
     /// Carries out every output, then re-arms the timer ([`guards::drain`]).
-    pub(super) fn drain(self: &Rc<Self>) {
+    pub(crate) fn drain(self: &Rc<Self>) {
         guards::drain(self);
     }
 }
