@@ -129,11 +129,11 @@ mod stream;
 mod timers;
 mod tools;
 
-pub use auth::TOKEN_REFRESH_TIMEOUT;
+pub use auth::{sendable_token, TokenProblem, TOKEN_REFRESH_TIMEOUT};
 pub use calls::cut_result;
 pub use calls::CLOCK_TOLERANCE;
 pub use config::{
-    validate_tool_refs, validate_tools, Config, Paths, ToolDef, WhenHidden,
+    check_token, validate_tool_refs, validate_tools, Config, Paths, ToolDef, WhenHidden,
     DEFAULT_REGISTER_TIMEOUT, DEFAULT_STREAM_CONNECT_TIMEOUT, DEFAULT_STREAM_IDLE_TIMEOUT,
     DEFAULT_TOOL_TIMEOUT_MS,
 };

@@ -169,17 +169,19 @@ impl Router {
             return;
         }
         self.timers.stop(Timer::Token);
-        match token {
-            Ok(token) if !token.trim().is_empty() => {
-                self.requests.fresh_token(&token, now, &mut self.out);
+        match token.map(|token| self.requests.fresh_token(&token, now, &mut self.out)) {
+            Ok(Ok(())) => {
                 if std::mem::take(&mut self.stream_awaits_token) {
                     self.open_stream(now);
                 }
             }
-            Ok(_) => self.fail(
+            // Its text names the problem, never the token.
+            Ok(Err(problem)) => self.fail(
                 EngineErrorKind::Unauthorized,
-                "the server refused the token (401) and the token function gave an empty one"
-                    .to_owned(),
+                format!(
+                    "the server refused the token (401) and the token function gave one that \
+                     cannot be sent: {problem}"
+                ),
             ),
             Err(why) => self.fail(
                 EngineErrorKind::Unauthorized,
