@@ -141,6 +141,7 @@ pub use io::{
     CallEvent, ClientState, EngineError, EngineErrorKind, HttpRequest, Input, LeftBy, Method, OpId,
     Output, RequestId, Status, StreamId, Urgency,
 };
+pub use outbox::ERROR_REPORT_INTERVAL;
 pub use requests::LEAVE_TIMEOUT;
 
 use crate::protocol::ValidationError;
