@@ -100,7 +100,6 @@ impl<K> Slot<K> {
 fn with_count(message: String, more: u64) -> String {
     match more {
         0 => message,
-        1 => format!("{message} (and 1 more like it since the last report)"),
         n => format!("{message} (and {n} more like it since the last report)"),
     }
 }
