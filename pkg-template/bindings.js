@@ -1,7 +1,7 @@
 // What the framework bindings (react.js, vue.js) share and is not a framework's: the tools each
 // mounted component declares, held as one scope of the client each (`client.scope`: the union,
-// shadowing, one PUT per task and the ordering rule are the client's), declared once the client
-// is there; handlers that always run the latest definition; and the definition's signature, so
+// shadowing, one PUT per task and the ordering rule are the client's), opened in tree order so
+// that the innermost declaration of a name answers, declared once the client is there; handlers that always run the latest definition; and the definition's signature, so
 // that a component is re-declared only when a name, description, schema or option changes.
 // Nothing here runs at import.
 
@@ -54,14 +54,27 @@ export function latestHandlers(tools, latest) {
   });
 }
 
+let places = 0;
+
+/** A component's place in tree order, taken when it first renders (React) or sets up (Vue):
+ * both frameworks render a tree parent first, siblings in order, so an inner component's place
+ * is after its parent's, and of two siblings rendered together the later one's is after. The
+ * place is kept while the component lives (a cached or hidden screen keeps its own). */
+export function newPlace() {
+  return ++places;
+}
+
 /**
- * The tools of one provider's components: each mounted component's list is a scope of the
- * client once there is one. What goes wrong (a bad tool, a list over the limits) is reported
- * to `onError`, never thrown into the framework's effect.
+ * The tools of one provider's components: each live component's list is a scope of the
+ * client once there is one, opened in tree order (their places), so that a name declared twice
+ * is the innermost component's (siblings: the later one's), as the nearest React context
+ * provider is, whatever order the components mounted in. What goes wrong (a bad tool, a list
+ * over the limits) is reported to `onError`, never thrown into the framework's effect.
  */
 export class ToolScopes {
   #client = null;
-  #entries = new Set();
+  /** The live entries, in tree order. */
+  #entries = [];
   #onError;
 
   constructor(onError) {
@@ -81,30 +94,48 @@ export class ToolScopes {
     }
   }
 
-  /** A component's tools, declared now (or when the client comes); the handle updates and
-   * releases them. */
-  add(tools) {
-    const entry = { tools, scope: null };
-    this.#entries.add(entry);
-    if (this.#client) this.#open(entry);
+  /** A component's tools at `place` (newPlace), declared now (or when the client comes); the
+   * handle updates, removes and restores them. */
+  add(tools, place) {
+    const entry = { tools, place, scope: null };
+    this.restore(entry);
     return entry;
+  }
+
+  /** Declares `entry` again (a cached screen shown again), in its place: the scopes after it
+   * in tree order are opened again after it, in this task (one `PUT` with it). */
+  restore(entry) {
+    if (this.#entries.includes(entry)) return;
+    let at = this.#entries.findIndex((e) => e.place > entry.place);
+    if (at < 0) at = this.#entries.length;
+    this.#entries.splice(at, 0, entry);
+    if (!this.#client) return;
+    const after = this.#entries.slice(at + 1);
+    for (const e of after) {
+      e.scope?.release();
+      e.scope = null;
+    }
+    this.#open(entry);
+    for (const e of after) this.#open(e);
   }
 
   update(entry, tools) {
     entry.tools = tools;
-    if (!this.#entries.has(entry)) return;
+    if (!this.#entries.includes(entry)) return;
     if (entry.scope) entry.scope.update(tools).catch((error) => this.#onError(error));
     else if (this.#client) this.#open(entry);
   }
 
+  /** Releases `entry`'s tools (a component unmounted, or a screen cached or hidden). */
   remove(entry) {
-    this.#entries.delete(entry);
+    const at = this.#entries.indexOf(entry);
+    if (at >= 0) this.#entries.splice(at, 1);
     entry.scope?.release();
     entry.scope = null;
   }
 
-  /** The client is there: every mounted component's tools are declared, in mount order, in
-   * this task (so in one `PUT`). */
+  /** The client is there: every live component's tools are declared, in tree order, in this
+   * task (so in one `PUT`). */
   attach(client) {
     this.#client = client;
     for (const entry of this.#entries) this.#open(entry);

@@ -13,7 +13,7 @@ import {
   useTransition,
 } from "react";
 import { Client } from "./client_tools.js";
-import { latestHandlers, settleWithin, signatureOf, ToolScopes } from "./bindings.js";
+import { latestHandlers, newPlace, settleWithin, signatureOf, ToolScopes } from "./bindings.js";
 export { defineTool } from "./bindings.js";
 
 const Context = createContext(null);
@@ -109,9 +109,11 @@ export function useClientTools() {
 }
 
 /**
- * Offers `tools` while this component is mounted: declared in a layout effect (a new route's
- * tools are in place in the commit that shows it), re-declared only when a name, description,
- * schema or option changes; each handler runs the latest render's closure. A page tool made
+ * Offers `tools` while this component is mounted (and not hidden by `<Activity>`): declared in
+ * a layout effect (a new route's tools are in place in the commit that shows it), re-declared
+ * only when a name, description, schema or option changes; each handler runs the latest
+ * render's closure. A name declared twice is the innermost component's (siblings: the later
+ * one's), as the nearest context provider is. A page tool made
  * before the module loaded is compared by identity: make it once (outside the component, or
  * `useMemo`).
  */
@@ -119,19 +121,22 @@ export function useTools(tools) {
   const store = useStore("useTools");
   const latest = useRef(tools);
   const entry = useRef(null);
+  // Taken in render, which runs parent first (effects run child first): the innermost
+  // declaration of a name answers whatever order the effects ran in.
+  const [place] = useState(newPlace);
   const signature = signatureOf(tools);
   useLayoutEffect(() => {
     latest.current = tools;
   });
   useLayoutEffect(() => {
-    const mine = store.scopes.add(latestHandlers(latest.current, () => latest.current));
+    const mine = store.scopes.add(latestHandlers(latest.current, () => latest.current), place);
     mine.signature = signatureOf(latest.current);
     entry.current = mine;
     return () => {
       store.scopes.remove(mine);
       entry.current = null;
     };
-  }, [store]);
+  }, [store, place]);
   useLayoutEffect(() => {
     const mine = entry.current;
     if (!mine || mine.signature === signature) return;

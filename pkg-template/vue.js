@@ -1,9 +1,9 @@
 // client-tools/vue: provide one client to a component tree, and composables that keep its tool
 // list in step with what is on screen (each component's tools are a scope of the client:
 // bindings.js). Vue is an optional peer dependency; nothing runs at import.
-import { getCurrentInstance, inject, nextTick, onScopeDispose, provide, shallowRef, watch } from "vue";
+import { getCurrentInstance, inject, nextTick, onActivated, onDeactivated, onScopeDispose, provide, shallowRef, watch } from "vue";
 import { Client } from "./client_tools.js";
-import { latestHandlers, settleWithin, signatureOf, ToolScopes } from "./bindings.js";
+import { latestHandlers, newPlace, settleWithin, signatureOf, ToolScopes } from "./bindings.js";
 export { defineTool } from "./bindings.js";
 
 const KEY = Symbol("client-tools");
@@ -88,13 +88,20 @@ export function useClientTools() {
  * Offers the tools `getter()` gives while the calling component (or effect scope) lives:
  * declared at once in `setup`, re-declared when a reactive dependency changes a name,
  * description, schema or option (not when only a handler's closure does: handlers always run
- * the newest definition), released when the scope is disposed.
+ * the newest definition), released when the scope is disposed, and while `<KeepAlive>` keeps
+ * the component cached (deactivated), offered again when it is activated. A name declared
+ * twice is the innermost component's (siblings: the later one's).
  */
 export function useTools(getter) {
   const { scopes } = useContext("useTools");
   const read = typeof getter === "function" ? getter : () => getter;
   let latest = read();
-  const entry = scopes.add(latestHandlers(latest, () => latest));
+  const entry = scopes.add(latestHandlers(latest, () => latest), newPlace());
+  if (getCurrentInstance()) {
+    // Also called for a component inside a cached one; activated also at the first mount.
+    onDeactivated(() => scopes.remove(entry));
+    onActivated(() => scopes.restore(entry));
+  }
   let signature = signatureOf(latest);
   watch(
     read,

@@ -21,5 +21,6 @@ pub mod share;
 pub mod sse;
 mod str_map;
 pub mod text;
+pub mod throttle;
 pub mod time;
 pub mod vec_map;

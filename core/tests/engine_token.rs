@@ -232,3 +232,51 @@ fn a_token_nobody_asked_for_is_ignored() {
     let ping = h.take_send(Method::Post, "/ping");
     assert_eq!(ping.header("Authorization"), Some("Bearer tok"));
 }
+
+#[test]
+fn a_fresh_token_a_header_cannot_carry_stops_the_engine_at_once_naming_the_problem() {
+    for (fresh, problem) in [
+        ("SECRET-2\nx", "a line break"),
+        ("SECRET-2\0", "a NUL"),
+        ("SECRET-\u{2}2", "a control character"),
+        ("SECRET-\u{20ac}", "outside Latin-1"),
+    ] {
+        let mut h = Harness::registered(refreshing());
+        h.advance_to(h.now + 20_000);
+        let ping = h.take_send(Method::Post, "/ping");
+        h.answer(&ping, 401, "");
+        h.out.clear();
+        token(&mut h, fresh);
+        // At once: nothing goes out with it, no retry, no wait for a deadline.
+        assert_eq!(h.count_sends(Method::Post, "/ping"), 0, "{fresh:?}");
+        assert_eq!(h.engine.state(), ClientState::Failed, "{fresh:?}");
+        let (kind, message) = fatal(&h).expect("fatal");
+        assert_eq!(kind, EngineErrorKind::Unauthorized);
+        assert!(message.contains(problem), "{message}");
+        assert!(!message.contains("SECRET"), "the token in {message}");
+    }
+}
+
+#[test]
+fn every_token_is_sent_trimmed_as_fetch_would() {
+    let mut c = refreshing();
+    c.token = "tok\n".into();
+    let mut h = Harness::registered(c);
+    h.advance_to(h.now + 20_000);
+    let ping = h.take_send(Method::Post, "/ping");
+    assert_eq!(ping.header("Authorization"), Some("Bearer tok"));
+    h.answer(&ping, 401, "");
+    token(&mut h, " tok2\r\n");
+    let again = h.take_send(Method::Post, "/ping");
+    assert_eq!(again.header("Authorization"), Some("Bearer tok2"));
+}
+
+#[test]
+fn a_first_token_a_header_cannot_carry_is_refused_naming_the_problem() {
+    let mut c = config();
+    c.token = "SECRET-1\nx".into();
+    let e = c.validate().unwrap_err();
+    assert_eq!(e.field, "token");
+    assert!(e.message.contains("a line break"), "{}", e.message);
+    assert!(!e.message.contains("SECRET"), "{}", e.message);
+}

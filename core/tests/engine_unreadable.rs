@@ -118,3 +118,74 @@ fn a_pending_answer_that_is_not_json_at_all_is_reported() {
     assert!(messages[0].contains("pending calls"), "{messages:?}");
     assert!(h.sends().is_empty());
 }
+
+/// The unreadable-event errors told so far.
+fn unreadable_told(h: &Harness) -> Vec<String> {
+    h.statuses()
+        .into_iter()
+        .filter_map(|s| match s {
+            client_tools_core::engine::Status::Error { message, .. }
+                if message.starts_with("ignored an unreadable stream event") =>
+            {
+                Some(message.clone())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Issue 39: 731 KB of unreadable events were 20,000 `onStatus` callbacks. Errors of one kind
+/// are told once a second at most; those held back come as one, with their count, when the
+/// second ends.
+#[test]
+fn a_burst_of_unreadable_events_is_told_once_a_second_with_a_count() {
+    use client_tools_core::engine::ERROR_REPORT_INTERVAL;
+    let interval = ERROR_REPORT_INTERVAL.as_ms();
+    let mut h = Harness::registered(config());
+    let s = h.stream_id();
+    let start = h.now;
+    let event = "event: client_tool_acked\ndata: {\"type\":1}\n\n";
+    h.bytes(s, &event.repeat(20_000));
+    let told = unreadable_told(&h);
+    assert_eq!(told.len(), 1, "the first at once, the rest held back");
+    assert_eq!(more_like_it(&told[0]), 0);
+    assert!(h.next_deadline().unwrap() <= start + interval);
+    h.advance_to(start + interval);
+    let told = unreadable_told(&h);
+    assert_eq!(told.len(), 2, "{told:#?}");
+    assert_eq!(more_like_it(&told[1]), 19_998, "{}", told[1]);
+
+    // One every 10 ms for 3 s: at most one told a second, none lost from the count.
+    h.out.clear();
+    for i in 1..=300 {
+        h.now = start + interval + 10 * i;
+        h.bytes(s, event);
+        if h.next_deadline().is_some_and(|d| d <= h.now) {
+            h.advance_to(h.now);
+        }
+    }
+    h.advance_to(h.now + interval);
+    let told = unreadable_told(&h);
+    assert!((3..=4).contains(&told.len()), "{told:#?}");
+    let all: u64 = told.iter().map(|m| 1 + more_like_it(m)).sum();
+    assert_eq!(all, 300, "{told:#?}");
+}
+
+#[test]
+fn after_the_clock_jumps_backwards_an_unreadable_event_is_told_at_once() {
+    let mut h = Harness::registered(config());
+    let s = h.stream_id();
+    let event = "event: client_tool_acked\ndata: {\"type\":1}\n\n";
+    h.bytes(s, event);
+    h.bytes(s, event);
+    assert_eq!(unreadable_told(&h).len(), 1);
+    // An hour back (the user set the clock): the held one is due now, not in an hour.
+    h.now -= 3_600_000;
+    h.bytes(s, event);
+    let told = unreadable_told(&h);
+    assert_eq!(told.len(), 2, "{told:#?}");
+    assert_eq!(more_like_it(&told[1]), 1, "{}", told[1]);
+    // And a held one after it is due within the interval of the new clock.
+    h.bytes(s, event);
+    assert!(h.next_deadline().unwrap() <= h.now + 1000);
+}

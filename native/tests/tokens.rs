@@ -5,7 +5,7 @@
 
 mod common;
 
-use client_tools_native::{Client, ClientState, Lifetime, Status, Tool};
+use client_tools_native::{Client, ClientState, Lifetime, Options, Status, Tool};
 use common::{devserver, options, Agent, Log};
 use serde_json::json;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -140,6 +140,48 @@ async fn a_failing_source_stops_the_worker_saying_why() {
         "{message}"
     );
     assert_eq!(backend.asked(), 1);
+    until("the worker stopped", || {
+        client.state() == ClientState::Failed
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_first_token_is_trimmed_and_a_fresh_one_a_header_cannot_carry_stops_the_worker() {
+    let server = devserver(|_| {}).await;
+    let mut agent = Agent::new(server.addr).await;
+    // As `r.text()` often gives it: the trailing newline is trimmed, as fetch trims it.
+    let first = format!("{}\n", agent.token);
+    let backend = Backend::giving(Ok(first.clone()));
+    let statuses: Log<Status> = Log::new();
+    let told = statuses.clone();
+    let client = Client::register(
+        Options::new(agent.base.clone(), agent.session.clone(), first)
+            .name("bad")
+            .lifetime(Lifetime::Ttl { seconds: 5 })
+            .tool(echo())
+            .on_status(move |s| told.push(s.clone()))
+            .token_source(backend.source()),
+    )
+    .await
+    .expect("registers with the trimmed first token");
+    let fresh = rotate(&mut agent).await;
+    *backend.current.lock().unwrap() = Ok(format!("{fresh}\nx"));
+    let stopped = statuses
+        .wait_for(Duration::from_secs(10), "a fatal error", |s| {
+            matches!(s, Status::Error { fatal: true, .. })
+        })
+        .await;
+    let told = serde_json::to_value(&stopped).unwrap();
+    assert_eq!(told["kind"], "unauthorized", "{told}");
+    assert!(
+        told["message"].as_str().unwrap().contains("a line break"),
+        "{told}"
+    );
+    for s in statuses.items() {
+        let text = format!("{s:?}");
+        assert!(!text.contains(&fresh), "the token in a status: {text}");
+    }
     until("the worker stopped", || {
         client.state() == ClientState::Failed
     })

@@ -204,7 +204,8 @@ pub(crate) fn register(
             None => return Err(wrong("", "token", "a string", &o.token.0)),
         },
     };
-    client_tools_core::api::header_value(&token, "token").map_err(|e| e.to_string())?;
+    client_tools_core::engine::check_token(&token)
+        .map_err(|e| client_tools_core::api::Error::from(e).to_string())?;
     let mut options = Options::new(base_url, session_id, token);
     if let Some(name) = o.name {
         options = options.name(name.0);

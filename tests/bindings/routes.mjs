@@ -141,7 +141,55 @@ export async function checkRoutes(checks, { label, name, siteUrl, devserverUrl: 
       if (reports !== 1) throw new Error(`the shadowing was reported ${reports} times`);
     });
 
-    await route("to a list that grows and shrinks", "go", "/grow", "item_0", ["search"]);
+    // Issue 39: the innermost declaration answers, however the components mounted (React ran
+    // the inner component's effect first, so the outer one answered while both mounted with
+    // the page, and the inner one when it mounted later).
+    await route("to a component and one inside it declaring lookup", "go", "/nested", "lookup", ["search"]);
+    await checks.check(`${label}: a name declared by a component and one inside it: the inner answers, mounted with the page or later`, async () => {
+      const texts = [];
+      for (const [what, expected, toggle] of [["mounted with the page", "inner", false], ["inner unmounted", "outer", true], ["inner mounted later", "inner", true]]) {
+        if (toggle) {
+          const before = await count("client_tools_replaced");
+          await page.click("#toggle-inner");
+          await page.locator("#inner").waitFor({ state: expected === "inner" ? "attached" : "detached", timeout: 5000 });
+          await waitFor(async () => (await count("client_tools_replaced")) > before, 5000);
+          await sleep(300);
+        }
+        const { result } = await call("lookup", {});
+        texts.push(`${what}: ${result.text}`);
+        if (result.text !== expected) throw new Error(texts.join("; "));
+      }
+      return texts.join("; ");
+    });
+
+    // Issue 39: a screen cached by <KeepAlive> (Vue) or hidden by <Activity> (React) offers no
+    // tool; shown again, it offers its own, in one PUT each way.
+    await route("to two tabs, one kept hidden", "go", "/kept", "tab_one", ["lookup", "tab_two"]);
+    await checks.check(`${label}: a cached or hidden screen releases its tools and offers them again when shown, one PUT each, its state kept`, async () => {
+      const seenPuts = [];
+      const answers = [];
+      for (const [to, present, absent] of [["two", "tab_two", "tab_one"], ["one", "tab_one", "tab_two"], ["two", "tab_two", "tab_one"]]) {
+        const before = await count("client_tools_replaced");
+        await page.click("#switch-tab");
+        await page.locator("#route", { hasText: `kept ${to}` }).waitFor({ timeout: 5000 });
+        const ok = await waitFor(async () => {
+          const names = await toolNames(base, session, token);
+          return names.includes(tool(present)) && !names.includes(tool(absent));
+        }, 5000);
+        if (!ok) throw new Error(`tab ${to}: offered ${(await toolNames(base, session, token)).join(", ")}`);
+        await sleep(300);
+        const n = (await count("client_tools_replaced")) - before;
+        seenPuts.push(n);
+        if (n !== 1) throw new Error(`tab ${to}: ${n} PUTs`);
+        if (to === "two") answers.push((await call("tab_two", {})).result.text);
+      }
+      // The tab shown again is the one that was kept (its state, the mount it counted), not a
+      // new one.
+      if (answers[0] !== answers[1]) throw new Error(`tab two answered ${answers.join(", then ")}`);
+      return `PUTs per switch: ${seenPuts.join(", ")}; ${answers.join(", ")}`;
+    });
+
+    await route("to a list that grows and shrinks", "go", "/grow", "item_0", ["tab_two"]);
     await checks.check(`${label}: a list that grows and shrinks takes one PUT per change`, async () => {
       const steps = [["#grow", 2], ["#grow", 3], ["#shrink", 2], ["#shrink", 1]];
       const counts = [];

@@ -24,7 +24,7 @@ pub use options::{Callback, Options, OptionsParts, TokenSource};
 pub use result::IntoToolResult;
 pub use scopes::{Offer, ScopeId, Scopes};
 pub use settings::{
-    engine_duration, header_value, Settings, DEFAULT_REGISTER_TIMEOUT, DEFAULT_REQUEST_TIMEOUT,
+    engine_duration, Settings, DEFAULT_REGISTER_TIMEOUT, DEFAULT_REQUEST_TIMEOUT,
     DEFAULT_STREAM_IDLE_TIMEOUT,
 };
 pub use shell::Shell;

@@ -68,8 +68,8 @@ impl Settings {
         }
     }
 
-    /// The engine's config with `tools`, checked as a whole: a time limit of zero, a token
-    /// that cannot be sent as a header, and every limit [`Config::validate`] checks are
+    /// The engine's config with `tools`, checked as a whole: a time limit of zero, and every
+    /// limit [`Config::validate`] checks (a token that cannot be sent as a header among them) are
     /// refused naming the field. `key_prefix` starts every `Idempotency-Key`; `seed` seeds the
     /// backoff's jitter.
     pub fn config(
@@ -87,7 +87,6 @@ impl Settings {
                 return Err(Error::invalid_option(field, "zero, must be above 0"));
             }
         }
-        header_value(&self.token, "token")?;
         let mut config = Config::new(
             self.base_url.clone(),
             self.session_id.clone(),
@@ -111,22 +110,6 @@ impl Settings {
 /// counting, about 24 days).
 pub fn engine_duration(d: Duration) -> crate::time::Duration {
     crate::time::Duration::from_ms(d.as_millis().min(i32::MAX as u128) as u64)
-}
-
-/// Refuses `value` unless it can be sent as an HTTP header value (the token goes out as
-/// `Authorization: Bearer …`): no NUL, CR or LF, and every character in Latin-1, as a
-/// `fetch` header's ByteString must be. Refused at once, not retried until the register
-/// deadline.
-pub fn header_value(value: &str, field: &str) -> Result<(), Error> {
-    let bad = |c: char| matches!(c, '\0' | '\r' | '\n') || c as u32 > 0xFF;
-    match value.contains(bad) {
-        false => Ok(()),
-        true => Err(Error::invalid_option(
-            field,
-            "cannot be sent as an HTTP header value: it holds a line break, a NUL or a \
-             character outside Latin-1",
-        )),
-    }
 }
 
 #[cfg(test)]

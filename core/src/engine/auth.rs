@@ -12,9 +12,14 @@
 //! is always fatal (the token is known and not allowed), as is a refresh that fails or does
 //! not come within [`TOKEN_REFRESH_TIMEOUT`].
 //!
+//! Every token, the config's and each fresh one, goes through [`sendable_token`] before use:
+//! trimmed of the whitespace `fetch` trims, and refused naming the problem (never the token)
+//! if an HTTP header cannot carry it.
+//!
 //! [`Config::token_refresh`]: super::Config::token_refresh
 
 use crate::time::Duration;
+use std::fmt;
 
 /// How long the engine waits for the shell's fresh token after a `401`; then it stops with
 /// `unauthorized`.
@@ -47,9 +52,11 @@ pub(super) struct Auth {
 }
 
 impl Auth {
+    /// `token`: the config's, which [`Config::validate`](super::Config::validate) checked
+    /// with [`sendable_token`]; it is trimmed the same way here.
     pub(super) fn new(token: &str, refreshable: bool) -> Auth {
         Auth {
-            header: bearer(token),
+            header: bearer(trim_http_whitespace(token)),
             generation: 0,
             accepted: false,
             refreshable,
@@ -100,17 +107,78 @@ impl Auth {
         Refused::Wait { ask: true }
     }
 
-    /// The shell's fresh token: what is sent from now on carries it.
-    pub(super) fn fresh(&mut self, token: &str) {
-        self.header = bearer(token);
+    /// The shell's fresh token: what is sent from now on carries it, trimmed. A token that
+    /// cannot be sent is refused with the problem and changes nothing.
+    pub(super) fn fresh(&mut self, token: &str) -> Result<(), TokenProblem> {
+        self.header = bearer(sendable_token(token)?);
         self.generation += 1;
         self.accepted = false;
         self.waiting = false;
+        Ok(())
     }
 }
 
 fn bearer(token: &str) -> String {
     format!("Bearer {token}")
+}
+
+/// What `fetch` strips from both ends of a header value: HTTP whitespace (tab, LF, CR, space).
+fn trim_http_whitespace(token: &str) -> &str {
+    token.trim_matches(['\t', '\n', '\r', ' '])
+}
+
+/// Why a token cannot be sent as `Authorization: Bearer <token>`. Its text names the problem
+/// and where it is, never the token, e.g. `holds a line break (character 9), which an HTTP
+/// header cannot carry`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TokenProblem {
+    /// Nothing left once trimmed.
+    Empty,
+    /// A character no header value may hold: `what` it is, at `at` (1-based, counted in
+    /// characters of the token as given).
+    Unsendable { what: &'static str, at: usize },
+}
+
+impl fmt::Display for TokenProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TokenProblem::Empty => f.write_str("empty, a value is needed"),
+            TokenProblem::Unsendable { what, at } => write!(
+                f,
+                "holds {what} (character {at}), which an HTTP header cannot carry"
+            ),
+        }
+    }
+}
+
+/// The token as it is sent: trimmed of leading and trailing HTTP whitespace (as `fetch` does),
+/// then refused if a header value cannot carry it in a tab, in Node and in a worker alike: no
+/// NUL, line break or other control character but tab, and every character in Latin-1 (a
+/// `fetch` header is a ByteString). The one check of every token, the config's and each fresh
+/// one.
+pub fn sendable_token(token: &str) -> Result<&str, TokenProblem> {
+    let trimmed = trim_http_whitespace(token);
+    if trimmed.is_empty() {
+        return Err(TokenProblem::Empty);
+    }
+    let before = token[..token.len() - token.trim_start_matches(['\t', '\n', '\r', ' ']).len()]
+        .chars()
+        .count();
+    for (i, c) in trimmed.chars().enumerate() {
+        let what = match c {
+            '\0' => "a NUL",
+            '\r' | '\n' => "a line break",
+            '\t' => continue,
+            c if (c as u32) < 0x20 || c == '\u{7f}' => "a control character",
+            c if (c as u32) > 0xFF => "a character outside Latin-1",
+            _ => continue,
+        };
+        return Err(TokenProblem::Unsendable {
+            what,
+            at: before + i + 1,
+        });
+    }
+    Ok(trimmed)
 }
 
 #[cfg(test)]
@@ -130,7 +198,7 @@ mod tests {
         let mut a = Auth::new("t", true);
         assert_eq!(a.refused(401, 0), Refused::Wait { ask: true });
         assert_eq!(a.refused(401, 0), Refused::Wait { ask: false });
-        a.fresh("u");
+        a.fresh("u").unwrap();
         assert_eq!(a.header(), "Bearer u");
         assert_eq!(a.generation(), 1);
         // Sent before the fresh token came: sent again, no new refresh.
@@ -141,7 +209,7 @@ mod tests {
     fn a_fresh_token_refused_before_it_was_taken_is_fatal() {
         let mut a = Auth::new("t", true);
         a.refused(401, 0);
-        a.fresh("u");
+        a.fresh("u").unwrap();
         assert!(matches!(a.refused(401, 1), Refused::Fatal(why) if !why.is_empty()));
     }
 
@@ -150,15 +218,55 @@ mod tests {
         let mut a = Auth::new("t", true);
         for generation in 0..3 {
             assert_eq!(a.refused(401, generation), Refused::Wait { ask: true });
-            a.fresh("next");
+            a.fresh("next").unwrap();
             a.accepted(generation + 1);
         }
         assert_eq!(a.generation(), 3);
         // An old answer does not prove the current token.
         let mut b = Auth::new("t", true);
         b.refused(401, 0);
-        b.fresh("u");
+        b.fresh("u").unwrap();
         b.accepted(0);
         assert!(matches!(b.refused(401, 1), Refused::Fatal(_)));
+    }
+
+    #[test]
+    fn a_token_is_trimmed_as_fetch_trims_it() {
+        assert_eq!(sendable_token("abc\n"), Ok("abc"));
+        assert_eq!(sendable_token(" \t\r\nabc def\t\n"), Ok("abc def"));
+        // Not HTTP whitespace: kept (U+00A0 is Latin-1 and may be sent).
+        assert_eq!(sendable_token("abc\u{a0}"), Ok("abc\u{a0}"));
+        let mut a = Auth::new("t\n", true);
+        assert_eq!(a.header(), "Bearer t");
+        a.refused(401, 0);
+        a.fresh(" u\r\n").unwrap();
+        assert_eq!(a.header(), "Bearer u");
+    }
+
+    #[test]
+    fn a_token_a_header_cannot_carry_is_refused_naming_the_problem_not_the_token() {
+        let cases = [
+            ("SECRET-1\nx", "a line break", 9),
+            ("\nSECRET-1\rx", "a line break", 10),
+            ("SECRET\0", "a NUL", 7),
+            ("SE\u{1}CRET", "a control character", 3),
+            ("SECRET\u{7f}x", "a control character", 7),
+            ("SECRET-\u{20ac}", "a character outside Latin-1", 8),
+        ];
+        for (token, what, at) in cases {
+            let problem = sendable_token(token).unwrap_err();
+            assert_eq!(problem, TokenProblem::Unsendable { what, at }, "{token:?}");
+            let text = problem.to_string();
+            assert!(text.contains(what) && !text.contains("SE"), "{text}");
+        }
+        assert_eq!(sendable_token(" \n\t"), Err(TokenProblem::Empty));
+        // A refused fresh token changes nothing: still waiting for one that can be sent.
+        let mut a = Auth::new("t", true);
+        a.refused(401, 0);
+        assert!(a.fresh("u\nv").is_err());
+        assert_eq!(
+            (a.header(), a.generation(), a.is_waiting()),
+            ("Bearer t", 0, true)
+        );
     }
 }

@@ -6,7 +6,7 @@
 
 use super::config::ToolDef;
 use super::io::{CallEvent, Output};
-use super::outbox::Outbox;
+use super::outbox::{Outbox, Topic};
 use super::requests::{Answer, ReqKind, Requests};
 use crate::calls::{self, Admission, CallRuntime, ResultLimit, Returned};
 use crate::protocol::time::parse_rfc3339;
@@ -325,9 +325,10 @@ impl Calls {
         out: &mut Outbox,
     ) {
         if !kind.as_ref().is_some_and(|k| over.contains(k)) {
-            out.error(format!(
-                "{what} of call {call_id} refused ({status}): {message}"
-            ));
+            out.error(
+                Topic::CallRequestRefused,
+                format!("{what} of call {call_id} refused ({status}): {message}"),
+            );
         }
         let reason = match kind {
             Some(kind) => kind.as_str().to_owned(),
@@ -502,11 +503,14 @@ impl Calls {
         }
         let why = out.take_failure();
         let why = why.map_or_else(String::new, |f| format!(" (last: {f})"));
-        out.error(format!(
-            "the {} of call {call_id} was not sent again: its {} passes first{why}",
-            deadline.request(),
-            deadline.field()
-        ));
+        out.error(
+            Topic::CallDeadline,
+            format!(
+                "the {} of call {call_id} was not sent again: its {} passes first{why}",
+                deadline.request(),
+                deadline.field()
+            ),
+        );
         self.end(call_id, deadline.reason(), now, out);
     }
 
@@ -528,13 +532,16 @@ impl Calls {
                     } else {
                         ("behind", now.since(server))
                     };
-                    out.error(format!(
+                    out.error(
+                        Topic::ClockDisagrees,
+                        format!(
                         "the server's {} reads {} ms {ahead} its window by this clock (tolerance \
                          {} ms): the clocks disagree, so deadlines are counted from this clock",
                         which.field(),
                         off.as_ms(),
                         CLOCK_TOLERANCE.as_ms()
-                    ));
+                    ),
+                    );
                 }
                 fallback
             }

@@ -1,6 +1,7 @@
 //! What the app configures: the session, the client's name, lifetime and tools, the policies,
 //! and the request paths. [`Config::validate`] checks every limit before anything is sent.
 
+use super::auth::{sendable_token, TokenProblem};
 pub use crate::calls::{ToolDef, DEFAULT_TOOL_TIMEOUT_MS};
 use crate::protocol::validate::{self, ErrorKind, ValidationError};
 use crate::protocol::{Lifetime, ToolSpec};
@@ -165,7 +166,6 @@ impl Config {
         for (field, value) in [
             ("baseUrl", &self.base_url),
             ("sessionId", &self.session_id),
-            ("token", &self.token),
             ("keyPrefix", &self.key_prefix),
         ] {
             if value.trim().is_empty() {
@@ -176,6 +176,7 @@ impl Config {
                 ));
             }
         }
+        check_token(&self.token)?;
         if !(self.base_url.starts_with("http://")
             || self.base_url.starts_with("https://")
             || self.base_url.starts_with('/'))
@@ -250,4 +251,19 @@ pub fn validate_tool_refs(tools: &[&ToolDef]) -> Result<(), ValidationError> {
         }
     }
     Ok(())
+}
+
+/// Refuses a token [`sendable_token`] refuses, as the field `token` (its text names the
+/// problem, never the token).
+pub fn check_token(token: &str) -> Result<(), ValidationError> {
+    match sendable_token(token) {
+        Ok(_) => Ok(()),
+        Err(problem) => {
+            let kind = match problem {
+                TokenProblem::Empty => ErrorKind::Empty,
+                TokenProblem::Unsendable { .. } => ErrorKind::BadCharacter,
+            };
+            Err(ValidationError::new("token", kind, problem.to_string()))
+        }
+    }
 }

@@ -129,11 +129,11 @@ mod stream;
 mod timers;
 mod tools;
 
-pub use auth::TOKEN_REFRESH_TIMEOUT;
+pub use auth::{sendable_token, TokenProblem, TOKEN_REFRESH_TIMEOUT};
 pub use calls::cut_result;
 pub use calls::CLOCK_TOLERANCE;
 pub use config::{
-    validate_tool_refs, validate_tools, Config, Paths, ToolDef, WhenHidden,
+    check_token, validate_tool_refs, validate_tools, Config, Paths, ToolDef, WhenHidden,
     DEFAULT_REGISTER_TIMEOUT, DEFAULT_STREAM_CONNECT_TIMEOUT, DEFAULT_STREAM_IDLE_TIMEOUT,
     DEFAULT_TOOL_TIMEOUT_MS,
 };
@@ -141,6 +141,7 @@ pub use io::{
     CallEvent, ClientState, EngineError, EngineErrorKind, HttpRequest, Input, LeftBy, Method, OpId,
     Output, RequestId, Status, StreamId, Urgency,
 };
+pub use outbox::ERROR_REPORT_INTERVAL;
 pub use requests::LEAVE_TIMEOUT;
 
 use crate::protocol::ValidationError;

@@ -6,7 +6,7 @@
 use super::backoff::{Backoff, Rng};
 use super::config::{Config, ToolDef, WhenHidden};
 use super::io::{ClientState, LeftBy, Output, Status};
-use super::outbox::Outbox;
+use super::outbox::{Outbox, Topic};
 use super::requests::{Answer, ReqKind, Requests};
 use crate::protocol::{register_json, ClientInfo, FromJson, Lifetime, PingAnswer, ToolSpec};
 use crate::time::{Duration, Instant};
@@ -276,7 +276,10 @@ impl Registration {
             Answer::Refused {
                 status, message, ..
             } => {
-                out.error(format!("ping refused ({status}): {message}"));
+                out.error(
+                    Topic::PingRefused,
+                    format!("ping refused ({status}): {message}"),
+                );
                 Pinged::Next(self.next_ping(now))
             }
         }

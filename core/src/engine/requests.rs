@@ -3,7 +3,7 @@
 //! business of the sub-state that sent the request; the engine routes it there by
 //! [`ReqKind`].
 
-use super::auth::{Auth, Refused};
+use super::auth::{Auth, Refused, TokenProblem};
 use super::backoff::{Rng, REQUEST_BACKOFF};
 use super::config::{Config, Paths};
 use super::io::{HttpRequest, Method, OpId, Output, RequestId, Urgency};
@@ -155,12 +155,19 @@ impl Requests {
         &mut self.auth
     }
 
-    /// The shell's fresh token: the requests held for it go out again, with it.
-    pub(super) fn fresh_token(&mut self, token: &str, now: Instant, out: &mut Outbox) {
-        self.auth.fresh(token);
+    /// The shell's fresh token: the requests held for it go out again, with it. A token that
+    /// cannot be sent is refused with the problem, and nothing goes out.
+    pub(super) fn fresh_token(
+        &mut self,
+        token: &str,
+        now: Instant,
+        out: &mut Outbox,
+    ) -> Result<(), TokenProblem> {
+        self.auth.fresh(token)?;
         for req in std::mem::take(&mut self.held) {
             self.transmit(req, now, out);
         }
+        Ok(())
     }
 
     /// The event stream's URL.

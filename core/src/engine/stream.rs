@@ -4,7 +4,7 @@
 use super::auth::Auth;
 use super::backoff::{Rng, STREAM_BACKOFF};
 use super::io::{Output, Status, StreamId};
-use super::outbox::Outbox;
+use super::outbox::{Outbox, Topic};
 use crate::time::{Duration, Instant};
 
 /// A connection open this long without trouble counts as healthy: the backoff starts over.
@@ -125,6 +125,7 @@ impl Stream {
                 headers.push(("Last-Event-ID", self.last_event_id.clone()));
             } else if !std::mem::replace(&mut self.unsendable_id_told, true) {
                 out.error(
+                    Topic::LastEventId,
                     "the stream's last event id has characters a header cannot carry (only \
                      printable ASCII): reconnecting without Last-Event-ID, from the pending calls"
                         .to_owned(),

@@ -4,7 +4,7 @@
 
 use super::config::ToolDef;
 use super::io::{EngineError, EngineErrorKind, OpId, Output};
-use super::outbox::Outbox;
+use super::outbox::{Outbox, Topic};
 use super::requests::{Answer, ReqKind, Requests};
 use crate::protocol::{replace_tools_json, ToolSpec};
 use crate::time::Instant;
@@ -104,7 +104,7 @@ impl ToolList {
             } => {
                 self.refused = self.refused.max(version);
                 let message = format!("replacing the tools refused ({status}): {message}");
-                out.error(message.clone());
+                out.error(Topic::ToolsRefused, message.clone());
                 let err = EngineError::new(EngineErrorKind::Rejected, message);
                 self.finish_ops(version, Err(err), out);
             }

@@ -334,3 +334,13 @@ pub fn body_json(req: &HttpRequest) -> Value {
 pub fn error_json(kind: &str, message: &str) -> String {
     json!({"error": {"type": kind, "message": message, "param": null}}).to_string()
 }
+
+/// How many errors like it a report of a throttled error says were held back with it
+/// (`… (and N more like it since the last report)`); 0 when it says none.
+pub fn more_like_it(message: &str) -> u64 {
+    message
+        .rsplit_once(" (and ")
+        .and_then(|(_, tail)| tail.strip_suffix(" more like it since the last report)"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}

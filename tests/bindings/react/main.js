@@ -1,6 +1,6 @@
 // A Vite + React + React Router app under StrictMode that declares its tools per component and
 // per route with client-tools/react; tests/bindings/react/check.mjs drives it.
-import { createElement as h, lazy, StrictMode, Suspense, useEffect, useMemo, useRef, useState } from "react";
+import { Activity, createElement as h, lazy, StrictMode, Suspense, useEffect, useMemo, useRef, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { createBrowserRouter, Outlet, RouterProvider, useLoaderData, useNavigate } from "react-router";
 import { fillFormTool, navigateTool } from "client-tools";
@@ -103,6 +103,38 @@ function Searches() {
   return h("div", null, h("p", { id: "route" }, "search"), h(Search, { who: "older" }), newer && h(Search, { who: "newer" }), h("button", { id: "drop-newer", onClick: () => setNewer(false) }, "drop newer"));
 }
 
+// A name declared by a component and by one inside it: the inner one answers, whether it
+// mounted with the page (React runs its effect first) or later.
+function Inner() {
+  useTools([{ name: "lookup", description: "Looks up (inner).", handler: () => "inner" }]);
+  return h("p", { id: "inner" }, "inner");
+}
+
+function Nested() {
+  const [inner, setInner] = useState(true);
+  useTools([{ name: "lookup", description: "Looks up (outer).", handler: () => "outer" }]);
+  return h("div", null, h("p", { id: "route" }, "nested"), inner && h(Inner), h("button", { id: "toggle-inner", onClick: () => setInner(!inner) }, "toggle inner"));
+}
+
+// Two tabs kept by <Activity>: the hidden one keeps its state and offers no tool.
+function Tab({ name }) {
+  const [visits] = useState(() => (seen.tabMounts = (seen.tabMounts ?? 0) + 1));
+  useTools([{ name: `tab_${name}`, description: `Tab ${name}.`, handler: () => `tab ${name} (mount ${visits})` }]);
+  return h("p", { id: `tab-${name}` }, name);
+}
+
+function Kept() {
+  const [tab, setTab] = useState("one");
+  return h(
+    "div",
+    null,
+    h("p", { id: "route" }, `kept ${tab}`),
+    h(Activity, { mode: tab === "one" ? "visible" : "hidden" }, h(Tab, { name: "one" })),
+    h(Activity, { mode: tab === "two" ? "visible" : "hidden" }, h(Tab, { name: "two" })),
+    h("button", { id: "switch-tab", onClick: () => setTab(tab === "one" ? "two" : "one") }, "switch tab"),
+  );
+}
+
 function Grow() {
   const [n, setN] = useState(1);
   const tools = [];
@@ -138,6 +170,8 @@ const router = createBrowserRouter([
       },
       { path: "counter", element: h(Counter) },
       { path: "search", element: h(Searches) },
+      { path: "nested", element: h(Nested) },
+      { path: "kept", element: h(Kept) },
       { path: "grow", element: h(Grow) },
       { path: "form", element: h(FormRoute) },
     ],

@@ -1,7 +1,7 @@
 // A Vite + Vue 3 + vue-router app that declares its tools per component and per route with
 // client-tools/vue (render functions: no compiler plugin); tests/bindings/vue/check.mjs drives it
 // through the same route checks as the React app (../routes.mjs).
-import { computed, createApp, defineComponent, h, ref, watchEffect } from "vue";
+import { computed, createApp, defineComponent, h, KeepAlive, ref, watchEffect } from "vue";
 import { createRouter, createWebHistory, RouterView } from "vue-router";
 import { fillFormTool, navigateTool } from "client-tools";
 import { z } from "zod";
@@ -99,6 +99,52 @@ const Searches = defineComponent({
   },
 });
 
+// A name declared by a component and by one inside it: the inner one answers, whether it
+// mounted with the page or later.
+const Inner = defineComponent({
+  setup() {
+    useTools(() => [{ name: "lookup", description: "Looks up (inner).", handler: () => "inner" }]);
+    return () => h("p", { id: "inner" }, "inner");
+  },
+});
+
+const Nested = defineComponent({
+  setup() {
+    const inner = ref(true);
+    useTools(() => [{ name: "lookup", description: "Looks up (outer).", handler: () => "outer" }]);
+    return () =>
+      h("div", null, [
+        h("p", { id: "route" }, "nested"),
+        inner.value ? h(Inner) : null,
+        h("button", { id: "toggle-inner", onClick: () => (inner.value = !inner.value) }, "toggle inner"),
+      ]);
+  },
+});
+
+// Two tabs kept by <KeepAlive>: the cached one keeps its state and offers no tool.
+const Tab = defineComponent({
+  props: { name: String },
+  setup(props) {
+    const visits = (seen.tabMounts = (seen.tabMounts ?? 0) + 1);
+    useTools(() => [{ name: `tab_${props.name}`, description: `Tab ${props.name}.`, handler: () => `tab ${props.name} (mount ${visits})` }]);
+    return () => h("p", { id: `tab-${props.name}` }, props.name);
+  },
+});
+const TabOne = defineComponent({ setup: () => () => h(Tab, { name: "one" }) });
+const TabTwo = defineComponent({ setup: () => () => h(Tab, { name: "two" }) });
+
+const Kept = defineComponent({
+  setup() {
+    const tab = ref("one");
+    return () =>
+      h("div", null, [
+        h("p", { id: "route" }, `kept ${tab.value}`),
+        h(KeepAlive, null, [tab.value === "one" ? h(TabOne) : h(TabTwo)]),
+        h("button", { id: "switch-tab", onClick: () => (tab.value = tab.value === "one" ? "two" : "one") }, "switch tab"),
+      ]);
+  },
+});
+
 const Grow = defineComponent({
   setup() {
     const n = ref(1);
@@ -143,6 +189,8 @@ const router = createRouter({
     },
     { path: "/counter", component: Counter },
     { path: "/search", component: Searches },
+    { path: "/nested", component: Nested },
+    { path: "/kept", component: Kept },
     { path: "/grow", component: Grow },
     { path: "/form", component: FormRoute },
   ],

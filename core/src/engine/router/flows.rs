@@ -8,7 +8,7 @@ use crate::engine::auth::Refused;
 use crate::engine::io::{
     ClientState, EngineError, EngineErrorKind, LeftBy, OpId, Output, Status, StreamId,
 };
-use crate::engine::outbox::Outbox;
+use crate::engine::outbox::{Outbox, Topic};
 use crate::engine::registration::{Leaving, OnVisible};
 use crate::engine::requests::{ReqKind, LEAVE_TIMEOUT};
 use crate::engine::stream::Opened;
@@ -92,8 +92,10 @@ impl Router {
         {
             return;
         }
-        self.out
-            .error(format!("ignored an unreadable stream event: {error}"));
+        self.out.error(
+            Topic::UnreadableEvent,
+            format!("ignored an unreadable stream event: {error}"),
+        );
     }
 
     /// A pending list the parser refused whole (a call's arguments nested too deep, a number
@@ -101,7 +103,10 @@ impl Router {
     /// answered with an error when only its ids can be read.
     pub(super) fn on_unreadable_pending(&mut self, body: &str, error: &str, now: Instant) {
         let Some(calls) = scan::member(body, "calls").filter(|c| c.starts_with('[')) else {
-            return (self.out).error(format!("pending calls: the answer is not JSON ({error})"));
+            return (self.out).error(
+                Topic::UnreadablePending,
+                format!("pending calls: the answer is not JSON ({error})"),
+            );
         };
         for (_, call) in scan::elements(calls) {
             match crate::json::parse(call) {
@@ -109,7 +114,10 @@ impl Router {
                 Err(e) => {
                     let (value, why) = readable(call);
                     if !self.answer_unreadable_call(&value, why.as_deref().unwrap_or(&e), now) {
-                        (self.out).error(format!("ignored an unreadable pending call: {e}"));
+                        (self.out).error(
+                            Topic::UnreadablePendingCall,
+                            format!("ignored an unreadable pending call: {e}"),
+                        );
                     }
                 }
             }
@@ -153,7 +161,7 @@ impl Router {
                 ms(self.stream_connect_timeout)
             )
         };
-        self.out.error(message);
+        self.out.error(Topic::StreamSilent, message);
         self.stream.abort(&mut self.out);
         self.reconnect_later(now);
     }
@@ -292,11 +300,14 @@ impl Router {
         }
         let why = self.out.take_failure();
         let why = why.map_or_else(String::new, |e| format!(" (last: {e})"));
-        self.out.error(format!(
-            "leave: the server did not confirm within {} ms{why}; the client left here, and \
+        self.out.error(
+            Topic::LeaveUnconfirmed,
+            format!(
+                "leave: the server did not confirm within {} ms{why}; the client left here, and \
              the server, not told, keeps its registration until its TTL runs out",
-            LEAVE_TIMEOUT.as_ms()
-        ));
+                LEAVE_TIMEOUT.as_ms()
+            ),
+        );
         for op in ops {
             self.out.push(Output::OpDone { op, result: Ok(()) });
         }

@@ -13,7 +13,7 @@ use super::io::{
     ClientState, EngineError, EngineErrorKind, Input, LeftBy, OpId, Output, RequestId, Status,
     StreamId,
 };
-use super::outbox::Outbox;
+use super::outbox::{Outbox, Topic};
 use super::registration::{Pinged, Registered, Registration, Visibility};
 use super::requests::{Answer, Answered, Reply, Req, ReqKind, Requests};
 use super::stream::Stream;
@@ -60,7 +60,7 @@ impl Router {
             calls: Calls::default(),
             timers: TimerTable::default(),
             rng: Rng::new(cfg.seed),
-            out: Outbox::default(),
+            out: Outbox::new(now),
             next_op: 0,
             stopped: None,
             now,
@@ -100,6 +100,7 @@ impl Router {
 
     pub(super) fn handle(&mut self, input: Input, now: Instant) {
         self.now = now;
+        self.out.set_now(now);
         if self.reg.state() == ClientState::Failed {
             return self.after_stop(input, now);
         }
@@ -169,17 +170,19 @@ impl Router {
             return;
         }
         self.timers.stop(Timer::Token);
-        match token {
-            Ok(token) if !token.trim().is_empty() => {
-                self.requests.fresh_token(&token, now, &mut self.out);
+        match token.map(|token| self.requests.fresh_token(&token, now, &mut self.out)) {
+            Ok(Ok(())) => {
                 if std::mem::take(&mut self.stream_awaits_token) {
                     self.open_stream(now);
                 }
             }
-            Ok(_) => self.fail(
+            // Its text names the problem, never the token.
+            Ok(Err(problem)) => self.fail(
                 EngineErrorKind::Unauthorized,
-                "the server refused the token (401) and the token function gave an empty one"
-                    .to_owned(),
+                format!(
+                    "the server refused the token (401) and the token function gave one that \
+                     cannot be sent: {problem}"
+                ),
             ),
             Err(why) => self.fail(
                 EngineErrorKind::Unauthorized,
@@ -230,14 +233,17 @@ impl Router {
         }
         consider(self.requests.next_retry());
         consider(self.calls.next_deadline());
+        consider(self.out.next_held_errors());
         next
     }
 
     pub(super) fn handle_timeout(&mut self, now: Instant) {
         self.now = now;
+        self.out.set_now(now);
         if self.reg.state() == ClientState::Failed {
             return;
         }
+        self.out.tell_held_errors(now);
         if self.timers.take_expired(Timer::Register, now) {
             return self.register_timed_out();
         }
@@ -287,6 +293,7 @@ impl Router {
     /// Feeds one item of the current stream connection.
     pub(super) fn on_sse_item(&mut self, item: Item<EventRef<'_>>, now: Instant) {
         self.now = now;
+        self.out.set_now(now);
         if self.reg.state() == ClientState::Failed {
             return;
         }
@@ -302,10 +309,13 @@ impl Router {
             Item::Retry(ms) => self.stream.set_retry_floor(ms),
             Item::Comment => {}
             Item::Oversized { bytes } => {
-                self.out.error(format!(
-                    "the event stream sent an event of {bytes} bytes, over the size limit; \
+                self.out.error(
+                    Topic::OversizedEvent,
+                    format!(
+                        "the event stream sent an event of {bytes} bytes, over the size limit; \
                      it was dropped and the pending calls are read instead"
-                ));
+                    ),
+                );
                 self.sync_pending(now);
             }
         }
@@ -334,6 +344,7 @@ impl Router {
 
     pub(super) fn set_tools(&mut self, tools: Vec<ToolDef>, now: Instant) -> OpId {
         self.now = now;
+        self.out.set_now(now);
         let op = self.new_op();
         // The list the server has, or is being sent, again (a re-render, React's StrictMode
         // mounting twice): no `PUT`; the op settles with the one that carries it. (A list it
@@ -375,6 +386,7 @@ impl Router {
 
     pub(super) fn leave_by_app(&mut self, now: Instant) -> OpId {
         self.now = now;
+        self.out.set_now(now);
         let op = self.new_op();
         self.leave(LeftBy::App, Some(op), false, now);
         op
@@ -389,7 +401,7 @@ impl Router {
             None | Some(Answered::Retrying { notice: None }) => {}
             Some(Answered::Retrying {
                 notice: Some(notice),
-            }) => self.out.error(notice),
+            }) => self.out.error(Topic::Retrying, notice),
             Some(Answered::Unauthorized(req, message)) => {
                 self.fail(EngineErrorKind::Unauthorized, message.clone());
                 // `fail` settles the ops of requests still on their way; this one was answered.
@@ -495,8 +507,10 @@ impl Router {
                 // after a backoff (a register has no bound: `retry_later` keeps it).
                 answer => {
                     let e = answer.map_or_else(|e| e, |_| "its `id` is empty".to_owned());
-                    self.out
-                        .error(format!("register: the answer is not a client object ({e})"));
+                    self.out.error(
+                        Topic::RegisterAnswer,
+                        format!("register: the answer is not a client object ({e})"),
+                    );
                     let _ = self.requests.retry_later(req, None, now, &mut self.rng);
                     return;
                 }
@@ -546,10 +560,16 @@ impl Router {
                             self.on_pending_call(call, now);
                         }
                     }
-                    _ => (self.out).error("pending calls: the answer has no `calls` array".into()),
+                    _ => (self.out).error(
+                        Topic::UnreadablePending,
+                        "pending calls: the answer has no `calls` array".into(),
+                    ),
                 },
                 Err(e) => self.on_unreadable_pending(&body, &e, now),
-                _ => (self.out).error("pending calls: the answer is not a JSON object".into()),
+                _ => (self.out).error(
+                    Topic::UnreadablePending,
+                    "pending calls: the answer is not a JSON object".into(),
+                ),
             },
             // Not a lapse, whatever it says (a replica behind, a server without the route):
             // only a ping's or a tool list's own 404 means the server forgot the client. Read
@@ -558,10 +578,13 @@ impl Router {
                 status, message, ..
             } => {
                 if req.retries() == 0 {
-                    self.out.error(format!(
-                        "reading pending calls refused ({status}): {message}; \
+                    self.out.error(
+                        Topic::PendingRefused,
+                        format!(
+                            "reading pending calls refused ({status}): {message}; \
                          read again after a backoff"
-                    ));
+                        ),
+                    );
                 }
                 let _ = self.requests.retry_later(req, None, now, &mut self.rng);
                 return;
@@ -577,8 +600,10 @@ impl Router {
             Ok(call) => self.on_dispatched(call, now),
             Err(e) => {
                 if !self.answer_unreadable_call(&value, &e, now) {
-                    self.out
-                        .error(format!("ignored an unreadable pending call: {e}"));
+                    self.out.error(
+                        Topic::UnreadablePendingCall,
+                        format!("ignored an unreadable pending call: {e}"),
+                    );
                 }
             }
         }
