@@ -120,8 +120,10 @@ mod auth;
 mod backoff;
 mod calls;
 mod config;
+mod inflight;
 mod io;
 mod outbox;
+mod pending;
 mod registration;
 mod requests;
 mod router;
@@ -131,7 +133,7 @@ mod tools;
 
 pub use auth::TOKEN_REFRESH_TIMEOUT;
 pub use calls::cut_result;
-pub use calls::CLOCK_TOLERANCE;
+pub use calls::{CLOCK_TOLERANCE, MAX_LIVE_CALLS};
 pub use config::{
     validate_tool_refs, validate_tools, Config, Paths, ToolDef, WhenHidden,
     DEFAULT_REGISTER_TIMEOUT, DEFAULT_STREAM_CONNECT_TIMEOUT, DEFAULT_STREAM_IDLE_TIMEOUT,
@@ -199,6 +201,14 @@ impl Engine {
     /// The next thing for the shell to do or tell, in order; `None` when there is nothing.
     pub fn poll_output(&mut self) -> Option<Output> {
         self.router.poll_output()
+    }
+
+    /// Whether request `request` is still wanted. A shell that holds requests back (the
+    /// browser's queue) asks before sending one that waited: the engine may have given it up
+    /// meanwhile (an ack or result of a registration that lapsed), and then it is not sent
+    /// and no answer is expected.
+    pub fn wants(&self, request: RequestId) -> bool {
+        self.router.wants(request)
     }
 
     /// The earliest deadline at which [`Engine::handle_timeout`] must be called; `None` when
