@@ -95,7 +95,7 @@ fn a_lapsed_registration_gets_no_ack_or_result_and_its_waiting_handlers_never_ru
     assert_eq!(h.aborts(), [("call_running", "registration_lapsed")]);
     assert_eq!(h.engine.calls_in_progress(), 0);
     // The ack of the lapsed registration is not wanted: a shell that still holds it drops it.
-    assert!(!h.engine.wants(ack.id));
+    assert!(!h.engine.wants(ack.id, at(h.now)));
     h.out.clear();
     // Late answers change nothing: no handler starts, no result goes out.
     h.answer(

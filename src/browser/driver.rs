@@ -278,7 +278,7 @@ impl Pumped for Shared {
                     req,
                     timeout_ms: self.request_timeout_ms,
                     // Asked when a slot comes free, outside any borrow of the engine.
-                    wanted: Box::new(move || asked.engine.borrow().wants(id)),
+                    wanted: Box::new(move || asked.engine.borrow().wants(id, now())),
                     done: Box::new(move |input| shared.feed(input)),
                 })
             }

@@ -1,15 +1,18 @@
 //! The engine's requests, sent through one small queue per page: at most [`MAX_IN_FLIGHT`]
 //! at a time, so the page's own requests are not starved of the browser's few connections
 //! per host (6 over HTTP/1.1), and by urgency: registration and pings first (the registration
-//! lapses by its TTL if they wait, and every call with it), then acks (the server fails a call
-//! not acked within 60 s), then tool lists, pending-call reads and leaving, then results
-//! (5 min). One slot is kept for the registration and pings: acks, control requests and
-//! results never hold all of them, so a burst of calls never makes a ping wait. Results hold
-//! at most [`MAX_RESULTS_IN_FLIGHT`]: one more slot is left for acks and control requests, so
-//! results the server accepts and never answers (held for `requestTimeoutMs`) never keep an
-//! ack waiting; those wait only for each other. A request that waited is sent only if the
+//! lapses by its TTL if they wait, and every call with it), then results, then acks, then tool
+//! lists, pending-call reads and leaving. One slot is kept for the registration and pings:
+//! acks, control requests and results never hold all of them, so a burst of calls never makes
+//! a ping wait. Results go before acks because a result's call has run its handler: in a
+//! burst, acking more calls while their results wait only ends in results past their deadline
+//! (the model told "failed" of a call whose side effect happened), whereas a call not acked
+//! yet has not run. Results hold at most [`MAX_RESULTS_IN_FLIGHT`]: one more slot is left for
+//! acks and control requests, so results the server accepts and never answers (held for
+//! `requestTimeoutMs`) never keep an ack waiting; those wait only for each other. A request that waited is sent only if the
 //! engine still wants it ([`Engine::wants`](crate::engine::Engine::wants)): an ack or result of
-//! a registration that lapsed meanwhile is dropped. A keep-alive request (the leave on page
+//! a registration that lapsed meanwhile, or an ack whose call's deadline passed, is answered
+//! as a network error without being sent. A keep-alive request (the leave on page
 //! hide) never waits: the page is going. A request without a whole answer within
 //! `requestTimeoutMs` is aborted (`net::send`), so a slot is never held for good.
 
@@ -25,12 +28,12 @@ pub(crate) const MAX_CALLS_IN_FLIGHT: usize = MAX_IN_FLIGHT - 1;
 /// The most results among them: another slot is kept for acks and control requests.
 pub(crate) const MAX_RESULTS_IN_FLIGHT: usize = MAX_CALLS_IN_FLIGHT - 1;
 
-/// Each urgency, most urgent first.
-const URGENCIES: [Urgency; 4] = [
+/// The order in which waiting requests take a free slot (see the module docs).
+const TURNS: [Urgency; 4] = [
     Urgency::Registration,
+    Urgency::Result,
     Urgency::Ack,
     Urgency::Control,
-    Urgency::Result,
 ];
 
 /// The requests waiting for a slot, by urgency, and how many are out (and how many of those
@@ -101,7 +104,7 @@ impl<T> Queue<T> {
 
     /// The most urgent waiting request that fits (oldest first), with its slot taken.
     fn next(&mut self) -> Option<(T, Urgency)> {
-        for kind in URGENCIES {
+        for kind in TURNS {
             if !self.fits(kind) {
                 continue;
             }
@@ -163,6 +166,13 @@ fn release(urgency: Urgency) {
             return crate::js::promise::spawn(Box::pin(transmit(job, true)));
         }
         QUEUE.with(|q| q.borrow_mut().give_back(kind));
+        // Answered as not sent: a call whose deadline passed ends by it (the engine ignores
+        // the answer of a request it forgot).
+        let request = job.req.id;
+        (job.done)(Input::NetworkError {
+            request,
+            message: "not sent: given up while it waited for a connection".to_owned(),
+        });
     }
 }
 
@@ -208,10 +218,10 @@ async fn transmit(job: Job, counted: bool) {
 mod tests {
     use super::{Queue, Urgency, MAX_CALLS_IN_FLIGHT, MAX_IN_FLIGHT, MAX_RESULTS_IN_FLIGHT};
 
-    /// At most MAX_IN_FLIGHT out, at most MAX_RESULTS_IN_FLIGHT of them results; then acks
-    /// first, results last, each kind oldest first.
+    /// At most MAX_IN_FLIGHT out, at most MAX_RESULTS_IN_FLIGHT of them results, each kind
+    /// oldest first; a result takes a slot free for it before an ack.
     #[test]
-    fn acks_overtake_results_and_the_caps_hold() {
+    fn results_within_their_cap_go_before_acks_and_the_caps_hold() {
         let mut q = Queue::default();
         for i in 0..MAX_RESULTS_IN_FLIGHT {
             assert_eq!(
@@ -248,6 +258,14 @@ mod tests {
             q.admit("ack 3".to_owned(), Urgency::Ack),
             Some("ack 3".to_owned())
         );
+        // Every slot but the registration's busy, an ack and a result waiting: a result slot
+        // that comes free is the result's, whichever request freed it.
+        assert!(q.admit("ack 4".to_owned(), Urgency::Ack).is_some());
+        assert!(q.admit("ack 5".to_owned(), Urgency::Ack).is_some());
+        assert_eq!(q.admit("ack 6".to_owned(), Urgency::Ack), None);
+        assert_eq!(q.admit("result 10".to_owned(), Urgency::Result), None);
+        assert_eq!(q.release(Urgency::Ack), Some("result 10".to_owned()));
+        assert_eq!(q.release(Urgency::Ack), Some("ack 6".to_owned()));
     }
 
     /// Issue 39: a burst of acks (and results that hang) never makes a ping or a register
@@ -272,10 +290,14 @@ mod tests {
         // The next slot that comes free goes to the waiting ping, not to the older acks.
         assert_eq!(q.release(Urgency::Ack), Some(51));
         assert_eq!(q.in_flight, MAX_IN_FLIGHT);
-        // With registration requests out, acks still have their slots.
-        assert_eq!(q.release(Urgency::Registration), Some(3));
+        // Two pings out, one in the kept slot: the other's slot, free again, goes to the
+        // others, the result first; then acks.
+        assert_eq!(q.release(Urgency::Registration), Some(100));
+        assert_eq!(q.registration, 1);
+        assert_eq!(q.release(Urgency::Ack), Some(3));
+        // The last ping back: its kept slot stays free of the others.
         assert_eq!(q.release(Urgency::Registration), None);
-        assert_eq!(q.registration, 0);
+        assert_eq!((q.registration, q.in_flight), (0, MAX_CALLS_IN_FLIGHT));
     }
 
     /// Acks and control requests may take every slot but the registration's: only results are
@@ -289,9 +311,9 @@ mod tests {
         assert_eq!(q.admit(7, Urgency::Control), None);
         assert_eq!(q.admit(9, Urgency::Result), None);
         assert_eq!(q.admit(8, Urgency::Ack), None);
+        assert_eq!(q.release(Urgency::Control), Some(9));
         assert_eq!(q.release(Urgency::Control), Some(8));
         assert_eq!(q.release(Urgency::Control), Some(7));
-        assert_eq!(q.release(Urgency::Control), Some(9));
         assert_eq!(q.results, 1);
     }
 }

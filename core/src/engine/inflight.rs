@@ -36,9 +36,9 @@ impl<V> Inflight<V> {
         (self.slots.get(i)?.0 == id).then_some(i)
     }
 
-    /// Whether request `id` is on its way.
-    pub(super) fn contains(&self, id: RequestId) -> bool {
-        self.index(id).is_some_and(|i| self.slots[i].1.is_some())
+    /// Request `id`, if it is on its way.
+    pub(super) fn get(&self, id: RequestId) -> Option<&V> {
+        self.slots[self.index(id)?].1.as_ref()
     }
 
     /// Takes request `id` out, if it is on its way.

@@ -305,11 +305,13 @@ impl Requests {
         self.inflight.insert(id, req);
     }
 
-    /// Whether request `id` is still wanted: on its way, not forgotten. A shell that queues
-    /// requests asks before sending one that waited, so that none goes out for a call or a
-    /// registration given up meanwhile (an ack for a registration that lapsed).
-    pub(super) fn wants(&self, id: RequestId) -> bool {
-        self.inflight.contains(id)
+    /// Whether request `id` is still wanted at `now`: on its way, not forgotten, and not past
+    /// its bound (a call's server deadline: the server has failed the call). A shell that
+    /// queues requests asks before sending one that waited, so that none goes out for a call
+    /// or a registration given up meanwhile (an ack for a registration that lapsed, or for a
+    /// call whose `ack_deadline` passed while the ack waited for a slot).
+    pub(super) fn wants(&self, id: RequestId, now: Instant) -> bool {
+        (self.inflight.get(id)).is_some_and(|r| r.not_after.is_none_or(|at| now < at))
     }
 
     /// Whether a request of this kind is on its way or waiting for its retry.

@@ -96,8 +96,8 @@ impl Router {
         self.calls.len()
     }
 
-    pub(super) fn wants(&self, request: RequestId) -> bool {
-        self.requests.wants(request)
+    pub(super) fn wants(&self, request: RequestId, now: Instant) -> bool {
+        self.requests.wants(request, now)
     }
 
     pub(super) fn poll_output(&mut self) -> Option<Output> {
