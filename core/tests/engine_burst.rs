@@ -34,14 +34,24 @@ fn errors(h: &Harness) -> Vec<String> {
 
 /// `n` calls of `noop` for this client, as one pending-calls answer.
 fn pending_body(from: usize, n: usize) -> String {
+    padded_body(from, n, 0, "noop")
+}
+
+/// [`pending_body`] with a `pad` of `bytes` in each call's arguments.
+fn padded_body(from: usize, n: usize, bytes: usize, tool: &str) -> String {
     let mut calls = Vec::with_capacity(n);
+    let args = if bytes == 0 {
+        json!({})
+    } else {
+        json!({ "pad": "x".repeat(bytes) })
+    };
     for i in from..from + n {
         calls.push(dispatched_json(
             CLIENT,
             "run_1",
             &format!("call_{i}"),
-            "noop",
-            json!({}),
+            tool,
+            args.clone(),
         ));
     }
     json!({ "calls": calls }).to_string()
@@ -186,4 +196,36 @@ fn a_large_pending_answer_is_taken_a_slice_per_turn_up_to_the_cap() {
         told.len() == 1 && told[0].contains(&format!("call_{MAX_LIVE_CALLS} (noop)")),
         "{told:?}"
     );
+}
+
+#[test]
+fn a_pending_answer_cut_at_its_read_limit_is_taken_up_to_the_cut_and_read_again_when_a_call_ends() {
+    use client_tools_core::engine::MAX_PENDING_READ;
+    let mut c = config();
+    c.tools.push(tool("big", None));
+    let mut h = Harness::registered(c);
+    let s = h.stream_id();
+    h.bytes(s, "event: stream_reset\ndata:\n\n");
+    let pending = h.take_send(Method::Get, "/calls");
+    assert_eq!(pending.answer_limit, Some(MAX_PENDING_READ));
+    // What a shell hands in: the first MAX_PENDING_READ bytes of a longer answer (calls of
+    // 2 KB: fewer than the live-call cap fit in it).
+    let body = padded_body(0, 1_000, 2_000, "big");
+    // Each call's text ends with its last key (they are sorted): "type".
+    let end = r#""type":"client_tool_dispatched"}"#;
+    let whole = body.matches(end).count();
+    let cut = &body[..MAX_PENDING_READ];
+    let complete = cut.matches(end).count();
+    h.answer(&pending, 200, cut);
+    while h.next_deadline() == Some(h.now) {
+        h.advance_to(h.now);
+    }
+    assert!(complete < whole && complete > 100 && complete < MAX_LIVE_CALLS);
+    assert_eq!(acks(&h.out), complete, "every whole call before the cut");
+    assert!(errors(&h).is_empty(), "a cut is no error: {:?}", errors(&h));
+    assert_eq!(h.count_sends(Method::Get, "/calls"), 0);
+    // A call ends: the rest of the list is read.
+    let ack = h.take_send(Method::Post, "/calls/call_0/ack");
+    h.answer(&ack, 404, &error_json("not_found", "no such call"));
+    h.take_send(Method::Get, "/clients/cli_1/calls");
 }

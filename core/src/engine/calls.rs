@@ -178,6 +178,11 @@ pub(super) struct Calls {
     /// Calls were left unacknowledged at [`MAX_LIVE_CALLS`] since the pending calls were last
     /// read for them (the app was told).
     over_cap: bool,
+    /// Calls that ended (answered or failed) so far.
+    ended: u64,
+    /// A pending-calls answer was cut at its read limit when `ended` was this: the rest is
+    /// read once a call has ended since (the cut answer listed the calls in progress first).
+    cut_at: Option<u64>,
 }
 
 impl Calls {
@@ -292,9 +297,19 @@ impl Calls {
     pub(super) fn take_room(&mut self) -> bool {
         if self.over_cap && self.live.len() <= MAX_LIVE_CALLS / 2 {
             self.over_cap = false;
+            self.cut_at = None;
+            return true;
+        }
+        if self.cut_at.is_some_and(|at| self.ended > at) && !self.full() {
+            self.cut_at = None;
             return true;
         }
         false
+    }
+
+    /// A pending-calls answer was cut at its read limit: the rest is read once a call ended.
+    pub(super) fn pending_cut(&mut self) {
+        self.cut_at = Some(self.ended);
     }
 
     /// Whether a call dispatched now would be left at the cap: a pending-calls answer need
@@ -490,6 +505,7 @@ impl Calls {
                 let Some(call) = self.live.remove(call_id) else {
                     return;
                 };
+                self.ended += 1;
                 out.call(CallEvent::Answered {
                     call_id: call_id.to_owned(),
                     tool: call.tool,
@@ -645,6 +661,7 @@ impl Calls {
         let Some(call) = self.live.remove(call_id) else {
             return;
         };
+        self.ended += 1;
         // A handler still waiting for its ack never starts: nothing to abort.
         if self.runtime.cancel(call_id) && call.waiting.is_none() {
             out.push(Output::AbortHandler {

@@ -58,6 +58,10 @@ pub struct HttpRequest {
     pub keepalive: bool,
     /// How soon it must reach the server, for a shell that queues requests.
     pub urgency: Urgency,
+    /// Read at most this many bytes of the answer's body (the rest is not wanted: a
+    /// pending-calls answer, [`MAX_PENDING_READ`](super::MAX_PENDING_READ)); a shell that
+    /// cannot cut a body may hand it whole.
+    pub answer_limit: Option<usize>,
 }
 
 /// How soon a request must reach the server; a shell that holds requests back (the browser's,

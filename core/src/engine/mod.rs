@@ -150,6 +150,7 @@ pub use io::{
     CallEvent, ClientState, EngineError, EngineErrorKind, HttpRequest, Input, LeftBy, Method, OpId,
     Output, RequestId, Status, StreamId, Urgency,
 };
+pub use pending::MAX_PENDING_READ;
 pub use requests::LEAVE_TIMEOUT;
 
 use crate::protocol::ValidationError;

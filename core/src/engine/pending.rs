@@ -11,6 +11,13 @@ use crate::json::scan::{self, After};
 /// The most calls of a pending-calls answer taken in one turn.
 pub(crate) const SLICE_CALLS: usize = 64;
 
+/// The most of a pending-calls answer read: 1 MiB, some 3,700 calls of ~280 bytes, enough to
+/// fill [`MAX_LIVE_CALLS`](super::MAX_LIVE_CALLS) with the calls in progress listed first.
+/// A shell stops reading there ([`HttpRequest::answer_limit`](super::HttpRequest)); the calls
+/// after the last whole one stay pending on the server and are read again once calls end.
+/// (Read whole, 28 MB of 100,000 calls held the page's main thread for 0.2 s to 0.7 s.)
+pub const MAX_PENDING_READ: usize = 1 << 20;
+
 /// A pending-calls answer being read: the text, and where the reading is.
 #[derive(Debug)]
 pub(super) struct PendingRead {
@@ -22,6 +29,8 @@ pub(super) struct PendingRead {
     in_calls: bool,
     /// A `calls` array was met.
     found: bool,
+    /// The calls handed out so far.
+    calls: usize,
 }
 
 /// The next thing in the answer.
@@ -32,6 +41,9 @@ pub(super) enum Next<'a> {
     Done,
     /// It cannot be read on from here: why, for the app (the calls before it were taken).
     Broken(String),
+    /// The answer was cut at [`MAX_PENDING_READ`] within a call: the calls before it were
+    /// taken, the rest stays pending on the server.
+    Cut,
 }
 
 impl PendingRead {
@@ -48,6 +60,7 @@ impl PendingRead {
             body,
             in_calls: false,
             found: false,
+            calls: 0,
         })
     }
 
@@ -105,17 +118,25 @@ impl PendingRead {
             // Every index is at an ASCII byte: a char boundary.
             Ok(Some((start, end))) => {
                 self.pos = pos;
+                self.calls += 1;
                 Next::Call(&self.body[start..end])
             }
             Ok(None) => {
                 self.pos = self.body.len();
                 self.done()
             }
+            // Cut where the shell stopped reading: not the server's fault.
+            Err(_) if self.body.len() >= MAX_PENDING_READ && self.in_calls => Next::Cut,
             Err(at) => {
                 self.pos = at;
                 self.broken()
             }
         }
+    }
+
+    /// How many calls were handed out.
+    pub(super) fn calls_read(&self) -> usize {
+        self.calls
     }
 
     fn done(&self) -> Next<'static> {

@@ -9,6 +9,7 @@ use super::config::{Config, Paths};
 use super::inflight::Inflight;
 use super::io::{HttpRequest, Method, OpId, Output, RequestId, Urgency};
 use super::outbox::Outbox;
+use super::pending::MAX_PENDING_READ;
 use crate::protocol::{ErrorBody, ErrorType, FromJson};
 use crate::time::{Duration, Instant};
 
@@ -295,6 +296,10 @@ impl Requests {
             headers,
             body: req.body.clone(),
             keepalive: req.keepalive,
+            answer_limit: match req.kind {
+                ReqKind::Pending { .. } => Some(MAX_PENDING_READ),
+                _ => None,
+            },
             urgency: match req.kind {
                 ReqKind::Register { .. } | ReqKind::Ping { .. } => Urgency::Registration,
                 ReqKind::Ack { .. } => Urgency::Ack,

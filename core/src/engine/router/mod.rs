@@ -14,7 +14,7 @@ use super::io::{
     StreamId,
 };
 use super::outbox::Outbox;
-use super::pending::{Next, PendingRead, SLICE_CALLS};
+use super::pending::{Next, PendingRead, MAX_PENDING_READ, SLICE_CALLS};
 use super::registration::{Pinged, Registered, Registration, Visibility};
 use super::requests::{Answer, Answered, Reply, Req, ReqKind, Requests};
 use super::stream::Stream;
@@ -630,6 +630,18 @@ impl Router {
                     }
                 }
                 Next::Done => break true,
+                Next::Cut => {
+                    if read.calls_read() == 0 {
+                        self.out.error(format!(
+                            "pending calls: the first call listed is over {MAX_PENDING_READ} \
+                             bytes, the most of the list read; it is not taken, and the server \
+                             fails it by its ack_deadline"
+                        ));
+                    } else {
+                        self.calls.pending_cut();
+                    }
+                    break true;
+                }
                 Next::Broken(why) => {
                     self.out.error(why);
                     break true;
