@@ -181,6 +181,7 @@ mod tests {
                 Next::Call(c) => calls.push(c.to_owned()),
                 Next::Done => return (calls, None),
                 Next::Broken(e) => return (calls, Some(e)),
+                Next::Cut => return (calls, Some("cut".to_owned())),
             }
         }
     }
