@@ -127,6 +127,11 @@ fn techniques() -> Vec<(&'static str, String, String)> {
             r#"<div style="text-indent:-9999px"><input name="h"></div>"#,
         ),
         t(
+            "text-indent:-9999px in a sized box",
+            r#"<span style="display:inline-block;width:120px;text-indent:-9999px">{M}</span>"#,
+            "",
+        ),
+        t(
             "past the right edge under overflow-x:hidden",
             r#"<span style="display:inline-block;width:40px;overflow-x:hidden;white-space:nowrap;vertical-align:top">x<span style="margin-left:300px">{M}</span></span>"#,
             r#"<div style="width:40px;overflow-x:hidden;white-space:nowrap">x<input name="h" style="margin-left:300px"></div>"#,
@@ -147,6 +152,11 @@ fn techniques() -> Vec<(&'static str, String, String)> {
             r#"<div style="content-visibility:hidden"><input name="h"></div>"#,
         ),
         t(
+            "content-visibility:hidden on a sized box (its own text)",
+            r#"<span style="display:inline-block;width:120px;height:20px;content-visibility:hidden">{M}</span>"#,
+            r#"<div style="width:200px;height:30px;content-visibility:hidden"><input name="h"></div>"#,
+        ),
+        t(
             "content-visibility:hidden (a child's text)",
             r#"<span style="display:inline-block;content-visibility:hidden"><b>{M}</b></span>"#,
             "",
@@ -155,6 +165,11 @@ fn techniques() -> Vec<(&'static str, String, String)> {
             "hidden=until-found (its own text)",
             r#"<div hidden="until-found">{M}</div>"#,
             r#"<div hidden="until-found"><input name="h"></div>"#,
+        ),
+        t(
+            "hidden=until-found on a sized box (its own text)",
+            r#"<div hidden="until-found" style="width:120px;height:20px">{M}</div>"#,
+            r#"<div hidden="until-found" style="width:200px;height:30px"><input name="h"></div>"#,
         ),
         t(
             "color: transparent",
