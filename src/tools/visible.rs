@@ -195,7 +195,7 @@ fn context(el: &Element, own: bool) -> Context {
     for _ in 0..DEPTH_MAX {
         let Some(e) = cur else { break };
         let s = style(&e);
-        c.opacity *= css(&s, "opacity").parse::<f64>().unwrap_or(1.0);
+        c.opacity *= number(&css(&s, "opacity")).unwrap_or(1.0);
         if !matches!(css(&s, "clip-path").as_str(), "" | "none")
             || !matches!(css(&s, "clip").as_str(), "" | "auto")
         {
@@ -369,6 +369,12 @@ pub(crate) fn subtree(el: &Element) -> bool {
     rendered(el, true)
 }
 
+/// A number as CSS writes it, parsed by JS (Rust's float parser and `powf` would add ~10 KB to
+/// the .wasm); `None` when it is not one.
+fn number(s: &str) -> Option<f64> {
+    Some(js_sys::Number::parse_float(s)).filter(|n| !n.is_nan())
+}
+
 /// The colour `rgb(…)` / `rgba(…)` as red, green, blue (0-255) and alpha; `None` for
 /// any other notation, which is not judged.
 fn rgba(s: &str) -> Option<[f64; 4]> {
@@ -382,7 +388,7 @@ fn rgba(s: &str) -> Option<[f64; 4]> {
         .filter(|p| !p.is_empty())
         .enumerate()
     {
-        *out.get_mut(i)? = part.parse().ok()?;
+        *out.get_mut(i)? = number(part)?;
     }
     Some(out)
 }
@@ -394,7 +400,7 @@ fn luminance(c: [f64; 3]) -> f64 {
         if v <= 0.04045 {
             v / 12.92
         } else {
-            ((v + 0.055) / 1.055).powf(2.4)
+            js_sys::Math::pow((v + 0.055) / 1.055, 2.4)
         }
     };
     0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2])
