@@ -1,7 +1,7 @@
 //! The page tools' one visibility rule (src/tools/visible.rs, issue 40) against a table of
 //! hiding techniques, as a hostile page author would use them: one page per technique, where
-//! `describe_form` must show none of the hidden text and `fill_form` must refuse the hidden
-//! field. Rows that hide nothing from sight (`aria-hidden` alone, small but readable text) must
+//! `describe_form` must show none of the hidden text (in a label, a legend, a choice, a button)
+//! and `fill_form` must refuse the hidden field. Rows that hide nothing from sight (`aria-hidden` alone, small but readable text) must
 //! still be shown and filled: the rule hides what a person cannot see, not more.
 
 use client_tools::tools::{describe_form_tool, fill_form_tool};
@@ -254,11 +254,14 @@ fn seen_rows() -> Vec<(&'static str, String, String)> {
 
 fn page(text: &str, field: &str) -> String {
     format!(
-        r#"<form id="f" style="background:#fff;color:#000;padding:8px"><label for="a">Name {text}</label> <input id="a" name="a"><br>{field}</form>"#
+        r#"<form id="f" style="background:#fff;color:#000;padding:8px"><label for="a">Name {text}</label> <input id="a" name="a"><br>{field}
+  <fieldset><legend>Plan {text}</legend><label><input type="radio" name="p" value="1"> One</label><label><input type="radio" name="p" value="2"> Two {text}</label></fieldset>
+  <button type="submit" name="go">Send {text}</button></form>"#
     )
 }
 
-/// What went wrong on one row, if anything.
+/// What went wrong on one row, if anything. The text sits in a label, a legend, a choice's label
+/// and a button.
 async fn judge(name: &str, text: &str, field: &str, hidden: bool) -> Vec<String> {
     let mut wrong = Vec::new();
     let fx = Fixture::new(&page(text, field));
@@ -268,7 +271,7 @@ async fn judge(name: &str, text: &str, field: &str, hidden: bool) -> Vec<String>
     let d = call(&describe_form_tool(Some(rooted())).unwrap(), "{}").await;
     if d.is_error {
         wrong.push(format!("{name}: describe_form failed: {}", d.text));
-    } else if d.text.contains(MARK) == hidden {
+    } else if hidden && d.text.contains(MARK) || !hidden && d.text.matches(MARK).count() != 4 {
         wrong.push(format!(
             "{name}: describe_form {} the text: {}",
             if hidden { "showed" } else { "left out" },
