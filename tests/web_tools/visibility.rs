@@ -1,8 +1,9 @@
 //! The page tools' one visibility rule (src/tools/visible.rs, issue 40) against a table of
 //! hiding techniques, as a hostile page author would use them: one page per technique, where
 //! `describe_form` must show none of the hidden text (in a label, a legend, a choice, a button)
-//! and `fill_form` must refuse the hidden field. Rows that hide nothing from sight (`aria-hidden` alone, small but readable text) must
-//! still be shown and filled: the rule hides what a person cannot see, not more.
+//! and `fill_form` must refuse the hidden field. Rows that hide nothing from sight
+//! (`aria-hidden` alone, small but readable text) must still be shown and filled: the rule
+//! hides what a person cannot see, not more.
 
 use client_tools::tools::{describe_form_tool, fill_form_tool};
 use wasm_bindgen_test::wasm_bindgen_test;
