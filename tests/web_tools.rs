@@ -20,3 +20,5 @@ mod leaks;
 mod navigate;
 #[path = "web_tools/submit.rs"]
 mod submit;
+#[path = "web_tools/visibility.rs"]
+mod visibility;

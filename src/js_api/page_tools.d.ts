@@ -43,6 +43,10 @@ export interface FormToolOptions extends PageToolOptions {
   allowFiles?: boolean;
   /** Let the agent set hidden inputs (default: refused). */
   allowHidden?: boolean;
+  /** Tell the agent a form's destination with its path (never its query or fragment);
+   *  by default it reads only "this page", "this site" or the other origin, since a path
+   *  can hold a secret (`/reset-password/RST-…`). */
+  showActionPath?: boolean;
   /** Origins besides the page's own that a form may post to, e.g. `["https://pay.example"]`. */
   allowOrigins?: string[];
 }

@@ -204,6 +204,13 @@ impl FormOptions {
         self.0.set("allowHidden", allow.into());
         self
     }
+
+    /// Tell the agent a form's destination with its path (never its query or fragment) rather
+    /// than only as "this page", "this site" or another origin.
+    pub fn show_action_path(self, show: bool) -> Self {
+        self.0.set("showActionPath", show.into());
+        self
+    }
 }
 
 impl NavigateOptions {

@@ -2,7 +2,7 @@
 //! prototype setters, toggles by clicks, choices by value or label, then the events an app
 //! listens for, then a read-back of what the page kept.
 
-use super::dom::{cast, construct, fire, items};
+use super::dom::{cast, construct, disabled, fire, items};
 use super::js::{bool_prop, get, lower, object, proto_call, proto_set, set, string_prop};
 use client_tools_core::quote::Quoted;
 use serde_json::Value;
@@ -228,6 +228,22 @@ fn some_of(count: usize, label: &dyn Fn(usize) -> String) -> String {
     client_tools_core::text::join(&out, ", ")
 }
 
+/// Refuses a radio button or checkbox of a group that a person could not click: disabled (by
+/// itself or a disabled fieldset) or not visible (by the page tools' one rule).
+fn choice_usable(i: &HtmlInputElement, shown: &str) -> Result<(), Outcome> {
+    if disabled(i) {
+        return refuse(format!("the choice {} is disabled", Quoted(shown)));
+    }
+    if let Err(why) = super::visible::choice(i) {
+        return refuse(format!(
+            "the choice {} is not visible on the page: {}",
+            Quoted(shown),
+            why.describe()
+        ));
+    }
+    Ok(())
+}
+
 pub(crate) fn radios(
     group: &[HtmlInputElement],
     root: &Element,
@@ -242,9 +258,7 @@ pub(crate) fn radios(
             options_list(group, root)
         ));
     };
-    if bool_prop(pick, "disabled") {
-        return refuse(format!("the choice {} is disabled", Quoted(&text)));
-    }
+    choice_usable(pick, &text)?;
     let clicks = if bool_prop(pick, "checked") {
         Vec::new()
     } else {
@@ -287,12 +301,7 @@ pub(crate) fn checkboxes(
     }
     let mut clicks: Vec<Element> = Vec::new();
     for i in &change {
-        if bool_prop(i, "disabled") {
-            return refuse(format!(
-                "the choice {} is disabled",
-                Quoted(&option_label(i, root))
-            ));
-        }
+        choice_usable(i, &option_label(i, root))?;
         clicks.push((*i).clone().into());
     }
     let (group, root) = (group.to_vec(), root.clone());
@@ -334,8 +343,12 @@ pub(crate) fn select(s: &HtmlSelectElement, value: &Value) -> Result<Step, Outco
         let Some(o) = choose(&all, t, &|o| clean_text(&string_prop(o, "label"))) else {
             return refuse(format!("{} is not one of: {}", Quoted(t), list()));
         };
-        if bool_prop(o, "disabled") {
+        // `:disabled`: an option in a disabled `<optgroup>` is as disabled as one marked so.
+        if disabled(o) {
             return refuse(format!("the option {} is disabled", Quoted(t)));
+        }
+        if !super::visible::option(o) {
+            return refuse(format!("the option {} is hidden", Quoted(t)));
         }
         picks.push(o.clone());
     }

@@ -11,7 +11,7 @@ use super::fields::{fields, Control, Field};
 use super::labels::{clean_text, label_of, option_label};
 use super::options::Config;
 use super::scope::{attr, container, contains, form_ref, forms_in, root, Container};
-use super::url::without_query;
+use super::url::told;
 use super::{json_object, put};
 
 /// Longest current value shown; a longer one is cut (the model sees `valueTruncated`).
@@ -69,11 +69,15 @@ fn validity(f: &Field, redacted: bool, out: &mut Map<String, Value>) {
 fn choices(inputs: &[HtmlInputElement], root: &Element) -> Value {
     let mut list = Vec::with_capacity(inputs.len());
     for i in inputs {
+        // A choice no one sees is not offered (its label may be text no one reads).
+        if super::visible::choice(i).is_err() {
+            continue;
+        }
         let mut o = Map::new();
         put(&mut o, "value", string_prop(i, "value").into());
         put(&mut o, "label", option_label(i, root).into());
         put(&mut o, "checked", bool_prop(i, "checked").into());
-        if bool_prop(i, "disabled") {
+        if super::dom::disabled(i) {
             put(&mut o, "disabled", true.into());
         }
         list.push(Value::Object(o));
@@ -86,7 +90,11 @@ fn select_options(s: &HtmlSelectElement, out: &mut Map<String, Value>) {
     let n = opts.length();
     let mut list = Vec::new();
     for o in opts.iter().take(OPTIONS_MAX) {
-        if !super::dom::is_a(&o, "HTMLOptionElement") {
+        let Some(o) = super::dom::cast::<Element>(o, "HTMLOptionElement") else {
+            continue;
+        };
+        // A hidden option is not offered (fill_form refuses it).
+        if !super::visible::option(&o) {
             continue;
         }
         let mut m = Map::new();
@@ -99,7 +107,8 @@ fn select_options(s: &HtmlSelectElement, out: &mut Map<String, Value>) {
         if bool_prop(&o, "selected") {
             put(&mut m, "selected", true.into());
         }
-        if bool_prop(&o, "disabled") {
+        // `:disabled`: a disabled `<optgroup>` disables its options.
+        if super::dom::disabled(&o) {
             put(&mut m, "disabled", true.into());
         }
         list.push(Value::Object(m));
@@ -127,7 +136,13 @@ pub(crate) fn describe_field(f: &Field, sensitive: &[String]) -> Value {
     constraints(&el, &mut o);
     let secret = f.secret(sensitive);
     let hidden = kind == "hidden";
+    // A field no one sees shows no value, options or validation message.
+    let unseen = !hidden && f.visible().is_err();
     match &f.control {
+        _ if unseen && secret.is_none() => {
+            put(&mut o, "value", Value::Null);
+            put(&mut o, "redacted", "not visible on the page".into());
+        }
         _ if secret.is_some() || hidden => {
             let filled = match &f.control {
                 Control::Radios(v) | Control::Checkboxes(v) => {
@@ -171,14 +186,14 @@ pub(crate) fn describe_field(f: &Field, sensitive: &[String]) -> Value {
             put(&mut o, "options", choices(v, &f.root));
         }
     }
-    validity(f, secret.is_some() || hidden, &mut o);
+    validity(f, secret.is_some() || hidden || unseen, &mut o);
     if f.disabled() {
         put(&mut o, "disabled", true.into());
     }
     if f.read_only() {
         put(&mut o, "readOnly", true.into());
     }
-    if !hidden && !f.visible() {
+    if unseen {
         put(&mut o, "visible", false.into());
     }
     Value::Object(o)
@@ -253,7 +268,7 @@ fn describe_container(
         put(
             &mut o,
             "action",
-            without_query(&action).unwrap_or_default().into(),
+            told(&action, config.show_action_path).into(),
         );
     }
     let mut list: Vec<Value> = Vec::new();

@@ -9,8 +9,9 @@ use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement, HtmlTex
 
 use super::dom::{cast, disabled, is_a, node_get};
 
-use super::labels::{clean_text, group_label, label_of, seen};
+use super::labels::{clean_text, group_label, label_of};
 use super::scope::{attr, contains, query_all, Container};
+use super::visible::{choice, Unseen};
 
 /// One field as the agent addresses it.
 pub(crate) enum Control {
@@ -201,29 +202,23 @@ impl Field {
         own || attr(&el, "aria-readonly").as_deref() == Some("true")
     }
 
-    /// Whether a person could see the field: rendered, not `visibility: hidden`, not inert, of
-    /// some size and (for text boxes) not fully transparent. A checkbox or radio hidden behind a
-    /// styled, visible label counts as visible, as it does on screen.
-    pub(crate) fn visible(&self) -> bool {
+    /// Whether a person could see the field, by the page tools' one rule
+    /// ([`super::visible::control`]), else why not (that of its first element). A checkbox or
+    /// radio drawn by a visible label instead of itself counts as visible, as it does on screen.
+    pub(crate) fn visible(&self) -> Result<(), Unseen> {
         if matches!(self.control, Control::Input(ref i) if string_prop(i, "type") == "hidden") {
-            return false;
+            return Err(Unseen::Hidden);
         }
-        self.elements().iter().any(|el| {
-            let toggle = matches!(self.control, Control::Radios(_) | Control::Checkboxes(_))
-                || (is_a(el, "HTMLInputElement") && {
-                    let t = string_prop(el, "type");
-                    t == "checkbox" || t == "radio"
-                });
-            if seen(el, !toggle) {
-                return true;
+        let mut why = None;
+        for el in self.elements() {
+            match choice(&el) {
+                Ok(()) => return Ok(()),
+                Err(w) => {
+                    why.get_or_insert(w);
+                }
             }
-            toggle && {
-                let labels = get(el, "labels");
-                !labels.is_undefined()
-                    && !labels.is_null()
-                    && super::js::elements(&labels).iter().any(|l| seen(l, true))
-            }
-        })
+        }
+        Err(why.unwrap_or(Unseen::Hidden))
     }
 }
 

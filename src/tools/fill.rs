@@ -64,8 +64,12 @@ fn gate(config: &Config, f: &Field) -> Result<(), Outcome> {
             ));
         }
     }
-    if !f.visible() {
-        return refuse("the field is not visible on the page");
+    super::visible::reveal(&f.element());
+    if let Err(why) = f.visible() {
+        return refuse(format!(
+            "the field is not visible on the page: {}",
+            why.describe()
+        ));
     }
     Ok(())
 }

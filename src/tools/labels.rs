@@ -1,34 +1,17 @@
 //! What a person reads next to a control: its accessible name from `aria-labelledby`,
-//! `aria-label`, `<label>` (for= or wrapping), placeholder or title; a group's legend. Only
+//! `aria-label` or `<label>` (for= or wrapping); a group's legend. `placeholder` and `title`
+//! are not labels (a placeholder is gone once the field holds text, a title shows only on
+//! hover): a field without a label is unlabelled, and the model names it by its ref and type. Only
 //! elements inside the tool's root lend a label: an answer never depends on what lies outside.
 //! Text taken from elements is only the text on screen ([`visible_text`]).
 
 use super::dom::{cast, closest, node_get};
-use super::js::{get, number_prop, object, proto_call, set, string_prop};
+use super::js::{get, proto_call, string_prop};
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlInputElement};
 
 use super::scope::{attr, contains, query_all};
-
-/// Whether `el` is rendered with some area, visible, not inert and (if `opacity`) not
-/// transparent; `Element.checkVisibility` where the browser has it.
-pub(crate) fn seen(el: &Element, opacity: bool) -> bool {
-    if closest(el, "[inert]").is_some() {
-        return false;
-    }
-    let check = object();
-    set(&check, "visibilityProperty", &JsValue::TRUE);
-    set(&check, "checkVisibilityCSS", &JsValue::TRUE);
-    set(&check, "opacityProperty", &JsValue::from_bool(opacity));
-    set(&check, "checkOpacity", &JsValue::from_bool(opacity));
-    if let Ok(v) = proto_call("Element", "checkVisibility", el, &[&check]) {
-        if v.as_bool() == Some(false) {
-            return false;
-        }
-    }
-    let rect = proto_call("Element", "getBoundingClientRect", el, &[]).unwrap_or_default();
-    number_prop(&rect, "width") > 0.0 && number_prop(&rect, "height") > 0.0
-}
+use super::visible;
 
 /// Longest label text kept; longer text is cut.
 const LABEL_MAX: usize = 120;
@@ -60,14 +43,12 @@ const BLOCK: &str = "address,article,aside,blockquote,br,dd,details,div,dl,dt,fi
 /// How deep [`visible_text`] walks.
 const DEPTH_MAX: usize = 32;
 
-/// The text of `el` a sighted person sees: its text nodes, leaving out the controls it
-/// wraps and every subtree that is not on screen (`fields::seen`: not rendered, hidden by
-/// `visibility`, `content-visibility`, `inert` or an opacity of 0, no area; at most 1 px by
-/// 1 px, as "visually hidden" text is; or wholly left of or above the page, where no scrolling
-/// brings it). Text hidden with CSS inside a label never reaches the model.
+/// The text of `el` a sighted person sees: its text nodes that pass the visibility rule
+/// ([`super::visible::text`]), leaving out the controls it wraps and every subtree that is not
+/// rendered. Text hidden inside a label never reaches the model.
 pub(crate) fn visible_text(el: &Element) -> String {
     let mut out = String::new();
-    if shown(el) {
+    if visible::subtree(el) {
         walk(el, &mut out, 0);
     }
     clean_text(&out)
@@ -78,14 +59,16 @@ fn walk(el: &Element, out: &mut String, depth: usize) {
     for node in super::dom::items(&children).iter() {
         match super::js::number_prop(&node, "nodeType") as u32 {
             // A text node: its text, between words.
-            3 => {
+            3 if visible::text(&node, el) => {
                 out.push_str(&string_prop(&node, "data"));
             }
             1 if depth < DEPTH_MAX => {
                 let Some(child) = cast::<Element>(node, "Element") else {
                     continue;
                 };
-                if !super::dom::matches(&child, NOT_TEXT).unwrap_or(true) && shown(&child) {
+                if !super::dom::matches(&child, NOT_TEXT).unwrap_or(true)
+                    && visible::subtree(&child)
+                {
                     // Words in two blocks are two words; inline elements split none.
                     let block = super::dom::matches(&child, BLOCK).unwrap_or(false);
                     if block {
@@ -102,27 +85,14 @@ fn walk(el: &Element, out: &mut String, depth: usize) {
     }
 }
 
-/// Whether `el` is on screen (see [`visible_text`]).
-fn shown(el: &Element) -> bool {
-    if !seen(el, true) {
-        return false;
-    }
-    let rect = proto_call("Element", "getBoundingClientRect", el, &[]).unwrap_or_default();
-    let window = js_sys::global().into();
-    let n = |v: &JsValue, k: &str| super::js::number_prop(v, k);
-    (n(&rect, "width") > 1.0 || n(&rect, "height") > 1.0)
-        && n(&rect, "right") + n(&window, "scrollX") > 0.0
-        && n(&rect, "bottom") + n(&window, "scrollY") > 0.0
-}
-
 /// The text of a label: what of it is on screen, without the controls it wraps.
 fn label_text(label: &Element) -> String {
     visible_text(label)
 }
 
 /// The accessible name of a control, as assistive technology computes it in the usual cases:
-/// `aria-labelledby`, `aria-label`, `<label>` (for= or wrapping), then placeholder or title.
-/// Labelling elements outside `root` are passed over.
+/// `aria-labelledby`, `aria-label`, then `<label>` (for= or wrapping); empty when none gives
+/// one (never the placeholder or title). Labelling elements outside `root` are passed over.
 pub(crate) fn label_of(el: &Element, root: &Element) -> String {
     if let Some(ids) = attr(el, "aria-labelledby") {
         let doc = node_get("Node", "ownerDocument", el);
@@ -163,13 +133,6 @@ pub(crate) fn label_of(el: &Element, root: &Element) -> String {
         }
         if !parts.is_empty() {
             return clean_text(&client_tools_core::text::join(&parts, " "));
-        }
-    }
-    for a in ["placeholder", "title"] {
-        if let Some(t) = attr(el, a).map(|s| clean_text(&s)) {
-            if !t.is_empty() {
-                return t;
-            }
         }
     }
     String::new()

@@ -17,6 +17,7 @@ mod scope;
 mod submit;
 mod text;
 mod url;
+mod visible;
 
 pub use api::{
     describe_form, fill_form, navigate, submit_form, FormOptions, FormRef, NavigateMode,

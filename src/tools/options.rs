@@ -28,6 +28,9 @@ pub(crate) struct Config {
     pub allow_sensitive: bool,
     pub allow_files: bool,
     pub allow_hidden: bool,
+    /// `showActionPath`: the form tools tell a form's destination with its path (never its
+    /// query or fragment), not only as "this page", "this site" or an origin.
+    pub show_action_path: bool,
     /// The app's selectors for more fields to treat as secrets (`sensitive`).
     pub sensitive: Vec<String>,
     /// Origins (`https://host:port`) besides the page's own that navigate and submit may reach.
@@ -139,6 +142,7 @@ const FORM_KEYS: &[&str] = &[
     "allowFiles",
     "allowHidden",
     "allowOrigins",
+    "showActionPath",
 ];
 /// The options of the navigate tool (the first four: every page tool's).
 const NAVIGATE_KEYS: &[&str] = &[
@@ -228,6 +232,7 @@ impl Config {
             allow_sensitive: opt_bool(options, "allowSensitive")?,
             allow_files: opt_bool(options, "allowFiles")?,
             allow_hidden: opt_bool(options, "allowHidden")?,
+            show_action_path: opt_bool(options, "showActionPath")?,
             sensitive,
             allow_origins,
             router: opt_function(options, "router")?,

@@ -305,18 +305,19 @@ pub(crate) async fn run(
         ]);
         return Ok(error_result(&client_tools_core::json::json_text(&body)));
     }
+    let told = super::url::told(&shown, config.show_action_path);
     let what = if by_app {
         "the app handled the submit event".to_string()
     } else if dialog {
         "the dialog form closed its dialog".to_string()
     } else if held {
         if ctx.after_result(load_later(form.clone(), submitter.clone())) {
-            format!("the page will load {shown} ({method}) once this result is posted")
+            format!("the page will load {told} ({method}) once this result is posted")
         } else {
             return Ok(error_result("The form was not submitted: it would load a new page, and this call gives no way to do that after its result."));
         }
     } else {
-        format!("a navigation to {shown} started")
+        format!("a navigation to {told} started")
     };
     Ok(ok_result(&json_object(&mut [
         ("submitted", true.into()),

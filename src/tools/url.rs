@@ -102,6 +102,28 @@ pub(crate) fn without_query(url: &str) -> Option<String> {
     Some(string_prop(&url, "href"))
 }
 
+/// A form's destination as the model reads it: "this page" (the page's own address, whatever
+/// its query), "this site" (another path of the page's origin) or the other origin; with
+/// `show_path` (the app's `showActionPath`), the address without its query and fragment. A
+/// path can hold a secret (`/reset-password/RST-…`) the model need not read.
+pub(crate) fn told(url: &str, show_path: bool) -> String {
+    let Some(there) = without_query(url) else {
+        return "an address that does not parse".into();
+    };
+    if show_path {
+        return there;
+    }
+    let here = super::dom::window()
+        .and_then(|w| get(&get(&w, "location"), "href").as_string())
+        .and_then(|h| without_query(&h));
+    let origin = |u: &str| parse(u, None).map(|u| string_prop(&u, "origin"));
+    match here {
+        Some(h) if h == there => "this page".into(),
+        Some(h) if origin(&h).is_some() && origin(&h) == origin(&there) => "this site".into(),
+        _ => origin(&there).unwrap_or_default(),
+    }
+}
+
 /// The path of `url` as the model wrote it in `input`: the resolved path, with the query and
 /// the fragment only when `input` has them. (`#top` resolves against the page's address, whose
 /// query is the page's, not the model's.)

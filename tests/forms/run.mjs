@@ -182,7 +182,9 @@ check("plain: describe sees the real action despite a control named action", "pl
   ok(r);
   const form = r.json.forms[0];
   assert.equal(form.ref, "contact");
-  assert.ok(form.action.endsWith("/plain-done.html"), form.action);
+  // Another path of the page's origin, told without the path (issue 40); a control named
+  // `action` read in its place would not parse as an address.
+  assert.equal(form.action, "this site");
   assert.equal(field(r, "submit").redacted, "a hidden field; filled: true");
   assert.equal(field(r, "who").label, "Your name");
 });

@@ -127,7 +127,7 @@ if (ok) {
       const want = [
         ["describe_scoped", (x, r) => !x.form && !r.is_error && r.text.includes('"ref":"checkout"')],
         ["fill_fixed", (x, r) => x.fields.Email && !r.is_error && r.text.includes('"filled":4')],
-        ["submit_fixed", (x, r) => x.button === "Pay" && !r.is_error && r.text.includes("/page.html (get) once this result is posted")],
+        ["submit_fixed", (x, r) => x.button === "Pay" && !r.is_error && r.text.includes("will load this page (get) once this result is posted")],
         ["navigate", (x, r) => x.url === "#top" && !r.is_error && r.text.includes('"path":"/page.html#top"')],
         ["navigate_router", (x, r) => x.url === "?x=1" && !r.is_error && r.text.includes('"path":"/page.html?x=1"')],
       ];

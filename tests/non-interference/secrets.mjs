@@ -1,4 +1,6 @@
 // The two pages' secrets: every one differs between A and B (in content and in length), while
+// (issue 40) they also differ in text hidden inside a label by each hiding technique of the
+// visibility rule, in the values of fields no one sees, and in the path of a form's action;
 // what a careful tool may reveal about them is the same: each is filled, and each has the same
 // validity (both typed passwords are too short for minlength 12; both cards match the pattern).
 // The tax id field, which only the app's \`sensitive\` option makes a secret, holds the same value
@@ -27,6 +29,9 @@ export const PAGES = {
       newsletterCsrf: "a",
       vault: "alpha",
       vaultValue: "vault-value-a",
+      hiddenText: "hid-alpha",
+      unseenValue: "unseen-a",
+      resetToken: "RST-a1",
     },
     typed: { password: "hunter2", cvc: "123" },
   },
@@ -52,6 +57,9 @@ export const PAGES = {
       newsletterCsrf: "bbbbbbbb",
       vault: "bravo",
       vaultValue: "vault-value-bbbbbb",
+      hiddenText: "hid-bravo-longer",
+      unseenValue: "unseen-bbbbbbbb",
+      resetToken: "RST-b2c3d4e5",
     },
     typed: { password: "letmein99", cvc: "9876" },
   },

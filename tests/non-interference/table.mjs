@@ -10,7 +10,7 @@ const both = (f) => [f(A), f(B)];
 /** What a model might send as `form`: the refs the tools hand out, near misses, refs of forms
  *  outside the root, and CSS selectors that would read secrets one character at a time. */
 export const FORM_LOCATORS = [
-  "checkout", "login", "search", "newsletter", "form 1", "form 2", "form 3", "form 4", "form 99",
+  "checkout", "login", "search", "newsletter", "reset", "form 1", "form 2", "form 3", "form 4", "form 99",
   "Checkout", "checkout ", "form 0", "form -1", "form 1.0",
   ...both((s) => `vault-${s.vault}`),
   ...both((s) => `vault-form-${s.vault}`),
@@ -38,6 +38,9 @@ export const FIELD_LOCATORS = [
   "Email", "email", "Full name", "full-name", "fullname", "password", "Password", "card", "Card number",
   "cvc", "otp", "newpw", "taxid", "Tax id", "csrf", "cart", "ship", "country", "terms", "q", "nl",
   "nl_csrf", "search_csrf", "pass", "nonce", "field 99", "[name=csrf]", "input[value^=a]",
+  // Issue 40: a field labelled with hidden text, and fields no one sees.
+  "notes", "Notes", "faint", "under", "tiny",
+  ...both((s) => `Notes${s.hiddenText}`),
   ...both((s) => `master-${s.vault}`),
   ...both((s) => `tied-${s.vault}`),
   ...both((s) => `Vault ${s.vault}`),

@@ -1,7 +1,7 @@
 //! fill_form: values through the prototype setters with bubbling events, toggles clicked only
 //! when needed, choices by value or label, browser-checked formats, and every refusal.
 
-use client_tools::tools::fill_form_tool;
+use client_tools::tools::{describe_form_tool, fill_form_tool};
 use serde_json::json;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -320,4 +320,93 @@ async fn filling_does_not_wait_on_timers_that_a_background_tab_throttles() {
         .unwrap();
     assert!(!a.is_error, "{}", a.text);
     assert!(ms < 1000.0, "four fields took {ms} ms");
+}
+
+/// fill_form does only what a person could (issue 40): no option of a disabled `<optgroup>`
+/// (`:disabled`, not `option.disabled`), no hidden option, no field of a disabled fieldset, no
+/// field off the page, 1 × 1, clipped, at opacity 0.01 or under an opaque box (the refusal
+/// says "covered" and never names what covers it); describe_form shows no value of a field it
+/// marks not visible.
+#[wasm_bindgen_test]
+async fn refuses_what_a_person_could_not_do() {
+    let fx = Fixture::new(
+        r#"<form style="background:#fff"><select name="s"><option value="a">A</option><optgroup label="G" disabled><option value="og">In a disabled group</option></optgroup><option value="hid" hidden>Hidden</option></select>
+  <fieldset disabled><input name="infs"></fieldset>
+  <input name="off" value="off-secret" style="position:absolute;left:-5000px">
+  <input name="tiny" value="tiny-secret" style="width:1px;height:1px;padding:0;border:0">
+  <span style="display:inline-block;width:30px;height:30px;overflow:hidden"><input name="clipped" value="clipped-secret" style="margin-left:100px"></span>
+  <input name="faint" value="faint-secret" style="opacity:0.01">
+  <span style="position:relative;display:inline-block"><input name="under" value="under-secret"><span id="lid-9f3" class="overlay-x" style="position:absolute;left:0;top:0;right:0;bottom:0;background:#fff"></span></span>
+  <label><input type="radio" name="r" value="1"> One</label><label style="display:none"><input type="radio" name="r" value="2"> Two</label>
+  <input name="ok"></form>"#,
+    );
+    fx.js("root.scrollIntoView({block: 'start'})");
+    let a = call(
+        &fill(&fx, "{}"),
+        r#"{"fields": {"s": "og", "infs": "x", "off": "x", "tiny": "x", "clipped": "x", "faint": "x", "under": "x", "r": "2", "ok": "fine"}}"#,
+    )
+    .await;
+    refused(&a, "disabled");
+    let d = a.json();
+    let reasons: Vec<&str> = d["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["reason"].as_str().unwrap_or(""))
+        .collect();
+    let want = [
+        "the option \"og\" is disabled",
+        "the field is disabled",
+        "not visible on the page: off the page",
+        "not visible on the page: too small to see",
+        "not visible on the page: clipped out of view",
+        "not visible on the page: transparent",
+        "not visible on the page: covered",
+        "the choice \"2\" is not visible on the page: hidden",
+    ];
+    for (i, w) in want.iter().enumerate() {
+        assert!(
+            reasons[i].contains(w),
+            "field {i}: {:?} should say {w:?}",
+            reasons[i]
+        );
+    }
+    // "covered" never names what covers the field.
+    for name in ["lid-9f3", "overlay-x", "span"] {
+        assert!(!a.text.contains(name), "{}", a.text);
+    }
+    assert_eq!(d["fields"][8]["status"], "set");
+    let hidden = call(&fill(&fx, "{}"), r#"{"fields": {"s": "hid"}}"#).await;
+    refused(&hidden, "is hidden");
+    assert_eq!(
+        hidden.json()["fields"][0]["reason"],
+        "the option \"hid\" is hidden"
+    );
+    let values = fx.js(
+        "return ['s', 'off', 'under'].map(n => root.querySelector(`[name=${n}]`).value).join()",
+    );
+    assert_eq!(values.as_string().unwrap(), "a,off-secret,under-secret");
+    // describe_form: no value of an unseen field, no hidden option, `:disabled` options marked.
+    let desc = describe_form_tool(Some(with(&options("{}"), "root", &fx.root))).unwrap();
+    let d = call(&desc, "{}").await;
+    for secret in [
+        "off-secret",
+        "tiny-secret",
+        "clipped-secret",
+        "faint-secret",
+        "under-secret",
+        "Hidden",
+        "Two",
+    ] {
+        assert!(!d.text.contains(secret), "{secret}: {}", d.text);
+    }
+    let d = d.json();
+    let fields = d["forms"][0]["fields"].as_array().unwrap();
+    let s = &fields[0];
+    assert_eq!(s["options"].as_array().unwrap().len(), 2, "{s}");
+    assert_eq!(s["options"][1]["disabled"], true, "{s}");
+    for f in &fields[2..7] {
+        assert_eq!(f["visible"], false, "{f}");
+        assert_eq!(f["value"], serde_json::Value::Null, "{f}");
+    }
 }

@@ -33,6 +33,10 @@ function writeSecrets(s) {
   put('form[name="login"] [name="pass"]', "value", s.storedPassword);
   put('form[name="login"] [name="nonce"]', "value", s.nonce);
   put("#side", "data-secret", s.side);
+  // Issue 40: text no one sees, values of fields no one sees, a secret in an action's path.
+  for (const el of document.querySelectorAll(".hid")) el.prepend(s.hiddenText);
+  for (const el of document.querySelectorAll(".unseen")) el.setAttribute("value", s.unseenValue);
+  put("#reset", "action", `/reset-password/${s.resetToken}`);
   put("#newsletter", "data-token", s.newsletterToken);
   put('[name="nl_csrf"]', "value", s.newsletterCsrf);
   // Outside <body> (a child of <html>): outside the root of every tool, ids included.
