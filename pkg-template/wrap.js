@@ -19,11 +19,13 @@ import { completeAll, FACTORIES } from "./tools.js";
  * the module is loaded (after `await init()`, or once any async entry point has run). */
 const SYNC_CLASSES = { ToolRegistry: [], TurnTools: [], WsTools: ["attach"] };
 
-/** What each build's glue must export for this wrapper (checked by scripts/build-pkg). */
-export const GLUE_EXPORTS = [
-  "default", "initSync", "Client", "exposeToWebMCP", "wsFrameTest", ...Object.keys(FACTORIES), ...Object.keys(SYNC_CLASSES),
-];
-export const LITE_GLUE_EXPORTS = GLUE_EXPORTS.filter((name) => !(name in FACTORIES));
+/** What each build's glue must export for this wrapper (checked by scripts/build-pkg): the lite
+ * build's has no page tools. A function, so that an app's bundle, which never calls it, leaves
+ * it out. */
+export function glueExports(lite) {
+  const pageTools = lite ? [] : Object.keys(FACTORIES);
+  return ["default", "initSync", "Client", "exposeToWebMCP", "wsFrameTest", ...pageTools, ...Object.keys(SYNC_CLASSES)];
+}
 
 /** Where `client-tools/adapters` finds the registry classes (it imports neither build, so
  * its code stays out of an app's bundle until the app imports it): each build's wrap adds its
