@@ -3,13 +3,14 @@
 // emitted asset; for a bundle without import.meta.url, see the README's esbuild recipe.
 import * as glue from "./client_tools_wasm.js";
 import { wrap } from "./wrap.js";
+import { pageTools } from "./tools.js";
 
 const api = wrap(glue, () => {
   if (!import.meta.url) {
     throw new Error("this bundle has no import.meta.url to find it by (an iife or CommonJS bundle)");
   }
   return new URL("./client_tools_bg.wasm", import.meta.url);
-});
+}, { pageTools });
 
 export const {
   init, Client, describeFormTool, fillFormTool, submitFormTool, navigateTool,

@@ -3,8 +3,9 @@
 import * as glue from "./client_tools_wasm.js";
 import { wrap } from "./wrap.js";
 import { fromDisk, NODE_HINT } from "./node-load.js";
+import { pageTools } from "./tools.js";
 
-const api = wrap(glue, fromDisk(() => new URL("./client_tools_bg.wasm", import.meta.url)), NODE_HINT);
+const api = wrap(glue, fromDisk(() => new URL("./client_tools_bg.wasm", import.meta.url)), { hint: NODE_HINT, pageTools });
 
 export const {
   init, Client, describeFormTool, fillFormTool, submitFormTool, navigateTool,

@@ -13,17 +13,19 @@
 import { coded, readOrRefuse } from "./errors.js";
 import { BROWSER_HINT, load } from "./api.js";
 import { guardGlue } from "./guards.js";
-import { completeAll, FACTORIES, pageTools } from "./tools.js";
+import { completeAll, FACTORIES } from "./tools.js";
 
 /** The glue's classes whose constructors (and static methods) are synchronous: usable once
  * the module is loaded (after `await init()`, or once any async entry point has run). */
 const SYNC_CLASSES = { ToolRegistry: [], TurnTools: [], WsTools: ["attach"] };
 
-/** What each build's glue must export for this wrapper (checked by scripts/build-pkg). */
-export const GLUE_EXPORTS = [
-  "default", "initSync", "Client", "exposeToWebMCP", "wsFrameTest", ...Object.keys(FACTORIES), ...Object.keys(SYNC_CLASSES),
-];
-export const LITE_GLUE_EXPORTS = GLUE_EXPORTS.filter((name) => !(name in FACTORIES));
+/** What each build's glue must export for this wrapper (checked by scripts/build-pkg): the lite
+ * build's has no page tools. A function, so that an app's bundle, which never calls it, leaves
+ * it out. */
+export function glueExports(lite) {
+  const pageTools = lite ? [] : Object.keys(FACTORIES);
+  return ["default", "initSync", "Client", "exposeToWebMCP", "wsFrameTest", ...pageTools, ...Object.keys(SYNC_CLASSES)];
+}
 
 /** Where `client-tools/adapters` finds the registry classes (it imports neither build, so
  * its code stays out of an app's bundle until the app imports it): each build's wrap adds its
@@ -33,9 +35,11 @@ const HUB = Symbol.for("client-tools.registries");
 /**
  * Builds the API over `glue` (the wasm-bindgen module). `defaultSource()` says where the module
  * is when `init` gets no options: a URL in browsers, the file's bytes in Node; `hint` says what
- * to do when it is not there.
+ * to do when it is not there. `pageTools` is tools.js' maker of the page-tool factories, which
+ * the full build's entries pass: the lite entries leave it out, so that their bundles hold none
+ * of its code (the lite glue has no page tools to make).
  */
-export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
+export function wrap(glue, defaultSource, { hint = BROWSER_HINT, pageTools } = {}) {
   guardGlue(glue);
   let loaded = false;
   let loading = null;
@@ -201,7 +205,7 @@ export function wrap(glue, defaultSource, hint = BROWSER_HINT) {
     });
   }
 
-  const factories = pageTools(glue, init, () => loaded);
+  const factories = pageTools ? pageTools(glue, init, () => loaded) : {};
 
   const classes = {};
   for (const [name, statics] of Object.entries(SYNC_CLASSES)) classes[name] = syncClass(name, statics);

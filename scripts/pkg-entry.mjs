@@ -51,7 +51,7 @@ for (const pattern of banned) {
 // Every runtime export is declared, and the glue exports what the wrapper uses.
 const api = await import(pathToFileURL(resolve(pkgDir, lite ? "../wrap.js" : "wrap.js")).href);
 const glue = await import(pathToFileURL(resolve(pkgDir, "client_tools_wasm.js")).href);
-const wanted = lite ? api.LITE_GLUE_EXPORTS : api.GLUE_EXPORTS;
+const wanted = api.glueExports(lite);
 const missingInGlue = wanted.filter((name) => !(name in glue));
 if (missingInGlue.length) fail(`the glue lacks ${missingInGlue.join(", ")}`);
 const unwrapped = Object.keys(glue).filter((name) => !wanted.includes(name));

@@ -3,7 +3,7 @@ import * as glue from "./client_tools_wasm.js";
 import { wrap } from "../wrap.js";
 import { fromDisk, NODE_HINT } from "../node-load.js";
 
-const api = wrap(glue, fromDisk(() => new URL("./client_tools_bg.wasm", import.meta.url)), NODE_HINT);
+const api = wrap(glue, fromDisk(() => new URL("./client_tools_bg.wasm", import.meta.url)), { hint: NODE_HINT });
 
 export const { init, Client, ToolRegistry, TurnTools, WsTools, exposeToWebMCP } = api;
 export default init;

@@ -194,12 +194,16 @@ pub(crate) fn drain<M: Pumped>(machine: &Rc<M>) {
     }
     pump.draining.set(false);
     let weak = Rc::downgrade(machine);
-    pump.timer.set(machine.next_deadline(), now(), move || {
-        if let Some(machine) = weak.upgrade() {
-            machine.handle_timeout(now());
-            drain(&machine);
-        }
-    });
+    pump.timer.set(
+        machine.next_deadline(),
+        now(),
+        Box::new(move || {
+            if let Some(machine) = weak.upgrade() {
+                machine.handle_timeout(now());
+                drain(&machine);
+            }
+        }),
+    );
 }
 
 /// One timer, re-armed to a state machine's next deadline after every drain: the engine's and
@@ -214,8 +218,9 @@ type Armed = (Instant, Rc<Cell<bool>>, Timer);
 
 impl Alarm {
     /// Calls `fire` at `at` (by the page's clock, `now`); `None` disarms. Set again to the time
-    /// it waits for, it keeps the timer it has.
-    pub(crate) fn set(&self, at: Option<Instant>, now: Instant, fire: impl FnOnce() + 'static) {
+    /// it waits for, it keeps the timer it has. `fire` is boxed, as [`timeout`]'s is: one copy
+    /// of this code for every machine.
+    pub(crate) fn set(&self, at: Option<Instant>, now: Instant, fire: Box<dyn FnOnce()>) {
         // The old timer is dropped (cleared) and the new one started outside the borrow: both
         // call into JS.
         let Some(at) = at else {

@@ -74,7 +74,7 @@ pub mod ring;
 pub mod wire;
 
 use crate::engine::{self, StreamId};
-use crate::sse::{EventRef, Item, Parser};
+use crate::sse::{EventRef, Item, Parser, Sink};
 use crate::time::Instant;
 use ring::Ring;
 use std::collections::VecDeque;
@@ -642,9 +642,7 @@ impl Share {
                 return;
             };
             let until = c.until.clone();
-            let mut text = String::new();
-            self.splitter
-                .feed(bytes, &mut |item| write_item(&mut text, item));
+            let text = split(&mut self.splitter, bytes);
             if !text.is_empty() {
                 let before =
                     std::mem::replace(&mut self.position, self.splitter.last_event_id().into());
@@ -658,9 +656,7 @@ impl Share {
         if !matches!(self.role, Role::Leading { stream: s, conn_open: true, .. } if s == stream) {
             return;
         }
-        let mut text = String::new();
-        self.splitter
-            .feed(bytes, &mut |item| write_item(&mut text, item));
+        let text = split(&mut self.splitter, bytes);
         if text.is_empty() {
             return;
         }
@@ -1003,6 +999,16 @@ fn first_id(text: &str) -> &str {
     text.strip_prefix("id: ")
         .and_then(|rest| rest.split('\n').next())
         .unwrap_or("")
+}
+
+/// The items that `bytes` complete, read by `splitter`, as event-stream text ([`write_item`]).
+/// The splitter is fed a `&mut Sink`, as the engine's parser is, so that the wasm holds one copy
+/// of the parser.
+fn split(splitter: &mut Parser, bytes: &[u8]) -> String {
+    let mut text = String::new();
+    let mut out: &mut Sink = &mut |item| write_item(&mut text, item);
+    splitter.feed(bytes, &mut out);
+    text
 }
 
 /// Writes one parsed item back as event-stream text for a follower's parser: the same

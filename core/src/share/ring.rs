@@ -1,7 +1,7 @@
 //! What a tab read lately, event by event, so that a tab that missed some of it (it was between
 //! two connections, a message was lost, a new leader took over) is sent exactly what it missed.
 
-use crate::sse::{Item, Parser};
+use crate::sse::{Item, Parser, Sink};
 use std::collections::VecDeque;
 
 /// At most this many events are held …
@@ -29,13 +29,15 @@ impl Ring {
             self.base = before.to_owned();
         }
         let mut items = Vec::new();
-        parser.feed(text.as_bytes(), &mut |item| {
+        // A `&mut Sink`, as every parser of the SDK is fed: one copy of the parser in the wasm.
+        let mut out: &mut Sink = &mut |item| {
             if matches!(item, Item::Event(_) | Item::Oversized { .. }) {
                 let mut one = String::new();
                 super::write_item(&mut one, item);
                 items.push(one);
             }
-        });
+        };
+        parser.feed(text.as_bytes(), &mut out);
         for one in items {
             let id = super::first_id(&one).to_owned();
             self.bytes += one.len();

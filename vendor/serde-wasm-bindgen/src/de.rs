@@ -231,7 +231,10 @@ impl Deserializer {
             bytes = v;
             de::Unexpected::Bytes(&bytes)
         } else {
-            string = format!("{:?}", self.value);
+            // Its JS type (`object`, `function`, `symbol`, `bigint`), not its `Debug` text:
+            // the value itself stays out of the message, and `Debug`'s JS printer out of the
+            // glue (see PATCH.md).
+            string = self.value.js_typeof().as_string().unwrap_or_default();
             de::Unexpected::Other(&string)
         };
 
