@@ -124,8 +124,11 @@ fn bearer(token: &str) -> String {
 
 /// What `fetch` strips from both ends of a header value: HTTP whitespace (tab, LF, CR, space).
 fn trim_http_whitespace(token: &str) -> &str {
-    token.trim_matches(['\t', '\n', '\r', ' '])
+    token.trim_matches(HTTP_WHITESPACE)
 }
+
+/// What `fetch` trims from a header value's ends (Fetch's "HTTP whitespace").
+const HTTP_WHITESPACE: [char; 4] = ['\t', '\n', '\r', ' '];
 
 /// Why a token cannot be sent as `Authorization: Bearer <token>`. Its text names the problem
 /// and where it is, never the token, e.g. `holds a line break (character 9), which an HTTP
@@ -161,7 +164,7 @@ pub fn sendable_token(token: &str) -> Result<&str, TokenProblem> {
     if trimmed.is_empty() {
         return Err(TokenProblem::Empty);
     }
-    let before = token[..token.len() - token.trim_start_matches(['\t', '\n', '\r', ' ']).len()]
+    let before = token[..token.len() - token.trim_start_matches(HTTP_WHITESPACE).len()]
         .chars()
         .count();
     for (i, c) in trimmed.chars().enumerate() {
