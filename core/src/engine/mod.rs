@@ -92,7 +92,7 @@
 //!   never runs one), post the result after it. At most [`MAX_LIVE_CALLS`] (1,000) calls are
 //!   in progress: past it a call is not acked (the app is told once per overload); it stays
 //!   pending on the server and is read again once half of them ended, or the server fails it
-//!   by its ack deadline. A pending-calls answer is taken [`SLICE_CALLS`](pending) (64) calls
+//!   by its ack deadline. A pending-calls answer is taken 64 calls (`pending::SLICE_CALLS`)
 //!   per turn, `poll_timeout` being now while some remain, so that a shell's event loop runs
 //!   between slices. A lapse ends the old registration's calls here (`registration_lapsed`):
 //!   no ack or result goes to it ([`Engine::wants`] says so of one a shell still holds).
