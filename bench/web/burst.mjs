@@ -212,7 +212,8 @@ for (const [label, dir] of PKGS) {
       const med = (k) => median(runs.map((r) => r[k]));
       const r = runs[runs.length - 1];
       rows.push([label, where, MODE, n, med("longestTask").toFixed(0),
-        `${med("longestGap").toFixed(0)} (max ${Math.max(...runs.map((x) => x.longestGap)).toFixed(0)})`, mb(med("peak")),
+        `${med("longestGap").toFixed(0)} (max ${Math.max(...runs.map((x) => x.longestGap)).toFixed(0)})`,
+        med("longestAt").toFixed(0), mb(med("peak")),
         mb(srv.state.pendingBytes), srv.state.pendingReads, srv.state.acks, r.ran, srv.state.results]);
       console.error(`burst: ${label} ${where} ${n}: done`);
     }
@@ -221,5 +222,6 @@ for (const [label, dir] of PKGS) {
 await browser?.close();
 console.log(`burst benchmark: ${MODE} mode, ${SECONDS} s per run, medians of ${ROUNDS} runs; longest task (ms; Chromium: ` +
   "longest longtask entry, 0 if none reached 50 ms; Node: the event loop's longest delay), longest 5 ms-heartbeat gap " +
-  "(ms; the largest of the runs in brackets), peak RSS (MB); the last run's server counts");
-table(["pkg", "where", "mode", "calls", "longest task", "longest gap", "peak RSS", "pending MB", "reads", "acks", "handlers", "results"], rows);
+  "(ms; the largest of the runs in brackets) and when it began (ms after the heartbeat started, just before Client.register), " +
+  "peak RSS (MB); the last run's server counts");
+table(["pkg", "where", "mode", "calls", "longest task", "longest gap", "gap at (ms)", "peak RSS", "pending MB", "reads", "acks", "handlers", "results"], rows);
