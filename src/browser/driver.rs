@@ -278,10 +278,12 @@ impl Pumped for Shared {
             // Through the page's queue: acks first, at most 4 requests out. Held strongly: a
             // request on its way (a leave, say) finishes even if the client is dropped meanwhile.
             Output::Send(req) => {
-                let shared = self.clone();
+                let (shared, asked, id) = (self.clone(), self.clone(), req.id);
                 sending::send(sending::Job {
                     req,
                     timeout_ms: self.request_timeout_ms,
+                    // Asked when a slot comes free, outside any borrow of the engine.
+                    wanted: Box::new(move || asked.engine.borrow().wants(id, now())),
                     done: Box::new(move |input| shared.feed(input)),
                 })
             }
