@@ -13,7 +13,7 @@ const api = wrap(glue, () => {
 }, { pageTools });
 
 export const {
-  init, Client, describeFormTool, fillFormTool, submitFormTool, navigateTool,
+  init, Client, describeFormTool, fillFormTool, submitFormTool, navigateTool, readTableTool, highlightTool,
   ToolRegistry, TurnTools, WsTools, exposeToWebMCP,
 } = api;
 export default init;

@@ -19,6 +19,8 @@ export const FACTORIES = {
   fillFormTool: "fill_form",
   submitFormTool: "submit_form",
   navigateTool: "navigate",
+  readTableTool: "read_table",
+  highlightTool: "highlight",
 };
 
 /** A page tool from a factory, completed now if it was made before the module loaded. */

@@ -20,5 +20,7 @@ mod leaks;
 mod navigate;
 #[path = "web_tools/submit.rs"]
 mod submit;
+#[path = "web_tools/table.rs"]
+mod table;
 #[path = "web_tools/visibility.rs"]
 mod visibility;

@@ -65,6 +65,23 @@ export interface NavigateToolOptions extends PageToolOptions {
   confirm?: (action: PageAction) => boolean | Promise<boolean>;
 }
 
+/** Options of the read_table tool. */
+export interface ReadTableToolOptions extends PageToolOptions {
+  /** The element the tool may see into (default: `document.body`). */
+  root?: Element | ElementRef<Element>;
+}
+
+/** Options of the highlight tool. */
+export interface HighlightToolOptions extends PageToolOptions {
+  /** The element the tool may see into (default: `document.body`): refs of elements outside
+   *  it are refused. */
+  root?: Element | ElementRef<Element>;
+  /** Marks the element the app's way (a "selected" style) instead of the SDK's outline; called
+   *  with `null` when the model clears the highlight. The SDK's outline takes its colour from
+   *  the CSS property `--client-tools-highlight`. */
+  highlight?: (element: Element | null) => void | Promise<void>;
+}
+
 /** A tool that describes a form (labels, types, constraints, options, values, validity, submit
  *  buttons), with secrets redacted. Throws if an option is malformed. */
 export function describeFormTool(options?: FormToolOptions): ToolDefinition;
@@ -77,3 +94,11 @@ export function submitFormTool(options?: FormToolOptions): ToolDefinition;
 /** A tool that opens an app route (router, or History API) or, for allowed sites, loads the page
  *  after the result is posted. Throws if an option is malformed. */
 export function navigateTool(options?: NavigateToolOptions): ToolDefinition;
+/** A tool that reads a table as a person sees it: column headers, sort state and a page of rows
+ *  (`from`, `count` <= 100), each with a ref `highlightTool` takes; hidden text, hidden columns,
+ *  controls' values and attributes are left out. Throws if an option is malformed. */
+export function readTableTool(options?: ReadTableToolOptions): ToolDefinition;
+/** A tool that scrolls the element a ref names into view and outlines it until the user's next
+ *  input (or calls the app's `highlight` hook); stale refs, refs outside `root` and elements no
+ *  one sees are refused. Throws if an option is malformed. */
+export function highlightTool(options?: HighlightToolOptions): ToolDefinition;

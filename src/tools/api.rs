@@ -1,5 +1,6 @@
-//! The page tools for Rust callers: [`describe_form`], [`fill_form`], [`submit_form`] and
-//! [`navigate`], each a function of an options struct ([`FormOptions`], [`NavigateOptions`])
+//! The page tools for Rust callers: [`describe_form`], [`fill_form`], [`submit_form`],
+//! [`navigate`], [`read_table`] and [`highlight`], each a function of an options struct
+//! ([`FormOptions`], [`NavigateOptions`], [`PageOptions`])
 //! returning a [`Tool`]. The options are checked by the same reader as the JS factories'
 //! (`describeFormTool` and the others), so a Rust app and a JS app get the same rules and
 //! messages; the tools run the same code.
@@ -114,6 +115,11 @@ pub struct FormOptions(Common);
 #[derive(Clone, Default)]
 pub struct NavigateOptions(Common);
 
+/// Options of [`read_table`] and [`highlight`]. The default sees the whole page
+/// (`document.body`) and outlines with the SDK's own drawing.
+#[derive(Clone, Default)]
+pub struct PageOptions(Common);
+
 macro_rules! common_options {
     ($t:ty) => {
         impl $t {
@@ -162,6 +168,26 @@ macro_rules! common_options {
 }
 common_options!(FormOptions);
 common_options!(NavigateOptions);
+common_options!(PageOptions);
+
+impl PageOptions {
+    /// The element the tool may see into (default: `document.body`).
+    pub fn root(self, root: Element) -> Self {
+        self.0.set("root", root.into());
+        self
+    }
+
+    /// [`highlight`] marks the element the app's way: `f` gets the element to mark, and `None`
+    /// when the model clears the highlight (the SDK then draws nothing).
+    pub fn highlight<F: Fn(Option<Element>) + 'static>(self, f: F) -> Self {
+        let hook = Closure::<crate::js::Callback>::new(move |el: JsValue, _| {
+            f(el.dyn_into::<Element>().ok());
+            JsValue::UNDEFINED
+        });
+        self.0.set("highlight", hook.into_js_value());
+        self
+    }
+}
 
 impl FormOptions {
     /// The element the tool may see into (default: `document.body`).
@@ -244,6 +270,28 @@ impl NavigateOptions {
         self.0.set("mode", mode.into());
         self
     }
+}
+
+/// A tool that reads a table as a person sees it: its column headers and sort state, and a
+/// page of rows (`from`, `count` <= 100), each with a ref [`highlight`] takes.
+///
+/// ```no_run
+/// use client_tools::tools::{read_table, PageOptions};
+/// let tool = read_table(PageOptions::default()).expect("valid options");
+/// ```
+pub fn read_table(options: PageOptions) -> Result<Tool, Error> {
+    make(Kind::Table, &options.0 .0, "read_table")
+}
+
+/// A tool that scrolls the element a ref names into view and outlines it until the user's
+/// next input (or has the app's hook mark it), refusing stale refs and unseen elements.
+///
+/// ```no_run
+/// use client_tools::tools::{highlight, PageOptions};
+/// let tool = highlight(PageOptions::default()).expect("valid options");
+/// ```
+pub fn highlight(options: PageOptions) -> Result<Tool, Error> {
+    make(Kind::Highlight, &options.0 .0, "highlight")
 }
 
 /// A page tool of `kind` from its options, checked as the JS factories check them.

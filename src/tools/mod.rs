@@ -10,18 +10,21 @@ mod describe;
 mod dom;
 mod fields;
 mod fill;
+mod highlight;
 mod labels;
 mod navigate;
 mod options;
+mod refs;
 mod scope;
 mod submit;
+mod table;
 mod text;
 mod url;
 mod visible;
 
 pub use api::{
-    describe_form, fill_form, navigate, submit_form, FormOptions, FormRef, NavigateMode,
-    NavigateOptions, PageAction,
+    describe_form, fill_form, highlight, navigate, read_table, submit_form, FormOptions, FormRef,
+    NavigateMode, NavigateOptions, PageAction, PageOptions,
 };
 #[cfg(feature = "js-api")]
 use std::rc::Rc;
@@ -58,6 +61,8 @@ enum Kind {
     Fill,
     Submit,
     Navigate,
+    Table,
+    Highlight,
 }
 
 // The parameter schemas as JSON text (parsed by the browser): far smaller in the .wasm than
@@ -66,6 +71,8 @@ const DESCRIBE_SCHEMA: &str = r#"{"type":"object","properties":{"form":{"type":"
 const FILL_SCHEMA: &str = r##"{"type":"object","properties":{"form":{"type":"string","description":"The form: its ref as describe_form reports it (its id, name or \"form N\"). Needed only when the page has several forms."},"fields":{"type":"object","description":"Each field's ref, label, name or id (as describe_form reports them) mapped to its value: text for text, number, date (YYYY-MM-DD), time (HH:MM) and color (#rrggbb) fields; true or false for a checkbox; an option's value or label for a radio group or a select; an array of them for a multiple select or a checkbox group.","additionalProperties":{"type":["string","number","boolean","array","object"]}}},"required":["fields"]}"##;
 const SUBMIT_SCHEMA: &str = r#"{"type":"object","properties":{"form":{"type":"string","description":"The form: its ref as describe_form reports it (its id, name or \"form N\"). Needed only when the page has several forms."},"button":{"type":"string","description":"The submit button's label, name or id; default: the form's first submit button."}}}"#;
 const NAVIGATE_SCHEMA: &str = r#"{"type":"object","properties":{"url":{"type":"string","description":"A path of this app such as /orders/42, or a full http(s) URL of this site."}},"required":["url"]}"#;
+const TABLE_SCHEMA: &str = r#"{"type":"object","properties":{"table":{"type":"string","description":"The table: its ref (as an earlier answer gave it), its caption, or \"table N\". Needed only when the page shows several tables."},"from":{"type":"integer","minimum":1,"description":"The first row to read (1 is the first row under the headers); default 1."},"count":{"type":"integer","minimum":1,"maximum":100,"description":"How many rows to read; default 20."}}}"#;
+const HIGHLIGHT_SCHEMA: &str = r#"{"type":"object","properties":{"ref":{"type":"string","description":"The element to show the user: a ref such as \"e4\" that read_table gave (a row or a table)."},"clear":{"type":"boolean","description":"true to take the highlight away (without ref)."}}}"#;
 
 fn schema_text(kind: Kind) -> &'static str {
     match kind {
@@ -73,6 +80,8 @@ fn schema_text(kind: Kind) -> &'static str {
         Kind::Fill => FILL_SCHEMA,
         Kind::Submit => SUBMIT_SCHEMA,
         Kind::Navigate => NAVIGATE_SCHEMA,
+        Kind::Table => TABLE_SCHEMA,
+        Kind::Highlight => HIGHLIGHT_SCHEMA,
     }
 }
 
@@ -123,8 +132,11 @@ fn parameters(kind: Kind, config: &Config) -> JsValue {
 /// (`readOnlyHint`).
 fn annotations(kind: Kind) -> Option<&'static str> {
     match kind {
-        Kind::Describe => Some(r#"{"readOnlyHint":true,"untrustedContentHint":true}"#),
+        Kind::Describe | Kind::Table => {
+            Some(r#"{"readOnlyHint":true,"untrustedContentHint":true}"#)
+        }
         Kind::Fill | Kind::Submit => Some(r#"{"untrustedContentHint":true}"#),
+        Kind::Highlight => Some(r#"{"readOnlyHint":true}"#),
         Kind::Navigate => None,
     }
 }
@@ -135,6 +147,8 @@ fn default_description(kind: Kind) -> &'static str {
         Kind::Fill => "Fill fields of a form on this page as a person would. Reports per field what was set, what the page changed it to, and what was refused and why. Nothing is submitted.",
         Kind::Submit => "Submit a form on this page, as clicking its submit button does. If a field is invalid nothing is sent, and the result lists each invalid field with the reason.",
         Kind::Navigate => "Open another page of this app by its path (for example /orders/42) or its full URL.",
+        Kind::Table => "Read a table on this page as the user sees it: its column headers and sort state, and its rows (a page at a time), each with a ref that highlight takes.",
+        Kind::Highlight => "Show the user an element of this page (a table row, say) by its ref: it is scrolled into view and outlined until the user's next input.",
     }
 }
 
@@ -147,14 +161,16 @@ async fn dispatch(
     let absent = args.is_undefined() || args.is_null();
     let object = args.is_object() && !crate::js::is_array(&args);
     // describe and submit need no arguments; fill and navigate cannot work without them.
-    if !object && (!absent || matches!(kind, Kind::Fill | Kind::Navigate)) {
+    if !object && (!absent || matches!(kind, Kind::Fill | Kind::Navigate | Kind::Highlight)) {
         return Err("the arguments must be a JSON object".into());
     }
     // Arguments the tool cannot read (cyclic, too deep, too long) are refused as a whole, and
     // each one it reads must have its type: nothing unreadable is taken as absent.
-    if !absent {
-        read_json(&args, "the arguments")?;
-    }
+    let json = if absent {
+        serde_json::Value::Null
+    } else {
+        read_json(&args, "the arguments")?
+    };
     let answer = match kind {
         Kind::Describe => describe::run(config, string_arg(&args, "form")?.as_deref()),
         Kind::Fill => fill::run(config, &args, &ctx).await,
@@ -164,9 +180,35 @@ async fn dispatch(
             submit::run(config, form.as_deref(), button.as_deref(), &ctx).await
         }
         Kind::Navigate => navigate::run(config, string_arg(&args, "url")?.as_deref(), &ctx).await,
+        Kind::Table => {
+            let from = whole_arg(&json, "from", u64::MAX)?;
+            let count = whole_arg(&json, "count", table::COUNT_MAX)?;
+            table::run(config, string_arg(&args, "table")?.as_deref(), from, count)
+        }
+        Kind::Highlight => {
+            let clear = match json.get("clear") {
+                None | Some(serde_json::Value::Null) => false,
+                Some(serde_json::Value::Bool(b)) => *b,
+                Some(_) => return Err("clear must be true or false".into()),
+            };
+            highlight::run(config, string_arg(&args, "ref")?.as_deref(), clear).await
+        }
     };
     // A refusal may quote the page (an option's label, a field's): shown as answers are.
     answer.map_err(|e| client_tools_core::text::show_invisible(&e).into_owned())
+}
+
+/// The whole-number argument `key` (1 to `max`) of the arguments read as JSON: `None` when
+/// absent or `null`, refused when it is anything else.
+fn whole_arg(json: &serde_json::Value, key: &str, max: u64) -> Result<Option<u64>, String> {
+    match json.get(key) {
+        None | Some(serde_json::Value::Null) => Ok(None),
+        Some(v) => match v.as_u64() {
+            Some(n) if (1..=max).contains(&n) => Ok(Some(n)),
+            _ if max == u64::MAX => Err(format!("{key} must be a whole number of at least 1")),
+            _ => Err(format!("{key} must be a whole number from 1 to {max}")),
+        },
+    }
 }
 
 /// Builds the tool definition object around a handler closure that owns the config.
@@ -244,4 +286,22 @@ pub fn submit_form_tool(options: Option<js_sys::Object>) -> Result<JsValue, JsVa
 #[wasm_bindgen(js_name = navigateTool, skip_typescript)]
 pub fn navigate_tool(options: Option<js_sys::Object>) -> Result<JsValue, JsValue> {
     make(Kind::Navigate, options, "navigate")
+}
+
+/// A tool that reads a table as a person sees it: column headers, sort state and a page of
+/// rows, each with a ref. Throws if an option is malformed.
+// Typed in PAGE_TOOL_TYPES, where `options` can be optional.
+#[cfg(feature = "js-api")]
+#[wasm_bindgen(js_name = readTableTool, skip_typescript)]
+pub fn read_table_tool(options: Option<js_sys::Object>) -> Result<JsValue, JsValue> {
+    make(Kind::Table, options, "read_table")
+}
+
+/// A tool that scrolls an element (by the ref another tool gave) into view and outlines it, or
+/// has the app's `highlight` hook mark it. Throws if an option is malformed.
+// Typed in PAGE_TOOL_TYPES, where `options` can be optional.
+#[cfg(feature = "js-api")]
+#[wasm_bindgen(js_name = highlightTool, skip_typescript)]
+pub fn highlight_tool(options: Option<js_sys::Object>) -> Result<JsValue, JsValue> {
+    make(Kind::Highlight, options, "highlight")
 }

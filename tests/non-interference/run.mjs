@@ -63,7 +63,7 @@ async function open(page) {
   page.context = context;
   page.run = (await agent(page, "POST", "/runs", {})).id;
   const tools = (await agent(page, "GET", "/tools")).tools.map((t) => t.name);
-  if (tools.length !== 13) throw new Error(`expected 13 tools, the model sees ${tools.join(", ")}`);
+  if (tools.length !== 18) throw new Error(`expected 18 tools, the model sees ${tools.join(", ")}`);
 }
 
 /** The model calls a tool; resolves to the settled call's answer as the model reads it. */
@@ -130,12 +130,21 @@ if (ok) {
         ["submit_fixed", (x, r) => x.button === "Pay" && !r.is_error && r.text.includes("will load this page (get) once this result is posted")],
         ["navigate", (x, r) => x.url === "#top" && !r.is_error && r.text.includes('"path":"/page.html#top"')],
         ["navigate_router", (x, r) => x.url === "?x=1" && !r.is_error && r.text.includes('"path":"/page.html?x=1"')],
+        ["read_table_scoped", (x, r) => x.table === "Orders" && !r.is_error && r.text.includes('"cells":["A-1","10 EUR","ok"]')],
+        ["highlight_scoped", (x, r) => !r.is_error && r.text.includes('"highlighted"')],
+        ["highlight_hook", (x, r) => !r.is_error && r.text.includes('"highlighted"')],
       ];
       const missing = want.filter(([tool, pred]) => !last(tool, pred)).map(([tool]) => tool);
       if (missing.length) throw new Error(`no expected success from ${missing.join(", ")}`);
       if (tally.failed > 0) throw new Error(`${tally.failed} calls failed on the server (not answered)`);
     });
   }
+  // The app's highlight hook saw the same elements on both pages (by their text's length).
+  await checks.check("the highlight hook was called alike on both pages", async () => {
+    const [a, b] = await Promise.all(pages.map((p) => p.tab.evaluate(() => JSON.stringify(window.marked))));
+    if (a !== b) throw new Error(`A: ${a}, B: ${b}`);
+    if (a === "[]") throw new Error("the hook was never called");
+  });
   await checks.check("no uncaught errors in either page", () => {
     const errors = pages.flatMap((p) => p.errors.map((e) => `${p.session}: ${e}`));
     if (errors.length) throw new Error(errors.join(" | "));

@@ -11,7 +11,7 @@ use wasm_bindgen_test::wasm_bindgen_test;
 use crate::support::*;
 
 /// The text hidden in each row.
-const MARK: &str = "LEAKED";
+pub(crate) const MARK: &str = "LEAKED";
 
 /// An opaque box laid over what precedes it in a `position: relative` wrapper.
 const LID: &str =
@@ -19,7 +19,7 @@ const LID: &str =
 
 /// (technique, markup holding `LEAKED` placed inside a label, markup of a field named `h`
 /// hidden the same way, or "" where the technique hides text only).
-fn techniques() -> Vec<(&'static str, String, String)> {
+pub(crate) fn techniques() -> Vec<(&'static str, String, String)> {
     let t = |name, text: &str, field: &str| (name, text.replace("{M}", MARK), field.to_string());
     vec![
         t(
@@ -221,7 +221,7 @@ fn techniques() -> Vec<(&'static str, String, String)> {
 }
 
 /// Rows that hide nothing from sight: their text is shown and their field filled.
-fn seen_rows() -> Vec<(&'static str, String, String)> {
+pub(crate) fn seen_rows() -> Vec<(&'static str, String, String)> {
     let t = |name, text: &str, field: &str| (name, text.replace("{M}", MARK), field.to_string());
     vec![
         t("plain", r#"<span>{M}</span>"#, r#"<input name="h">"#),
