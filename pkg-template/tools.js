@@ -21,6 +21,7 @@ export const FACTORIES = {
   navigateTool: "navigate",
   readTableTool: "read_table",
   highlightTool: "highlight",
+  clickTool: "click",
 };
 
 /** A page tool from a factory, completed now if it was made before the module loaded. */

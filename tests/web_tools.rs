@@ -10,6 +10,8 @@ mod support;
 
 #[path = "web_tools/bad_inputs.rs"]
 mod bad_inputs;
+#[path = "web_tools/click.rs"]
+mod click;
 #[path = "web_tools/describe.rs"]
 mod describe;
 #[path = "web_tools/fill.rs"]

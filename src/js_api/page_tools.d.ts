@@ -2,7 +2,8 @@
  *  e.g. `submit a form with "Pay" to https://shop.example/pay (POST)`. */
 export type PageAction =
   | { kind: "submit"; summary: string; form: HTMLFormElement; submitter: string | null; url: string; method: string }
-  | { kind: "navigate"; summary: string; url: string; crossDocument: boolean };
+  | { kind: "navigate"; summary: string; url: string; crossDocument: boolean }
+  | { kind: "click"; summary: string; element: Element; url: string };
 
 // The factories return the SDK's own `ToolDefinition` (src/client.rs): their handlers take
 // `(args, ctx: ToolContext)` and answer JSON text, or `{ isError: true, text }` when refused.
@@ -82,6 +83,23 @@ export interface HighlightToolOptions extends PageToolOptions {
   highlight?: (element: Element | null) => void | Promise<void>;
 }
 
+/** Options of the click tool. */
+export interface ClickToolOptions extends PageToolOptions {
+  /** The element the tool may see into (default: `document.body`). */
+  root?: Element | ElementRef<Element>;
+  /** CSS selectors (the app's own): only elements matching one may be pressed. */
+  clickable?: string[];
+  /** Asked before each press (a submit button's as submit_form asks); `false` (or a throw)
+   *  stops it and the agent is told so. */
+  confirm?: (action: PageAction) => boolean | Promise<boolean>;
+  /** Origins besides the page's own that a link or a form may lead to. */
+  allowOrigins?: string[];
+  /** CSS selectors of more fields to treat as secrets when a press submits a form. */
+  sensitive?: string[];
+  /** Tell a submitted form's destination with its path (see `FormToolOptions`). */
+  showActionPath?: boolean;
+}
+
 /** A tool that describes a form (labels, types, constraints, options, values, validity, submit
  *  buttons), with secrets redacted. Throws if an option is malformed. */
 export function describeFormTool(options?: FormToolOptions): ToolDefinition;
@@ -102,3 +120,8 @@ export function readTableTool(options?: ReadTableToolOptions): ToolDefinition;
  *  input (or calls the app's `highlight` hook); stale refs, refs outside `root` and elements no
  *  one sees are refused. Throws if an option is malformed. */
 export function highlightTool(options?: HighlightToolOptions): ToolDefinition;
+/** A tool that presses a visible, enabled button, link, tab or menu item by its ref (a row's
+ *  `controls` in read_table's answer): a submit button as submit_form does, a link by navigate's
+ *  origin rules (a page load after the result), anything else after `confirm`; hidden, covered,
+ *  disabled, download and new-window targets are refused. Throws if an option is malformed. */
+export function clickTool(options?: ClickToolOptions): ToolDefinition;

@@ -1,5 +1,5 @@
 //! The page tools for Rust callers: [`describe_form`], [`fill_form`], [`submit_form`],
-//! [`navigate`], [`read_table`] and [`highlight`], each a function of an options struct
+//! [`navigate`], [`read_table`], [`highlight`] and [`click`], each a function of an options struct
 //! ([`FormOptions`], [`NavigateOptions`], [`PageOptions`])
 //! returning a [`Tool`]. The options are checked by the same reader as the JS factories'
 //! (`describeFormTool` and the others), so a Rust app and a JS app get the same rules and
@@ -18,7 +18,7 @@ use web_sys::{Element, HtmlFormElement};
 pub struct PageAction(JsValue);
 
 impl PageAction {
-    /// `"submit"` or `"navigate"`.
+    /// `"submit"`, `"navigate"` or `"click"`.
     pub fn kind(&self) -> String {
         crate::js::string_prop(&self.0, "kind")
     }
@@ -115,7 +115,7 @@ pub struct FormOptions(Common);
 #[derive(Clone, Default)]
 pub struct NavigateOptions(Common);
 
-/// Options of [`read_table`] and [`highlight`]. The default sees the whole page
+/// Options of [`read_table`], [`highlight`] and [`click`]. The default sees the whole page
 /// (`document.body`) and outlines with the SDK's own drawing.
 #[derive(Clone, Default)]
 pub struct PageOptions(Common);
@@ -174,6 +174,18 @@ impl PageOptions {
     /// The element the tool may see into (default: `document.body`).
     pub fn root(self, root: Element) -> Self {
         self.0.set("root", root.into());
+        self
+    }
+
+    /// [`click`] presses only elements matching one of these CSS selectors (the app's own).
+    pub fn clickable(self, selectors: &[String]) -> Self {
+        self.0.strings("clickable", selectors);
+        self
+    }
+
+    /// CSS selectors of more fields to treat as secrets when [`click`] submits a form.
+    pub fn sensitive(self, selectors: &[String]) -> Self {
+        self.0.strings("sensitive", selectors);
         self
     }
 
@@ -292,6 +304,18 @@ pub fn read_table(options: PageOptions) -> Result<Tool, Error> {
 /// ```
 pub fn highlight(options: PageOptions) -> Result<Tool, Error> {
     make(Kind::Highlight, &options.0 .0, "highlight")
+}
+
+/// A tool that presses a visible, enabled button, link, tab or menu item by the ref
+/// [`read_table`] gave (a row's `controls`): a submit button as [`submit_form`] does, a link by
+/// [`navigate`]'s origin rules (its page load after the result), anything else after `confirm`.
+///
+/// ```no_run
+/// use client_tools::tools::{click, PageOptions};
+/// let tool = click(PageOptions::default().clickable(&["#orders button".into()])).expect("valid options");
+/// ```
+pub fn click(options: PageOptions) -> Result<Tool, Error> {
+    make(Kind::Click, &options.0 .0, "click")
 }
 
 /// A page tool of `kind` from its options, checked as the JS factories check them.

@@ -5,6 +5,7 @@
 //! `{ isError: true, text }` result, never a throw.
 
 mod api;
+mod click;
 mod controls;
 mod describe;
 mod dom;
@@ -23,8 +24,8 @@ mod url;
 mod visible;
 
 pub use api::{
-    describe_form, fill_form, highlight, navigate, read_table, submit_form, FormOptions, FormRef,
-    NavigateMode, NavigateOptions, PageAction, PageOptions,
+    click, describe_form, fill_form, highlight, navigate, read_table, submit_form, FormOptions,
+    FormRef, NavigateMode, NavigateOptions, PageAction, PageOptions,
 };
 #[cfg(feature = "js-api")]
 use std::rc::Rc;
@@ -63,6 +64,7 @@ enum Kind {
     Navigate,
     Table,
     Highlight,
+    Click,
 }
 
 // The parameter schemas as JSON text (parsed by the browser): far smaller in the .wasm than
@@ -72,6 +74,7 @@ const FILL_SCHEMA: &str = r##"{"type":"object","properties":{"form":{"type":"str
 const SUBMIT_SCHEMA: &str = r#"{"type":"object","properties":{"form":{"type":"string","description":"The form: its ref as describe_form reports it (its id, name or \"form N\"). Needed only when the page has several forms."},"button":{"type":"string","description":"The submit button's label, name or id; default: the form's first submit button."}}}"#;
 const NAVIGATE_SCHEMA: &str = r#"{"type":"object","properties":{"url":{"type":"string","description":"A path of this app such as /orders/42, or a full http(s) URL of this site."}},"required":["url"]}"#;
 const TABLE_SCHEMA: &str = r#"{"type":"object","properties":{"table":{"type":"string","description":"The table: its ref (as an earlier answer gave it), its caption, or \"table N\". Needed only when the page shows several tables."},"from":{"type":"integer","minimum":1,"description":"The first row to read (1 is the first row under the headers); default 1."},"count":{"type":"integer","minimum":1,"maximum":100,"description":"How many rows to read; default 20."}}}"#;
+const CLICK_SCHEMA: &str = r#"{"type":"object","properties":{"ref":{"type":"string","description":"The button, link, tab or menu item to press: its ref as read_table gave it (a row's controls)."}},"required":["ref"]}"#;
 const HIGHLIGHT_SCHEMA: &str = r#"{"type":"object","properties":{"ref":{"type":"string","description":"The element to show the user: a ref such as \"e4\" that read_table gave (a row or a table)."},"clear":{"type":"boolean","description":"true to take the highlight away (without ref)."}}}"#;
 
 fn schema_text(kind: Kind) -> &'static str {
@@ -82,6 +85,7 @@ fn schema_text(kind: Kind) -> &'static str {
         Kind::Navigate => NAVIGATE_SCHEMA,
         Kind::Table => TABLE_SCHEMA,
         Kind::Highlight => HIGHLIGHT_SCHEMA,
+        Kind::Click => CLICK_SCHEMA,
     }
 }
 
@@ -135,7 +139,7 @@ fn annotations(kind: Kind) -> Option<&'static str> {
         Kind::Describe | Kind::Table => {
             Some(r#"{"readOnlyHint":true,"untrustedContentHint":true}"#)
         }
-        Kind::Fill | Kind::Submit => Some(r#"{"untrustedContentHint":true}"#),
+        Kind::Fill | Kind::Submit | Kind::Click => Some(r#"{"untrustedContentHint":true}"#),
         Kind::Highlight => Some(r#"{"readOnlyHint":true}"#),
         Kind::Navigate => None,
     }
@@ -148,6 +152,7 @@ fn default_description(kind: Kind) -> &'static str {
         Kind::Submit => "Submit a form on this page, as clicking its submit button does. If a field is invalid nothing is sent, and the result lists each invalid field with the reason.",
         Kind::Navigate => "Open another page of this app by its path (for example /orders/42) or its full URL.",
         Kind::Table => "Read a table on this page as the user sees it: its column headers and sort state, and its rows (a page at a time), each with a ref that highlight takes.",
+        Kind::Click => "Press a button, link, tab or menu item on this page by its ref, as the user would. Hidden, covered and disabled elements are refused; a link that loads another page does so once this result is posted.",
         Kind::Highlight => "Show the user an element of this page (a table row, say) by its ref: it is scrolled into view and outlined until the user's next input.",
     }
 }
@@ -161,7 +166,11 @@ async fn dispatch(
     let absent = args.is_undefined() || args.is_null();
     let object = args.is_object() && !crate::js::is_array(&args);
     // describe and submit need no arguments; fill and navigate cannot work without them.
-    if !object && (!absent || matches!(kind, Kind::Fill | Kind::Navigate | Kind::Highlight)) {
+    let needed = matches!(
+        kind,
+        Kind::Fill | Kind::Navigate | Kind::Highlight | Kind::Click
+    );
+    if !object && (!absent || needed) {
         return Err("the arguments must be a JSON object".into());
     }
     // Arguments the tool cannot read (cyclic, too deep, too long) are refused as a whole, and
@@ -185,6 +194,7 @@ async fn dispatch(
             let count = whole_arg(&json, "count", table::COUNT_MAX)?;
             table::run(config, string_arg(&args, "table")?.as_deref(), from, count)
         }
+        Kind::Click => click::run(config, string_arg(&args, "ref")?.as_deref(), &ctx).await,
         Kind::Highlight => {
             let clear = match json.get("clear") {
                 None | Some(serde_json::Value::Null) => false,
@@ -304,4 +314,13 @@ pub fn read_table_tool(options: Option<js_sys::Object>) -> Result<JsValue, JsVal
 #[wasm_bindgen(js_name = highlightTool, skip_typescript)]
 pub fn highlight_tool(options: Option<js_sys::Object>) -> Result<JsValue, JsValue> {
     make(Kind::Highlight, options, "highlight")
+}
+
+/// A tool that presses a visible, enabled button, link, tab or menu item by its ref (a submit
+/// button as submit_form does, a link by navigate's rules). Throws if an option is malformed.
+// Typed in PAGE_TOOL_TYPES, where `options` can be optional.
+#[cfg(feature = "js-api")]
+#[wasm_bindgen(js_name = clickTool, skip_typescript)]
+pub fn click_tool(options: Option<js_sys::Object>) -> Result<JsValue, JsValue> {
+    make(Kind::Click, options, "click")
 }

@@ -33,6 +33,9 @@ pub(crate) struct Config {
     pub show_action_path: bool,
     /// The app's selectors for more fields to treat as secrets (`sensitive`).
     pub sensitive: Vec<String>,
+    /// The app's selectors of what `click` may press (`clickable`); empty: every button,
+    /// link, tab or menu item.
+    pub clickable: Vec<String>,
     /// Origins (`https://host:port`) besides the page's own that navigate and submit may reach.
     pub allow_origins: Vec<String>,
     pub router: Option<Function>,
@@ -171,6 +174,20 @@ const HIGHLIGHT_KEYS: &[&str] = &[
     "root",
     "highlight",
 ];
+/// The options of click (the first four: every page tool's).
+const CLICK_KEYS: &[&str] = &[
+    "name",
+    "description",
+    "timeoutMs",
+    "maxCallsPerRun",
+    "root",
+    "confirm",
+    "clickable",
+    "allowOrigins",
+    "sensitive",
+    "showActionPath",
+];
+
 /// Refuses a key the tool does not know (a typo would otherwise be ignored in silence). The
 /// default name tells the tools apart.
 fn check_keys(options: &JsValue, default_name: &str) -> Result<(), String> {
@@ -178,6 +195,7 @@ fn check_keys(options: &JsValue, default_name: &str) -> Result<(), String> {
         "navigate" => NAVIGATE_KEYS,
         "read_table" => TABLE_KEYS,
         "highlight" => HIGHLIGHT_KEYS,
+        "click" => CLICK_KEYS,
         _ => FORM_KEYS,
     };
     crate::browser::keys::check(options, known, "options.")
@@ -250,6 +268,7 @@ impl Config {
             allow_hidden: opt_bool(options, "allowHidden")?,
             show_action_path: opt_bool(options, "showActionPath")?,
             sensitive,
+            clickable: selectors(options, "clickable")?,
             allow_origins,
             router: opt_function(options, "router")?,
             highlight: opt_function(options, "highlight")?,

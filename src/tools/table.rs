@@ -176,10 +176,28 @@ pub(crate) fn run(
             Some(kept) => kept.iter().map(|&i| text(all.get(i))).collect(),
             None => all.iter().map(|c| text(Some(c))).collect(),
         };
-        shown.push(json_object(&mut [
+        let mut line = vec![
             ("ref", refs::issue(row).into()),
             ("cells", Value::Array(texts)),
-        ]));
+        ];
+        // The buttons and links a person sees in the row, by the refs `click` takes.
+        let mut controls = Vec::new();
+        for c in query_all(row, super::click::CLICKABLE)? {
+            if visible::control(&c, true).is_ok() {
+                let mut one = vec![
+                    ("ref", refs::issue(&c).into()),
+                    ("name", super::click::name(&c, &root).into()),
+                ];
+                if super::dom::matches(&c, ":disabled,[aria-disabled=true]") == Ok(true) {
+                    one.push(("disabled", true.into()));
+                }
+                controls.push(json_object(&mut one));
+            }
+        }
+        if !controls.is_empty() {
+            line.push(("controls", Value::Array(controls)));
+        }
+        shown.push(json_object(&mut line));
     }
     let mut out = vec![("table", Value::String(refs::issue(&table)))];
     let c = caption(&table);

@@ -63,7 +63,7 @@ async function open(page) {
   page.context = context;
   page.run = (await agent(page, "POST", "/runs", {})).id;
   const tools = (await agent(page, "GET", "/tools")).tools.map((t) => t.name);
-  if (tools.length !== 18) throw new Error(`expected 18 tools, the model sees ${tools.join(", ")}`);
+  if (tools.length !== 21) throw new Error(`expected 21 tools, the model sees ${tools.join(", ")}`);
 }
 
 /** The model calls a tool; resolves to the settled call's answer as the model reads it. */
@@ -99,7 +99,7 @@ const answers = new Map();
 if (ok) {
   for (const [i, { tool, args }] of rows.entries()) {
     const [a, b] = await Promise.all(pages.map((p) => modelCall(p, tool, args)));
-    if (tool.startsWith("navigate")) await Promise.all(pages.map(restore));
+    if (tool.startsWith("navigate") || tool.startsWith("click")) await Promise.all(pages.map(restore));
     const leaked = pages.flatMap((p, k) => hidden[k].filter((s) => [a, b][k].includes(s)).map((s) => `${p.session}: ${s}`));
     const call = `#${i + 1} ${tool} ${JSON.stringify(args)}`;
     const parsed = JSON.parse(a);
@@ -133,18 +133,23 @@ if (ok) {
         ["read_table_scoped", (x, r) => x.table === "Orders" && !r.is_error && r.text.includes('"cells":["A-1","10 EUR","ok"]')],
         ["highlight_scoped", (x, r) => !r.is_error && r.text.includes('"highlighted"')],
         ["highlight_hook", (x, r) => !r.is_error && r.text.includes('"highlighted"')],
+        ["click", (x, r) => !r.is_error && r.text.includes('"outcome":"clicked"')],
+        ["click_scoped", (x, r) => !r.is_error && r.text.includes('"outcome":"clicked"')],
       ];
       const missing = want.filter(([tool, pred]) => !last(tool, pred)).map(([tool]) => tool);
       if (missing.length) throw new Error(`no expected success from ${missing.join(", ")}`);
       if (tally.failed > 0) throw new Error(`${tally.failed} calls failed on the server (not answered)`);
     });
   }
-  // The app's highlight hook saw the same elements on both pages (by their text's length).
-  await checks.check("the highlight hook was called alike on both pages", async () => {
-    const [a, b] = await Promise.all(pages.map((p) => p.tab.evaluate(() => JSON.stringify(window.marked))));
-    if (a !== b) throw new Error(`A: ${a}, B: ${b}`);
-    if (a === "[]") throw new Error("the hook was never called");
-  });
+  // The app's highlight hook saw the same elements, and the same buttons' handlers ran, on
+  // both pages.
+  for (const [what, read] of [["the highlight hook", () => JSON.stringify(window.marked)], ["the buttons' click handlers", () => JSON.stringify(window.clicks)]]) {
+    await checks.check(`${what} were called alike on both pages`, async () => {
+      const [a, b] = await Promise.all(pages.map((p) => p.tab.evaluate(read)));
+      if (a !== b) throw new Error(`A: ${a}, B: ${b}`);
+      if (a === "[]") throw new Error("never called");
+    });
+  }
   await checks.check("no uncaught errors in either page", () => {
     const errors = pages.flatMap((p) => p.errors.map((e) => `${p.session}: ${e}`));
     if (errors.length) throw new Error(errors.join(" | "));

@@ -106,6 +106,7 @@ const submitTools = ["submit_form", "submit_scoped", "submit_fixed", "submit_con
 const navigateTools = ["navigate", "navigate_router", "navigate_confirm"];
 const tableTools = ["read_table", "read_table_scoped"];
 const highlightTools = ["highlight", "highlight_scoped", "highlight_hook"];
+const clickTools = ["click", "click_scoped", "click_confirm"];
 
 /** The table, in order. The last rows fill the form validly and submit it. */
 export function table() {
@@ -146,13 +147,14 @@ export function table() {
   }
   for (const ref of REFS) {
     for (const tool of highlightTools) rows.push({ tool, args: { ref } });
+    for (const tool of clickTools) rows.push({ tool, args: { ref } });
   }
   for (const tool of highlightTools) rows.push({ tool, args: { clear: true } });
   for (const args of BAD_TABLE_ARGS) {
     for (const tool of tableTools) rows.push({ tool, args });
   }
   for (const args of BAD_HIGHLIGHT_ARGS) {
-    for (const tool of highlightTools) rows.push({ tool, args });
+    for (const tool of [...highlightTools, ...clickTools]) rows.push({ tool, args });
   }
   // A valid form: the model fills what it may (the password with allowSensitive), then submits.
   rows.push({ tool: "fill_fixed", args: { fields: { Email: "ada@example.org", "I accept the terms": true, Password: "correct horse battery", "Card number": "4242 4242 4242 4242" } } });

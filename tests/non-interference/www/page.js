@@ -4,7 +4,7 @@
 // name is an option too, so each has one), a fixed `form` (*_fixed), and a few more.
 // A page loaded into the `sink` frame by a form submission does nothing.
 import init, {
-  Client, describeFormTool, fillFormTool, submitFormTool, navigateTool, readTableTool, highlightTool,
+  Client, describeFormTool, fillFormTool, submitFormTool, navigateTool, readTableTool, highlightTool, clickTool,
 } from "/pkg/client_tools.js";
 
 const query = new URLSearchParams(location.search);
@@ -86,6 +86,8 @@ async function main() {
   const sensitive = ["[data-sensitive]"];
   window.routes = [];
   window.marked = [];
+  window.clicks = [];
+  for (const [i, b] of document.querySelectorAll(".act").entries()) b.addEventListener("click", () => window.clicks.push(i));
   const tools = [
     describeFormTool(),
     fillFormTool(),
@@ -104,6 +106,9 @@ async function main() {
     readTableTool({ name: "read_table_scoped", root: scope }),
     highlightTool(),
     highlightTool({ name: "highlight_scoped", root: scope }),
+    clickTool(),
+    clickTool({ name: "click_scoped", root: scope, clickable: ["#orders button"] }),
+    clickTool({ name: "click_confirm", root: scope, confirm: () => false }),
     highlightTool({ name: "highlight_hook", root: scope, highlight: (el) => { window.marked.push(el ? `${el.tagName}:${el.cells?.[0]?.textContent ?? ""}` : null); } }),
   ];
   window.client = await Client.register({
