@@ -91,8 +91,10 @@ async fn rows_come_a_page_at_a_time_and_counts_are_checked() {
         .map(|i| format!("<tr><td>r{i}</td></tr>"))
         .collect();
     let fx = Fixture::new(&format!(
-        r#"<table aria-rowcount="5001"><tr><th>N</th></tr>{rows}</table>"#
+        r#"<div style="height:200px;overflow:auto"><table aria-rowcount="5001"><tr><th>N</th></tr>{rows}</table></div>"#
     ));
+    // In a scroll box (an app shell's), rows past the document's end are read too.
+    fx.js("root.scrollIntoView({block: 'start'})");
     let tool = read_table_tool(Some(rooted(&fx))).unwrap();
     let d = call(&tool, "{}").await.json();
     assert_eq!(d["shown"], 20);
