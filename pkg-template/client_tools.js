@@ -13,7 +13,7 @@ const api = wrap(glue, () => {
 }, { pageTools });
 
 export const {
-  init, Client, describeFormTool, fillFormTool, submitFormTool, navigateTool, readTableTool, highlightTool, clickTool,
+  init, Client, describeFormTool, fillFormTool, submitFormTool, navigateTool, readPageTool, readTableTool, highlightTool, clickTool,
   ToolRegistry, TurnTools, WsTools, exposeToWebMCP,
 } = api;
 export default init;

@@ -8,7 +8,7 @@ import { pageTools } from "./tools.js";
 const api = wrap(glue, fromDisk(() => new URL("./client_tools_bg.wasm", import.meta.url)), { hint: NODE_HINT, pageTools });
 
 export const {
-  init, Client, describeFormTool, fillFormTool, submitFormTool, navigateTool, readTableTool, highlightTool, clickTool,
+  init, Client, describeFormTool, fillFormTool, submitFormTool, navigateTool, readPageTool, readTableTool, highlightTool, clickTool,
   ToolRegistry, TurnTools, WsTools, exposeToWebMCP,
 } = api;
 export default init;

@@ -19,6 +19,7 @@ export const FACTORIES = {
   fillFormTool: "fill_form",
   submitFormTool: "submit_form",
   navigateTool: "navigate",
+  readPageTool: "read_page",
   readTableTool: "read_table",
   highlightTool: "highlight",
   clickTool: "click",

@@ -20,6 +20,8 @@ mod fill;
 mod leaks;
 #[path = "web_tools/navigate.rs"]
 mod navigate;
+#[path = "web_tools/page.rs"]
+mod page;
 #[path = "web_tools/submit.rs"]
 mod submit;
 #[path = "web_tools/table.rs"]

@@ -66,6 +66,12 @@ export interface NavigateToolOptions extends PageToolOptions {
   confirm?: (action: PageAction) => boolean | Promise<boolean>;
 }
 
+/** Options of the read_page tool. */
+export interface ReadPageToolOptions extends PageToolOptions {
+  /** The element the tool may see into (default: `document.body`). */
+  root?: Element | ElementRef<Element>;
+}
+
 /** Options of the read_table tool. */
 export interface ReadTableToolOptions extends PageToolOptions {
   /** The element the tool may see into (default: `document.body`). */
@@ -125,3 +131,8 @@ export function highlightTool(options?: HighlightToolOptions): ToolDefinition;
  *  origin rules (a page load after the result), anything else after `confirm`; hidden, covered,
  *  disabled, download and new-window targets are refused. Throws if an option is malformed. */
 export function clickTool(options?: ClickToolOptions): ToolDefinition;
+/** A tool that reads what a person sees inside `root` as an outline (`- button "Archive" [ref=e7]
+ *  [disabled]`): headings, text, links (path only), buttons, fields (`[filled]`/`[empty]`, never
+ *  a value), tables summarised; `within` (a ref) reads one subtree, `query` keeps matching lines;
+ *  capped at 12,000 characters. Throws if an option is malformed. */
+export function readPageTool(options?: ReadPageToolOptions): ToolDefinition;

@@ -1,5 +1,5 @@
 //! The page tools for Rust callers: [`describe_form`], [`fill_form`], [`submit_form`],
-//! [`navigate`], [`read_table`], [`highlight`] and [`click`], each a function of an options struct
+//! [`navigate`], [`read_page`], [`read_table`], [`highlight`] and [`click`], each a function of an options struct
 //! ([`FormOptions`], [`NavigateOptions`], [`PageOptions`])
 //! returning a [`Tool`]. The options are checked by the same reader as the JS factories'
 //! (`describeFormTool` and the others), so a Rust app and a JS app get the same rules and
@@ -115,7 +115,7 @@ pub struct FormOptions(Common);
 #[derive(Clone, Default)]
 pub struct NavigateOptions(Common);
 
-/// Options of [`read_table`], [`highlight`] and [`click`]. The default sees the whole page
+/// Options of [`read_page`], [`read_table`], [`highlight`] and [`click`]. The default sees the whole page
 /// (`document.body`) and outlines with the SDK's own drawing.
 #[derive(Clone, Default)]
 pub struct PageOptions(Common);
@@ -316,6 +316,18 @@ pub fn highlight(options: PageOptions) -> Result<Tool, Error> {
 /// ```
 pub fn click(options: PageOptions) -> Result<Tool, Error> {
     make(Kind::Click, &options.0 .0, "click")
+}
+
+/// A tool that reads what a person sees inside the root as an outline (headings, text,
+/// links, buttons, fields without their values, tables summarised), with refs [`click`],
+/// [`highlight`] and [`read_table`] take.
+///
+/// ```no_run
+/// use client_tools::tools::{read_page, PageOptions};
+/// let tool = read_page(PageOptions::default()).expect("valid options");
+/// ```
+pub fn read_page(options: PageOptions) -> Result<Tool, Error> {
+    make(Kind::Page, &options.0 .0, "read_page")
 }
 
 /// A page tool of `kind` from its options, checked as the JS factories check them.

@@ -15,6 +15,7 @@ mod highlight;
 mod labels;
 mod navigate;
 mod options;
+mod page;
 mod refs;
 mod scope;
 mod submit;
@@ -24,8 +25,8 @@ mod url;
 mod visible;
 
 pub use api::{
-    click, describe_form, fill_form, highlight, navigate, read_table, submit_form, FormOptions,
-    FormRef, NavigateMode, NavigateOptions, PageAction, PageOptions,
+    click, describe_form, fill_form, highlight, navigate, read_page, read_table, submit_form,
+    FormOptions, FormRef, NavigateMode, NavigateOptions, PageAction, PageOptions,
 };
 #[cfg(feature = "js-api")]
 use std::rc::Rc;
@@ -65,6 +66,7 @@ enum Kind {
     Table,
     Highlight,
     Click,
+    Page,
 }
 
 // The parameter schemas as JSON text (parsed by the browser): far smaller in the .wasm than
@@ -74,6 +76,7 @@ const FILL_SCHEMA: &str = r##"{"type":"object","properties":{"form":{"type":"str
 const SUBMIT_SCHEMA: &str = r#"{"type":"object","properties":{"form":{"type":"string","description":"The form: its ref as describe_form reports it (its id, name or \"form N\"). Needed only when the page has several forms."},"button":{"type":"string","description":"The submit button's label, name or id; default: the form's first submit button."}}}"#;
 const NAVIGATE_SCHEMA: &str = r#"{"type":"object","properties":{"url":{"type":"string","description":"A path of this app such as /orders/42, or a full http(s) URL of this site."}},"required":["url"]}"#;
 const TABLE_SCHEMA: &str = r#"{"type":"object","properties":{"table":{"type":"string","description":"The table: its ref (as an earlier answer gave it), its caption, or \"table N\". Needed only when the page shows several tables."},"from":{"type":"integer","minimum":1,"description":"The first row to read (1 is the first row under the headers); default 1."},"count":{"type":"integer","minimum":1,"maximum":100,"description":"How many rows to read; default 20."}}}"#;
+const PAGE_SCHEMA: &str = r#"{"type":"object","properties":{"within":{"type":"string","description":"A ref from an earlier answer (a form, list, dialog, table...): read only what it holds."},"query":{"type":"string","description":"Keep only the lines that contain this text (case-insensitive)."}}}"#;
 const CLICK_SCHEMA: &str = r#"{"type":"object","properties":{"ref":{"type":"string","description":"The button, link, tab or menu item to press: its ref as read_table gave it (a row's controls)."}},"required":["ref"]}"#;
 const HIGHLIGHT_SCHEMA: &str = r#"{"type":"object","properties":{"ref":{"type":"string","description":"The element to show the user: a ref such as \"e4\" that read_table gave (a row or a table)."},"clear":{"type":"boolean","description":"true to take the highlight away (without ref)."}}}"#;
 
@@ -86,6 +89,7 @@ fn schema_text(kind: Kind) -> &'static str {
         Kind::Table => TABLE_SCHEMA,
         Kind::Highlight => HIGHLIGHT_SCHEMA,
         Kind::Click => CLICK_SCHEMA,
+        Kind::Page => PAGE_SCHEMA,
     }
 }
 
@@ -136,7 +140,7 @@ fn parameters(kind: Kind, config: &Config) -> JsValue {
 /// (`readOnlyHint`).
 fn annotations(kind: Kind) -> Option<&'static str> {
     match kind {
-        Kind::Describe | Kind::Table => {
+        Kind::Describe | Kind::Table | Kind::Page => {
             Some(r#"{"readOnlyHint":true,"untrustedContentHint":true}"#)
         }
         Kind::Fill | Kind::Submit | Kind::Click => Some(r#"{"untrustedContentHint":true}"#),
@@ -152,6 +156,7 @@ fn default_description(kind: Kind) -> &'static str {
         Kind::Submit => "Submit a form on this page, as clicking its submit button does. If a field is invalid nothing is sent, and the result lists each invalid field with the reason.",
         Kind::Navigate => "Open another page of this app by its path (for example /orders/42) or its full URL.",
         Kind::Table => "Read a table on this page as the user sees it: its column headers and sort state, and its rows (a page at a time), each with a ref that highlight takes.",
+        Kind::Page => "Read what the user sees on this page as an outline: headings, text, links, buttons, fields (never their values) and tables, each control with a ref that click, highlight and read_table take.",
         Kind::Click => "Press a button, link, tab or menu item on this page by its ref, as the user would. Hidden, covered and disabled elements are refused; a link that loads another page does so once this result is posted.",
         Kind::Highlight => "Show the user an element of this page (a table row, say) by its ref: it is scrolled into view and outlined until the user's next input.",
     }
@@ -193,6 +198,14 @@ async fn dispatch(
             let from = whole_arg(&json, "from", u64::MAX)?;
             let count = whole_arg(&json, "count", table::COUNT_MAX)?;
             table::run(config, string_arg(&args, "table")?.as_deref(), from, count)
+        }
+        Kind::Page => {
+            let within = string_arg(&args, "within")?;
+            page::run(
+                config,
+                within.as_deref(),
+                string_arg(&args, "query")?.as_deref(),
+            )
         }
         Kind::Click => click::run(config, string_arg(&args, "ref")?.as_deref(), &ctx).await,
         Kind::Highlight => {
@@ -323,4 +336,13 @@ pub fn highlight_tool(options: Option<js_sys::Object>) -> Result<JsValue, JsValu
 #[wasm_bindgen(js_name = clickTool, skip_typescript)]
 pub fn click_tool(options: Option<js_sys::Object>) -> Result<JsValue, JsValue> {
     make(Kind::Click, options, "click")
+}
+
+/// A tool that reads what a person sees inside the root as an outline of roles, names and
+/// states, with refs the other tools take. Throws if an option is malformed.
+// Typed in PAGE_TOOL_TYPES, where `options` can be optional.
+#[cfg(feature = "js-api")]
+#[wasm_bindgen(js_name = readPageTool, skip_typescript)]
+pub fn read_page_tool(options: Option<js_sys::Object>) -> Result<JsValue, JsValue> {
+    make(Kind::Page, options, "read_page")
 }

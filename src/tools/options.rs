@@ -163,7 +163,7 @@ const NAVIGATE_KEYS: &[&str] = &[
     "confirm",
 ];
 
-/// The options of read_table (the first four: every page tool's).
+/// The options of read_table and read_page (the first four: every page tool's).
 const TABLE_KEYS: &[&str] = &["name", "description", "timeoutMs", "maxCallsPerRun", "root"];
 /// The options of highlight (the first four: every page tool's).
 const HIGHLIGHT_KEYS: &[&str] = &[
@@ -193,7 +193,7 @@ const CLICK_KEYS: &[&str] = &[
 fn check_keys(options: &JsValue, default_name: &str) -> Result<(), String> {
     let known = match default_name {
         "navigate" => NAVIGATE_KEYS,
-        "read_table" => TABLE_KEYS,
+        "read_table" | "read_page" => TABLE_KEYS,
         "highlight" => HIGHLIGHT_KEYS,
         "click" => CLICK_KEYS,
         _ => FORM_KEYS,

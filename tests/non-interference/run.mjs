@@ -63,7 +63,7 @@ async function open(page) {
   page.context = context;
   page.run = (await agent(page, "POST", "/runs", {})).id;
   const tools = (await agent(page, "GET", "/tools")).tools.map((t) => t.name);
-  if (tools.length !== 21) throw new Error(`expected 21 tools, the model sees ${tools.join(", ")}`);
+  if (tools.length !== 23) throw new Error(`expected 23 tools, the model sees ${tools.join(", ")}`);
 }
 
 /** The model calls a tool; resolves to the settled call's answer as the model reads it. */
@@ -100,6 +100,10 @@ if (ok) {
   for (const [i, { tool, args }] of rows.entries()) {
     const [a, b] = await Promise.all(pages.map((p) => modelCall(p, tool, args)));
     if (tool.startsWith("navigate") || tool.startsWith("click")) await Promise.all(pages.map(restore));
+    // A click may open the <details> that hides text in a label (its <summary> is pressable, as
+    // a person may press it): the text is then on screen, on purpose, and differs between the
+    // pages. Both pages close it again, so that later answers judge the hidden text.
+    if (tool.startsWith("click")) await Promise.all(pages.map((p) => p.tab.evaluate(() => { for (const d of document.querySelectorAll("details.hid")) d.open = false; })));
     const leaked = pages.flatMap((p, k) => hidden[k].filter((s) => [a, b][k].includes(s)).map((s) => `${p.session}: ${s}`));
     const call = `#${i + 1} ${tool} ${JSON.stringify(args)}`;
     const parsed = JSON.parse(a);
@@ -133,6 +137,8 @@ if (ok) {
         ["read_table_scoped", (x, r) => x.table === "Orders" && !r.is_error && r.text.includes('"cells":["A-1","10 EUR","ok"]')],
         ["highlight_scoped", (x, r) => !r.is_error && r.text.includes('"highlighted"')],
         ["highlight_hook", (x, r) => !r.is_error && r.text.includes('"highlighted"')],
+        ["read_page", (x, r) => !x.within && !x.query && !r.is_error && r.text.includes('button \\"Pay\\"')],
+        ["read_page_scoped", (x, r) => x.within && !r.is_error && r.text.includes("- ")],
         ["click", (x, r) => !r.is_error && r.text.includes('"outcome":"clicked"')],
         ["click_scoped", (x, r) => !r.is_error && r.text.includes('"outcome":"clicked"')],
       ];

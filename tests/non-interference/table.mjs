@@ -93,6 +93,15 @@ const BAD_ARGS = [
   { url: 5 }, { url: DEEP }, { url: "/" + "a".repeat(3000) }, { url: "java\tscript:x" },
 ];
 
+/** What a model might send as read_page's `query`: words on screen, and the secrets (each must
+ *  match nothing, on either page). */
+export const QUERIES = [
+  "Pay", "orders", "EUR", "button", "link", "text", "filled", "hid-", "vault", "RST", "reset", "tok=", "csrf",
+  ...both((s) => s.hiddenText), ...both((s) => s.csrf), ...both((s) => s.resetToken), ...both((s) => s.unseenValue),
+  ...both((s) => s.card.slice(0, 4)), ...both((s) => s.storedPassword), ...both((s) => s.side), ...both((s) => s.nonce),
+  ...both((s) => `row-${s.vault}`),
+];
+
 /** read_table's and highlight's bad arguments. */
 const BAD_TABLE_ARGS = [
   { table: 7 }, { table: DEEP }, { table: "x".repeat(300) }, { table: "\u0000Orders" }, { from: 0 }, { from: -1 },
@@ -107,6 +116,7 @@ const navigateTools = ["navigate", "navigate_router", "navigate_confirm"];
 const tableTools = ["read_table", "read_table_scoped"];
 const highlightTools = ["highlight", "highlight_scoped", "highlight_hook"];
 const clickTools = ["click", "click_scoped", "click_confirm"];
+const pageTools = ["read_page", "read_page_scoped"];
 
 /** The table, in order. The last rows fill the form validly and submit it. */
 export function table() {
@@ -132,6 +142,11 @@ export function table() {
     const tools = "url" in args ? navigateTools : "fields" in args ? fillTools : [...describeTools, ...submitTools];
     for (const tool of tools) rows.push({ tool, args });
   }
+  // The page's outline, whole, by query, and within each ref (issued by it or not).
+  for (const tool of pageTools) rows.push({ tool, args: {} });
+  for (const query of QUERIES) {
+    for (const tool of pageTools) rows.push({ tool, args: { query } });
+  }
   // Tables: read by each locator and in pages; refs highlighted before and after reading.
   for (const ref of REFS.slice(0, 12)) {
     for (const tool of highlightTools) rows.push({ tool, args: { ref } });
@@ -148,10 +163,14 @@ export function table() {
   for (const ref of REFS) {
     for (const tool of highlightTools) rows.push({ tool, args: { ref } });
     for (const tool of clickTools) rows.push({ tool, args: { ref } });
+    for (const tool of pageTools) rows.push({ tool, args: { within: ref } });
   }
   for (const tool of highlightTools) rows.push({ tool, args: { clear: true } });
   for (const args of BAD_TABLE_ARGS) {
     for (const tool of tableTools) rows.push({ tool, args });
+  }
+  for (const args of [{ within: 5 }, { within: DEEP }, { query: "" }, { query: "q".repeat(300) }, { query: 7 }, { within: "e1", query: "\u0000" }]) {
+    for (const tool of pageTools) rows.push({ tool, args });
   }
   for (const args of BAD_HIGHLIGHT_ARGS) {
     for (const tool of [...highlightTools, ...clickTools]) rows.push({ tool, args });

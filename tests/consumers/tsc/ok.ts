@@ -3,7 +3,11 @@
 // must hold up under every lib and resolution setting here.
 import init, {
   Client,
+  clickTool,
   describeFormTool,
+  highlightTool,
+  readPageTool,
+  readTableTool,
   fillFormTool,
   navigateTool,
   submitFormTool,
@@ -18,6 +22,8 @@ import init, {
   type JsonObject,
   type JsonSchema,
   type Lifetime,
+  type ClickToolOptions,
+  type HighlightToolOptions,
   type NavigateToolOptions,
   type PageAction,
   type ToolContext,
@@ -91,6 +97,8 @@ export async function whole(sessionId: string, token: string, form: HTMLFormElem
   console.log(id.startsWith("cli_"), name.length, expiresAt?.getTime(), state === "registered", aResult, args);
 
   const formOptions: FormToolOptions = { form, root: document.body, allowSensitive: false, allowFiles: false, allowHidden: false, allowOrigins: ["https://pay.example"] };
+  const highlightOptions: HighlightToolOptions = { highlight: (el: Element | null) => el?.classList.toggle("selected") };
+  const clickOptions: ClickToolOptions = { clickable: ["td button"], confirm: (a: PageAction) => a.kind === "click" && a.element instanceof Element };
   const navigateOptions: NavigateToolOptions = { router: async (path: string) => console.log(path), allowOrigins: [], mode: "history" };
   await client.setTools([
     highlight,
@@ -99,6 +107,10 @@ export async function whole(sessionId: string, token: string, form: HTMLFormElem
     submitFormTool({ form, confirm: (action: PageAction) => action.kind === "submit" && window.confirm(action.summary) }),
     navigateTool(navigateOptions),
     navigateTool(),
+    readPageTool({ root: document.body }),
+    readTableTool(),
+    highlightTool(highlightOptions),
+    clickTool(clickOptions),
   ]);
   await client.leave();
   await client.leave();

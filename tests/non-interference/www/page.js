@@ -4,7 +4,7 @@
 // name is an option too, so each has one), a fixed `form` (*_fixed), and a few more.
 // A page loaded into the `sink` frame by a form submission does nothing.
 import init, {
-  Client, describeFormTool, fillFormTool, submitFormTool, navigateTool, readTableTool, highlightTool, clickTool,
+  Client, describeFormTool, fillFormTool, submitFormTool, navigateTool, readPageTool, readTableTool, highlightTool, clickTool,
 } from "/pkg/client_tools.js";
 
 const query = new URLSearchParams(location.search);
@@ -102,6 +102,8 @@ async function main() {
     submitFormTool({ name: "submit_confirm", root: scope, sensitive, confirm: () => false }),
     navigateTool({ name: "navigate_router", router: (path) => { window.routes.push(path); } }),
     navigateTool({ name: "navigate_confirm", mode: "document", allowOrigins: ["https://docs.example"], confirm: () => false }),
+    readPageTool(),
+    readPageTool({ name: "read_page_scoped", root: scope }),
     readTableTool(),
     readTableTool({ name: "read_table_scoped", root: scope }),
     highlightTool(),
