@@ -97,7 +97,7 @@ export async function whole(sessionId: string, token: string, form: HTMLFormElem
   console.log(id.startsWith("cli_"), name.length, expiresAt?.getTime(), state === "registered", aResult, args);
 
   const formOptions: FormToolOptions = { form, root: document.body, allowSensitive: false, allowFiles: false, allowHidden: false, allowOrigins: ["https://pay.example"] };
-  const highlightOptions: HighlightToolOptions = { highlight: (el: Element | null) => el?.classList.toggle("selected") };
+  const highlightOptions: HighlightToolOptions = { highlight: (el: Element | null) => { el?.classList.toggle("selected"); } };
   const clickOptions: ClickToolOptions = { clickable: ["td button"], confirm: (a: PageAction) => a.kind === "click" && a.element instanceof Element };
   const navigateOptions: NavigateToolOptions = { router: async (path: string) => console.log(path), allowOrigins: [], mode: "history" };
   await client.setTools([
