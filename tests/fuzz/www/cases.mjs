@@ -169,6 +169,8 @@ function targets(api, fx) {
   }
   if (api.describeFormTool) sync("describeFormTool({ sensitive: v })", (v) => api.describeFormTool({ sensitive: v }));
   if (api.navigateTool) sync("navigateTool({ allowOrigins: v })", (v) => api.navigateTool({ allowOrigins: v }));
+  if (api.highlightTool) sync("highlightTool({ highlight: v })", (v) => api.highlightTool({ highlight: v }));
+  if (api.clickTool) sync("clickTool({ clickable: v })", (v) => api.clickTool({ clickable: v }));
   later("init(v)", (v) => api.init(v));
   return t;
 }
