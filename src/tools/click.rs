@@ -19,7 +19,7 @@ use super::js::{
     bool_prop, call_method, error_result, get, object, ok_result, proto_call, set, string_prop,
     CallContext,
 };
-use super::labels::{label_of, visible_text};
+use super::labels::{clean_text, label_of, visible_text};
 use super::options::Config;
 use super::scope::{attr, contains, root};
 use super::submit::{listen_to, listener};
@@ -31,14 +31,20 @@ pub(crate) const CLICKABLE: &str = "button,a[href],summary,input[type=button],in
 /// Buttons that submit their form.
 const SUBMITS: &str = "button:not([type=button]):not([type=reset]):not([type=menu]),input[type=submit],input[type=image]";
 
-/// What a person reads on the element: its text on screen, else its accessible name.
-pub(crate) fn name(el: &Element, root: &Element) -> String {
-    let text = visible_text(el);
-    if text.is_empty() {
-        label_of(el, root)
-    } else {
-        text
+/// What names the element, and whether a person reads it on screen: its text on screen (an
+/// input button's value), else its accessible name, which is not on screen when it comes from
+/// `aria-label` (the model is told so: such text may say anything).
+pub(crate) fn name(el: &Element, root: &Element) -> (String, bool) {
+    let mut text = visible_text(el);
+    if text.is_empty() && matches(el, "input") == Ok(true) {
+        text = clean_text(&string_prop(el, "value"));
     }
+    if !text.is_empty() {
+        return (text, true);
+    }
+    let label = label_of(el, root);
+    let unseen = attr(el, "aria-label").is_some_and(|a| clean_text(&a) == label);
+    (label.clone(), label.is_empty() || !unseen)
 }
 
 /// A refusal the model reads: `Not clicked: <why>.`
@@ -76,7 +82,7 @@ pub(crate) async fn run(
             why.describe()
         ));
     }
-    let name = name(&el, &root);
+    let (name, shown) = name(&el, &root);
     if matches(&el, SUBMITS) == Ok(true) {
         if let Some(form) = cast::<HtmlFormElement>(get(&el, "form"), "HTMLFormElement") {
             if !contains(&root, form.as_ref()) {
@@ -162,9 +168,10 @@ pub(crate) async fn run(
     };
     // The app's own updates (a re-render, its new tools) land before the result.
     next_task().await;
-    Ok(ok_result(&json_object(&mut [
-        ("clicked", asked.into()),
-        ("name", name.into()),
-        ("outcome", outcome.into()),
-    ])))
+    let mut out = vec![("clicked", asked.into()), ("name", name.into())];
+    if !shown {
+        out.push(("nameShown", false.into()));
+    }
+    out.push(("outcome", outcome.into()));
+    Ok(ok_result(&json_object(&mut out)))
 }

@@ -127,6 +127,7 @@ fn line_of(el: &Element, o: &Outline) -> Option<(String, bool)> {
         ));
     }
     let control = is(CLICKABLE);
+    let role_attr = attr(el, "role").unwrap_or_default();
     let field = !control && is(FIELDS);
     if control || field {
         if visible::choice(el).is_err() {
@@ -135,17 +136,8 @@ fn line_of(el: &Element, o: &Outline) -> Option<(String, bool)> {
         let role = if is("a[href],[role=link]") {
             "link"
         } else if is("[role]") {
-            return Some((
-                state(
-                    el,
-                    named(
-                        &attr(el, "role").unwrap_or_default(),
-                        &name(el, &o.root),
-                        el,
-                    ),
-                ),
-                true,
-            ));
+            // One of CLICKABLE's roles: tab, menuitem…, switch, button.
+            &role_attr
         } else if control {
             "button"
         } else if tag == "select" {
@@ -157,12 +149,15 @@ fn line_of(el: &Element, o: &Outline) -> Option<(String, bool)> {
         } else {
             "textbox"
         };
-        let label = if field {
-            label_of(el, &o.root)
+        let (label, shown) = if field {
+            (label_of(el, &o.root), true)
         } else {
             name(el, &o.root)
         };
         let mut line = state(el, named(role, &label, el));
+        if !shown {
+            line.push_str(" [name not shown on screen]");
+        }
         if role == "link" {
             line.push_str(&destination(el));
         }

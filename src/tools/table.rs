@@ -184,10 +184,11 @@ pub(crate) fn run(
         let mut controls = Vec::new();
         for c in query_all(row, super::click::CLICKABLE)? {
             if visible::control(&c, true).is_ok() {
-                let mut one = vec![
-                    ("ref", refs::issue(&c).into()),
-                    ("name", super::click::name(&c, &root).into()),
-                ];
+                let (name, shown) = super::click::name(&c, &root);
+                let mut one = vec![("ref", refs::issue(&c).into()), ("name", name.into())];
+                if !shown {
+                    one.push(("nameShown", false.into()));
+                }
                 if super::dom::matches(&c, ":disabled,[aria-disabled=true]") == Ok(true) {
                     one.push(("disabled", true.into()));
                 }

@@ -17,6 +17,8 @@ const PAGE: &str = r##"<div style="background:#fff;color:#000">
   <iframe title="Chat" src="about:blank"></iframe>
   <span style="position:relative;display:inline-block"><button>UNDER-BOX</button><span style="position:absolute;left:0;top:0;right:0;bottom:0;background:#fff"></span></span>
   <button id="go" onclick="window.__went = (window.__went || 0) + 1">Go</button>
+  <button aria-label="Delete"><span style="display:inline-block;width:16px;height:16px;background:#000"></span></button>
+  <input type="button" value="Print">
 </div>"##;
 
 fn rooted(fx: &Fixture) -> js_sys::Object {
@@ -83,6 +85,9 @@ async fn the_outline_shows_what_a_person_sees_and_nothing_else() {
             r#"- table "Due" [ref=eN] (3 rows: read_table reads them)"#,
             r#"- iframe "Chat" (not read)"#,
             r#"- button "Go" [ref=eN]"#,
+            // A name from aria-label alone is not on screen, and the model is told so.
+            r#"- button "Delete" [ref=eN] [name not shown on screen]"#,
+            r#"- button "Print" [ref=eN]"#,
         ],
         "{page}"
     );
