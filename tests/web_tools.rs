@@ -10,6 +10,8 @@ mod support;
 
 #[path = "web_tools/bad_inputs.rs"]
 mod bad_inputs;
+#[path = "web_tools/click.rs"]
+mod click;
 #[path = "web_tools/describe.rs"]
 mod describe;
 #[path = "web_tools/fill.rs"]
@@ -18,7 +20,11 @@ mod fill;
 mod leaks;
 #[path = "web_tools/navigate.rs"]
 mod navigate;
+#[path = "web_tools/page.rs"]
+mod page;
 #[path = "web_tools/submit.rs"]
 mod submit;
+#[path = "web_tools/table.rs"]
+mod table;
 #[path = "web_tools/visibility.rs"]
 mod visibility;

@@ -43,3 +43,6 @@ const WEBMCP_TYPES: &str = include_str!("webmcp.d.ts");
 #[cfg(feature = "page-tools")]
 #[wasm_bindgen(typescript_custom_section)]
 const PAGE_TOOL_TYPES: &str = include_str!("page_tools.d.ts");
+#[cfg(feature = "page-reading")]
+#[wasm_bindgen(typescript_custom_section)]
+const PAGE_READING_TYPES: &str = include_str!("page_reading.d.ts");

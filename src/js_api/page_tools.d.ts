@@ -2,7 +2,8 @@
  *  e.g. `submit a form with "Pay" to https://shop.example/pay (POST)`. */
 export type PageAction =
   | { kind: "submit"; summary: string; form: HTMLFormElement; submitter: string | null; url: string; method: string }
-  | { kind: "navigate"; summary: string; url: string; crossDocument: boolean };
+  | { kind: "navigate"; summary: string; url: string; crossDocument: boolean }
+  | { kind: "click"; summary: string; element: Element; url: string };
 
 // The factories return the SDK's own `ToolDefinition` (src/client.rs): their handlers take
 // `(args, ctx: ToolContext)` and answer JSON text, or `{ isError: true, text }` when refused.

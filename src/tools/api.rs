@@ -1,5 +1,6 @@
-//! The page tools for Rust callers: [`describe_form`], [`fill_form`], [`submit_form`] and
-//! [`navigate`], each a function of an options struct ([`FormOptions`], [`NavigateOptions`])
+//! The page tools for Rust callers: [`describe_form`], [`fill_form`], [`submit_form`],
+//! [`navigate`], [`read_page`], [`read_table`], [`highlight`] and [`click`], each a function of an options struct
+//! ([`FormOptions`], [`NavigateOptions`], [`PageOptions`])
 //! returning a [`Tool`]. The options are checked by the same reader as the JS factories'
 //! (`describeFormTool` and the others), so a Rust app and a JS app get the same rules and
 //! messages; the tools run the same code.
@@ -17,7 +18,7 @@ use web_sys::{Element, HtmlFormElement};
 pub struct PageAction(JsValue);
 
 impl PageAction {
-    /// `"submit"` or `"navigate"`.
+    /// `"submit"`, `"navigate"` or `"click"`.
     pub fn kind(&self) -> String {
         crate::js::string_prop(&self.0, "kind")
     }
@@ -114,6 +115,12 @@ pub struct FormOptions(Common);
 #[derive(Clone, Default)]
 pub struct NavigateOptions(Common);
 
+#[cfg(feature = "page-reading")]
+/// Options of [`read_page`], [`read_table`], [`highlight`] and [`click`]. The default sees the whole page
+/// (`document.body`) and outlines with the SDK's own drawing.
+#[derive(Clone, Default)]
+pub struct PageOptions(Common);
+
 macro_rules! common_options {
     ($t:ty) => {
         impl $t {
@@ -162,6 +169,40 @@ macro_rules! common_options {
 }
 common_options!(FormOptions);
 common_options!(NavigateOptions);
+#[cfg(feature = "page-reading")]
+common_options!(PageOptions);
+
+#[cfg(feature = "page-reading")]
+impl PageOptions {
+    /// The element the tool may see into (default: `document.body`).
+    pub fn root(self, root: Element) -> Self {
+        self.0.set("root", root.into());
+        self
+    }
+
+    /// [`click`] presses only elements matching one of these CSS selectors (the app's own).
+    pub fn clickable(self, selectors: &[String]) -> Self {
+        self.0.strings("clickable", selectors);
+        self
+    }
+
+    /// CSS selectors of more fields to treat as secrets when [`click`] submits a form.
+    pub fn sensitive(self, selectors: &[String]) -> Self {
+        self.0.strings("sensitive", selectors);
+        self
+    }
+
+    /// [`highlight`] marks the element the app's way: `f` gets the element to mark, and `None`
+    /// when the model clears the highlight (the SDK then draws nothing).
+    pub fn highlight<F: Fn(Option<Element>) + 'static>(self, f: F) -> Self {
+        let hook = Closure::<crate::js::Callback>::new(move |el: JsValue, _| {
+            f(el.dyn_into::<Element>().ok());
+            JsValue::UNDEFINED
+        });
+        self.0.set("highlight", hook.into_js_value());
+        self
+    }
+}
 
 impl FormOptions {
     /// The element the tool may see into (default: `document.body`).
@@ -244,6 +285,56 @@ impl NavigateOptions {
         self.0.set("mode", mode.into());
         self
     }
+}
+
+#[cfg(feature = "page-reading")]
+/// A tool that reads a table as a person sees it: its column headers and sort state, and a
+/// page of rows (`from`, `count` <= 100), each with a ref [`highlight`] takes.
+///
+/// ```no_run
+/// use client_tools::tools::{read_table, PageOptions};
+/// let tool = read_table(PageOptions::default()).expect("valid options");
+/// ```
+pub fn read_table(options: PageOptions) -> Result<Tool, Error> {
+    make(Kind::Table, &options.0 .0, "read_table")
+}
+
+#[cfg(feature = "page-reading")]
+/// A tool that scrolls the element a ref names into view and outlines it until the user's
+/// next input (or has the app's hook mark it), refusing stale refs and unseen elements.
+///
+/// ```no_run
+/// use client_tools::tools::{highlight, PageOptions};
+/// let tool = highlight(PageOptions::default()).expect("valid options");
+/// ```
+pub fn highlight(options: PageOptions) -> Result<Tool, Error> {
+    make(Kind::Highlight, &options.0 .0, "highlight")
+}
+
+#[cfg(feature = "page-reading")]
+/// A tool that presses a visible, enabled button, link, tab or menu item by the ref
+/// [`read_table`] gave (a row's `controls`): a submit button as [`submit_form`] does, a link by
+/// [`navigate`]'s origin rules (its page load after the result), anything else after `confirm`.
+///
+/// ```no_run
+/// use client_tools::tools::{click, PageOptions};
+/// let tool = click(PageOptions::default().clickable(&["#orders button".into()])).expect("valid options");
+/// ```
+pub fn click(options: PageOptions) -> Result<Tool, Error> {
+    make(Kind::Click, &options.0 .0, "click")
+}
+
+#[cfg(feature = "page-reading")]
+/// A tool that reads what a person sees inside the root as an outline (headings, text,
+/// links, buttons, fields without their values, tables summarised), with refs [`click`],
+/// [`highlight`] and [`read_table`] take.
+///
+/// ```no_run
+/// use client_tools::tools::{read_page, PageOptions};
+/// let tool = read_page(PageOptions::default()).expect("valid options");
+/// ```
+pub fn read_page(options: PageOptions) -> Result<Tool, Error> {
+    make(Kind::Page, &options.0 .0, "read_page")
 }
 
 /// A page tool of `kind` from its options, checked as the JS factories check them.

@@ -5,20 +5,32 @@
 //! `{ isError: true, text }` result, never a throw.
 
 mod api;
+#[cfg(feature = "page-reading")]
+mod click;
 mod controls;
 mod describe;
 mod dom;
 mod fields;
 mod fill;
+#[cfg(feature = "page-reading")]
+mod highlight;
 mod labels;
 mod navigate;
 mod options;
+#[cfg(feature = "page-reading")]
+mod page;
+#[cfg(feature = "page-reading")]
+mod refs;
 mod scope;
 mod submit;
+#[cfg(feature = "page-reading")]
+mod table;
 mod text;
 mod url;
 mod visible;
 
+#[cfg(feature = "page-reading")]
+pub use api::{click, highlight, read_page, read_table, PageOptions};
 pub use api::{
     describe_form, fill_form, navigate, submit_form, FormOptions, FormRef, NavigateMode,
     NavigateOptions, PageAction,
@@ -58,6 +70,14 @@ enum Kind {
     Fill,
     Submit,
     Navigate,
+    #[cfg(feature = "page-reading")]
+    Table,
+    #[cfg(feature = "page-reading")]
+    Highlight,
+    #[cfg(feature = "page-reading")]
+    Click,
+    #[cfg(feature = "page-reading")]
+    Page,
 }
 
 // The parameter schemas as JSON text (parsed by the browser): far smaller in the .wasm than
@@ -66,6 +86,14 @@ const DESCRIBE_SCHEMA: &str = r#"{"type":"object","properties":{"form":{"type":"
 const FILL_SCHEMA: &str = r##"{"type":"object","properties":{"form":{"type":"string","description":"The form: its ref as describe_form reports it (its id, name or \"form N\"). Needed only when the page has several forms."},"fields":{"type":"object","description":"Each field's ref, label, name or id (as describe_form reports them) mapped to its value: text for text, number, date (YYYY-MM-DD), time (HH:MM) and color (#rrggbb) fields; true or false for a checkbox; an option's value or label for a radio group or a select; an array of them for a multiple select or a checkbox group.","additionalProperties":{"type":["string","number","boolean","array","object"]}}},"required":["fields"]}"##;
 const SUBMIT_SCHEMA: &str = r#"{"type":"object","properties":{"form":{"type":"string","description":"The form: its ref as describe_form reports it (its id, name or \"form N\"). Needed only when the page has several forms."},"button":{"type":"string","description":"The submit button's label, name or id; default: the form's first submit button."}}}"#;
 const NAVIGATE_SCHEMA: &str = r#"{"type":"object","properties":{"url":{"type":"string","description":"A path of this app such as /orders/42, or a full http(s) URL of this site."}},"required":["url"]}"#;
+#[cfg(feature = "page-reading")]
+const TABLE_SCHEMA: &str = r#"{"type":"object","properties":{"table":{"type":"string","description":"The table: its ref (as an earlier answer gave it), its caption, or \"table N\". Needed only when the page shows several tables."},"from":{"type":"integer","minimum":1,"description":"The first row to read (1 is the first row under the headers); default 1."},"count":{"type":"integer","minimum":1,"maximum":100,"description":"How many rows to read; default 20."}}}"#;
+#[cfg(feature = "page-reading")]
+const PAGE_SCHEMA: &str = r#"{"type":"object","properties":{"within":{"type":"string","description":"A ref from an earlier answer (a form, list, dialog, table...): read only what it holds."},"query":{"type":"string","description":"Keep only the lines that contain this text (case-insensitive)."}}}"#;
+#[cfg(feature = "page-reading")]
+const CLICK_SCHEMA: &str = r#"{"type":"object","properties":{"ref":{"type":"string","description":"The button, link, tab or menu item to press: its ref as read_table gave it (a row's controls)."}},"required":["ref"]}"#;
+#[cfg(feature = "page-reading")]
+const HIGHLIGHT_SCHEMA: &str = r#"{"type":"object","properties":{"ref":{"type":"string","description":"The element to show the user: a ref such as \"e4\" that read_table gave (a row or a table)."},"clear":{"type":"boolean","description":"true to take the highlight away (without ref)."}}}"#;
 
 fn schema_text(kind: Kind) -> &'static str {
     match kind {
@@ -73,6 +101,14 @@ fn schema_text(kind: Kind) -> &'static str {
         Kind::Fill => FILL_SCHEMA,
         Kind::Submit => SUBMIT_SCHEMA,
         Kind::Navigate => NAVIGATE_SCHEMA,
+        #[cfg(feature = "page-reading")]
+        Kind::Table => TABLE_SCHEMA,
+        #[cfg(feature = "page-reading")]
+        Kind::Highlight => HIGHLIGHT_SCHEMA,
+        #[cfg(feature = "page-reading")]
+        Kind::Click => CLICK_SCHEMA,
+        #[cfg(feature = "page-reading")]
+        Kind::Page => PAGE_SCHEMA,
     }
 }
 
@@ -124,7 +160,13 @@ fn parameters(kind: Kind, config: &Config) -> JsValue {
 fn annotations(kind: Kind) -> Option<&'static str> {
     match kind {
         Kind::Describe => Some(r#"{"readOnlyHint":true,"untrustedContentHint":true}"#),
+        #[cfg(feature = "page-reading")]
+        Kind::Table | Kind::Page => Some(r#"{"readOnlyHint":true,"untrustedContentHint":true}"#),
         Kind::Fill | Kind::Submit => Some(r#"{"untrustedContentHint":true}"#),
+        #[cfg(feature = "page-reading")]
+        Kind::Click => Some(r#"{"untrustedContentHint":true}"#),
+        #[cfg(feature = "page-reading")]
+        Kind::Highlight => Some(r#"{"readOnlyHint":true}"#),
         Kind::Navigate => None,
     }
 }
@@ -135,6 +177,14 @@ fn default_description(kind: Kind) -> &'static str {
         Kind::Fill => "Fill fields of a form on this page as a person would. Reports per field what was set, what the page changed it to, and what was refused and why. Nothing is submitted.",
         Kind::Submit => "Submit a form on this page, as clicking its submit button does. If a field is invalid nothing is sent, and the result lists each invalid field with the reason.",
         Kind::Navigate => "Open another page of this app by its path (for example /orders/42) or its full URL.",
+        #[cfg(feature = "page-reading")]
+        Kind::Table => "Read a table on this page as the user sees it: its column headers and sort state, and its rows (a page at a time), each with a ref that highlight takes.",
+        #[cfg(feature = "page-reading")]
+        Kind::Page => "Read what the user sees on this page as an outline: headings, text, links, buttons, fields (never their values) and tables, each control with a ref that click, highlight and read_table take.",
+        #[cfg(feature = "page-reading")]
+        Kind::Click => "Press a button, link, tab or menu item on this page by its ref, as the user would. Hidden, covered and disabled elements are refused; a link that loads another page does so once this result is posted.",
+        #[cfg(feature = "page-reading")]
+        Kind::Highlight => "Show the user an element of this page (a table row, say) by its ref: it is scrolled into view and outlined until the user's next input.",
     }
 }
 
@@ -147,14 +197,17 @@ async fn dispatch(
     let absent = args.is_undefined() || args.is_null();
     let object = args.is_object() && !crate::js::is_array(&args);
     // describe and submit need no arguments; fill and navigate cannot work without them.
-    if !object && (!absent || matches!(kind, Kind::Fill | Kind::Navigate)) {
+    if !object && (!absent || needs_arguments(kind)) {
         return Err("the arguments must be a JSON object".into());
     }
     // Arguments the tool cannot read (cyclic, too deep, too long) are refused as a whole, and
     // each one it reads must have its type: nothing unreadable is taken as absent.
-    if !absent {
-        read_json(&args, "the arguments")?;
-    }
+    #[cfg_attr(not(feature = "page-reading"), allow(unused_variables))]
+    let json = if absent {
+        serde_json::Value::Null
+    } else {
+        read_json(&args, "the arguments")?
+    };
     let answer = match kind {
         Kind::Describe => describe::run(config, string_arg(&args, "form")?.as_deref()),
         Kind::Fill => fill::run(config, &args, &ctx).await,
@@ -164,9 +217,59 @@ async fn dispatch(
             submit::run(config, form.as_deref(), button.as_deref(), &ctx).await
         }
         Kind::Navigate => navigate::run(config, string_arg(&args, "url")?.as_deref(), &ctx).await,
+        #[cfg(feature = "page-reading")]
+        Kind::Table => {
+            let from = whole_arg(&json, "from", u64::MAX)?;
+            let count = whole_arg(&json, "count", table::COUNT_MAX)?;
+            table::run(config, string_arg(&args, "table")?.as_deref(), from, count)
+        }
+        #[cfg(feature = "page-reading")]
+        Kind::Page => {
+            let within = string_arg(&args, "within")?;
+            page::run(
+                config,
+                within.as_deref(),
+                string_arg(&args, "query")?.as_deref(),
+            )
+        }
+        #[cfg(feature = "page-reading")]
+        Kind::Click => click::run(config, string_arg(&args, "ref")?.as_deref(), &ctx).await,
+        #[cfg(feature = "page-reading")]
+        Kind::Highlight => {
+            let clear = match json.get("clear") {
+                None | Some(serde_json::Value::Null) => false,
+                Some(serde_json::Value::Bool(b)) => *b,
+                Some(_) => return Err("clear must be true or false".into()),
+            };
+            highlight::run(config, string_arg(&args, "ref")?.as_deref(), clear).await
+        }
     };
     // A refusal may quote the page (an option's label, a field's): shown as answers are.
     answer.map_err(|e| client_tools_core::text::show_invisible(&e).into_owned())
+}
+
+#[cfg(feature = "page-reading")]
+/// The whole-number argument `key` (1 to `max`) of the arguments read as JSON: `None` when
+/// absent or `null`, refused when it is anything else.
+fn whole_arg(json: &serde_json::Value, key: &str, max: u64) -> Result<Option<u64>, String> {
+    match json.get(key) {
+        None | Some(serde_json::Value::Null) => Ok(None),
+        Some(v) => match v.as_u64() {
+            Some(n) if (1..=max).contains(&n) => Ok(Some(n)),
+            _ if max == u64::MAX => Err(format!("{key} must be a whole number of at least 1")),
+            _ => Err(format!("{key} must be a whole number from 1 to {max}")),
+        },
+    }
+}
+
+/// Whether `kind` cannot work without arguments (describe and submit need none).
+fn needs_arguments(kind: Kind) -> bool {
+    match kind {
+        Kind::Fill | Kind::Navigate => true,
+        #[cfg(feature = "page-reading")]
+        Kind::Highlight | Kind::Click => true,
+        _ => false,
+    }
 }
 
 /// Builds the tool definition object around a handler closure that owns the config.
@@ -244,4 +347,40 @@ pub fn submit_form_tool(options: Option<js_sys::Object>) -> Result<JsValue, JsVa
 #[wasm_bindgen(js_name = navigateTool, skip_typescript)]
 pub fn navigate_tool(options: Option<js_sys::Object>) -> Result<JsValue, JsValue> {
     make(Kind::Navigate, options, "navigate")
+}
+
+/// A tool that reads a table as a person sees it: column headers, sort state and a page of
+/// rows, each with a ref. Throws if an option is malformed.
+// Typed in PAGE_TOOL_TYPES, where `options` can be optional.
+#[cfg(all(feature = "js-api", feature = "page-reading"))]
+#[wasm_bindgen(js_name = readTableTool, skip_typescript)]
+pub fn read_table_tool(options: Option<js_sys::Object>) -> Result<JsValue, JsValue> {
+    make(Kind::Table, options, "read_table")
+}
+
+/// A tool that scrolls an element (by the ref another tool gave) into view and outlines it, or
+/// has the app's `highlight` hook mark it. Throws if an option is malformed.
+// Typed in PAGE_TOOL_TYPES, where `options` can be optional.
+#[cfg(all(feature = "js-api", feature = "page-reading"))]
+#[wasm_bindgen(js_name = highlightTool, skip_typescript)]
+pub fn highlight_tool(options: Option<js_sys::Object>) -> Result<JsValue, JsValue> {
+    make(Kind::Highlight, options, "highlight")
+}
+
+/// A tool that presses a visible, enabled button, link, tab or menu item by its ref (a submit
+/// button as submit_form does, a link by navigate's rules). Throws if an option is malformed.
+// Typed in PAGE_TOOL_TYPES, where `options` can be optional.
+#[cfg(all(feature = "js-api", feature = "page-reading"))]
+#[wasm_bindgen(js_name = clickTool, skip_typescript)]
+pub fn click_tool(options: Option<js_sys::Object>) -> Result<JsValue, JsValue> {
+    make(Kind::Click, options, "click")
+}
+
+/// A tool that reads what a person sees inside the root as an outline of roles, names and
+/// states, with refs the other tools take. Throws if an option is malformed.
+// Typed in PAGE_TOOL_TYPES, where `options` can be optional.
+#[cfg(all(feature = "js-api", feature = "page-reading"))]
+#[wasm_bindgen(js_name = readPageTool, skip_typescript)]
+pub fn read_page_tool(options: Option<js_sys::Object>) -> Result<JsValue, JsValue> {
+    make(Kind::Page, options, "read_page")
 }

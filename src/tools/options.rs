@@ -33,9 +33,17 @@ pub(crate) struct Config {
     pub show_action_path: bool,
     /// The app's selectors for more fields to treat as secrets (`sensitive`).
     pub sensitive: Vec<String>,
+    /// The app's selectors of what `click` may press (`clickable`); empty: every button,
+    /// link, tab or menu item.
+    #[cfg_attr(not(feature = "page-reading"), allow(dead_code))]
+    pub clickable: Vec<String>,
     /// Origins (`https://host:port`) besides the page's own that navigate and submit may reach.
     pub allow_origins: Vec<String>,
     pub router: Option<Function>,
+    /// `highlight`: the app's own way to mark an element (`highlight`'s), called with the
+    /// element, and with `null` to clear.
+    #[cfg_attr(not(feature = "page-reading"), allow(dead_code))]
+    pub highlight: Option<Function>,
     /// `mode: "document"`: same-origin navigation loads a new document (after the result).
     pub document_mode: bool,
 }
@@ -93,15 +101,16 @@ fn origin_of(entry: &str) -> Option<String> {
     (scheme == "http:" || scheme == "https:").then(|| string_prop(&url, "origin"))
 }
 
-/// `options.sensitive`: an array of CSS selectors, each checked now so a typo throws at once.
-fn sensitive_selectors(options: &JsValue) -> Result<Vec<String>, String> {
-    let list = get(options, "sensitive");
+/// `options[key]` (`sensitive`, `clickable`): an array of CSS selectors, each checked now so a
+/// typo throws at once.
+fn selectors(options: &JsValue, key: &str) -> Result<Vec<String>, String> {
+    let list = get(options, key);
     if list.is_undefined() || list.is_null() {
         return Ok(Vec::new());
     }
-    const SHAPE: &str = "options.sensitive must be an array of CSS selectors";
+    let shape = format!("options.{key} must be an array of CSS selectors");
     if !crate::js::is_array(&list) {
-        return Err(SHAPE.into());
+        return Err(shape);
     }
     let div = JsValue::from_str("div");
     let probe = super::js::proto_call(
@@ -112,14 +121,14 @@ fn sensitive_selectors(options: &JsValue) -> Result<Vec<String>, String> {
     )?;
     let mut out = Vec::new();
     let list = crate::js::to_array(&list)
-        .map_err(|e| format!("{SHAPE}; reading it threw: {}", crate::js::error_text(&e)))?;
+        .map_err(|e| format!("{shape}; reading it threw: {}", crate::js::error_text(&e)))?;
     for (i, entry) in list.iter().enumerate() {
         let sel = entry
             .as_string()
-            .ok_or_else(|| format!("{SHAPE}; [{i}] is not a string"))?;
+            .ok_or_else(|| format!("{shape}; [{i}] is not a string"))?;
         if super::dom::matches(probe.unchecked_ref(), &sel).is_err() {
             return Err(format!(
-                "options.sensitive[{i}]: {} is not a valid CSS selector",
+                "options.{key}[{i}]: {} is not a valid CSS selector",
                 Quoted(&sel)
             ));
         }
@@ -156,13 +165,40 @@ const NAVIGATE_KEYS: &[&str] = &[
     "confirm",
 ];
 
+/// The options of read_table and read_page (the first four: every page tool's).
+const TABLE_KEYS: &[&str] = &["name", "description", "timeoutMs", "maxCallsPerRun", "root"];
+/// The options of highlight (the first four: every page tool's).
+const HIGHLIGHT_KEYS: &[&str] = &[
+    "name",
+    "description",
+    "timeoutMs",
+    "maxCallsPerRun",
+    "root",
+    "highlight",
+];
+/// The options of click (the first four: every page tool's).
+const CLICK_KEYS: &[&str] = &[
+    "name",
+    "description",
+    "timeoutMs",
+    "maxCallsPerRun",
+    "root",
+    "confirm",
+    "clickable",
+    "allowOrigins",
+    "sensitive",
+    "showActionPath",
+];
+
 /// Refuses a key the tool does not know (a typo would otherwise be ignored in silence). The
-/// default name tells the navigate tool from the form tools.
+/// default name tells the tools apart.
 fn check_keys(options: &JsValue, default_name: &str) -> Result<(), String> {
-    let known = if default_name == "navigate" {
-        NAVIGATE_KEYS
-    } else {
-        FORM_KEYS
+    let known = match default_name {
+        "navigate" => NAVIGATE_KEYS,
+        "read_table" | "read_page" => TABLE_KEYS,
+        "highlight" => HIGHLIGHT_KEYS,
+        "click" => CLICK_KEYS,
+        _ => FORM_KEYS,
     };
     crate::browser::keys::check(options, known, "options.")
 }
@@ -191,7 +227,7 @@ impl Config {
                 )),
             },
         };
-        let sensitive = sensitive_selectors(options)?;
+        let sensitive = selectors(options, "sensitive")?;
         let mut allow_origins = Vec::new();
         let list = get(options, "allowOrigins");
         if !list.is_undefined() && !list.is_null() {
@@ -234,8 +270,10 @@ impl Config {
             allow_hidden: opt_bool(options, "allowHidden")?,
             show_action_path: opt_bool(options, "showActionPath")?,
             sensitive,
+            clickable: selectors(options, "clickable")?,
             allow_origins,
             router: opt_function(options, "router")?,
+            highlight: opt_function(options, "highlight")?,
             document_mode,
         })
     }

@@ -109,22 +109,23 @@ struct Watch {
 
 /// `window.addEventListener("submit", f, capture)` (`remove`: its removal).
 fn listen(add: bool, f: &JsValue, capture: bool) -> Result<(), String> {
+    listen_to(add, "submit", f, capture)
+}
+
+/// `window.addEventListener(kind, f, capture)` (`!add`: its removal).
+pub(crate) fn listen_to(add: bool, kind: &str, f: &JsValue, capture: bool) -> Result<(), String> {
     let win = super::dom::window().ok_or("no window")?;
     let method = if add {
         "addEventListener"
     } else {
         "removeEventListener"
     };
-    let args = [
-        &JsValue::from_str("submit"),
-        f,
-        &JsValue::from_bool(capture),
-    ];
+    let args = [&JsValue::from_str(kind), f, &JsValue::from_bool(capture)];
     proto_call("EventTarget", method, &win, &args).map(|_| ())
 }
 
 /// A listener of the SDK's one closure shape; JS owns it and frees it once collected.
-fn listener(f: impl Fn(&JsValue) + 'static) -> JsValue {
+pub(crate) fn listener(f: impl Fn(&JsValue) + 'static) -> JsValue {
     Closure::<super::js::Callback>::new(move |e: JsValue, _: JsValue| {
         f(&e);
         JsValue::UNDEFINED
@@ -215,6 +216,20 @@ pub(crate) async fn run(
     };
     let scope_root = root(config)?;
     let submitter = pick_submitter(&form, &scope_root, asked_button)?;
+    submit(config, form, submitter, &scope_root, ctx).await
+}
+
+/// Submits `form` with `submitter` (submit_form's choice, or the button `click` presses):
+/// checks the destination and validity, asks `confirm`, then submits and reports what the page
+/// did.
+pub(crate) async fn submit(
+    config: &Config,
+    form: HtmlFormElement,
+    submitter: Option<Element>,
+    scope_root: &Element,
+    ctx: &CallContext,
+) -> Result<JsValue, String> {
+    let scope_root = scope_root.clone();
     let (action, method) = destination(&form, submitter.as_ref());
     let dialog = method == "dialog";
     // What the model may read of the destination: no query or fragment (an action left out is

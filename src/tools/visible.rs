@@ -16,6 +16,9 @@
 //! box), not near-transparent, in a colour that stands out from its background, and (in the
 //! viewport) not under another element.
 //!
+//! A scroll box's content is within reach as far as the box scrolls, past the document's end
+//! too (an app shell: a fixed-height box holding the page), when part of the box itself is.
+//!
 //! What is judged lies in the whole page, not only in the tool's root: an overlay or a clipping
 //! box outside it hides what is inside it as much as one inside.
 
@@ -63,6 +66,15 @@ impl Unseen {
     }
 }
 
+/// An extent along one axis: (start, end).
+type Span = (f64, f64);
+/// What no box overlaps.
+const NOWHERE: Span = (f64::INFINITY, f64::NEG_INFINITY);
+
+fn overlap(a: Span, b: Span) -> bool {
+    a.0.max(b.0) < a.1.min(b.1)
+}
+
 /// A box in viewport coordinates.
 #[derive(Clone, Copy)]
 struct Rect {
@@ -90,6 +102,31 @@ impl Rect {
     }
     fn at_least(&self, w: f64, h: f64) -> bool {
         self.width() >= w && self.height() >= h
+    }
+    /// Everywhere: what bounds nothing.
+    const ALL: Rect = Rect {
+        left: f64::NEG_INFINITY,
+        top: f64::NEG_INFINITY,
+        right: f64::INFINITY,
+        bottom: f64::INFINITY,
+    };
+    /// Its extent along one axis.
+    fn span(&self, x_axis: bool) -> Span {
+        if x_axis {
+            (self.left, self.right)
+        } else {
+            (self.top, self.bottom)
+        }
+    }
+    /// Cuts it to `s` along one axis.
+    fn narrow(&mut self, x_axis: bool, s: Span) {
+        let (lo, hi) = if x_axis {
+            (&mut self.left, &mut self.right)
+        } else {
+            (&mut self.top, &mut self.bottom)
+        };
+        *lo = lo.max(s.0);
+        *hi = hi.min(s.1);
     }
     fn and(&self, o: &Rect) -> Rect {
         Rect {
@@ -173,6 +210,9 @@ struct Context {
     opacity: f64,
     /// What of the page their `overflow` lets a person scroll into view.
     reach: Rect,
+    /// The page, except along an axis where a scroll box holds the element: its content may
+    /// reach past the document's end, and only the scroll box must lie on the page.
+    page: Rect,
     /// What of the viewport their `overflow` shows now.
     now: Rect,
     /// One of them has a `clip-path` or a `clip`, which only a hit test can judge.
@@ -183,10 +223,14 @@ struct Context {
 fn context(el: &Element, own: bool) -> Context {
     let mut c = Context {
         opacity: 1.0,
-        reach: page(),
+        reach: Rect::ALL,
+        page: page(),
         now: viewport(),
         clip_path: false,
     };
+    // Per axis, the nearest scroll box holding the element (what lies above it must show part
+    // of that box, not of its content).
+    let mut anchor: [Option<Span>; 2] = [None, None];
     let root = document_element();
     // An absolutely positioned box escapes the overflow of ancestors up to a positioned one; a
     // fixed one escapes them all.
@@ -231,17 +275,16 @@ fn context(el: &Element, own: bool) -> Context {
                         ..b
                     }
                 };
-                if x_axis {
-                    c.reach.left = c.reach.left.max(reach.left);
-                    c.reach.right = c.reach.right.min(reach.right);
-                    c.now.left = c.now.left.max(b.left);
-                    c.now.right = c.now.right.min(b.right);
-                } else {
-                    c.reach.top = c.reach.top.max(reach.top);
-                    c.reach.bottom = c.reach.bottom.min(reach.bottom);
-                    c.now.top = c.now.top.max(b.top);
-                    c.now.bottom = c.now.bottom.min(b.bottom);
+                let (i, clip) = (usize::from(!x_axis), reach.span(x_axis));
+                match anchor[i] {
+                    Some(a) if !overlap(a, clip) => c.reach.narrow(x_axis, NOWHERE),
+                    Some(a) => anchor[i] = Some((a.0.max(clip.0), a.1.min(clip.1))),
+                    None => c.reach.narrow(x_axis, clip),
                 }
+                if scrolls {
+                    anchor[i] = Some(b.span(x_axis));
+                }
+                c.now.narrow(x_axis, b.span(x_axis));
             }
         }
         if clips || js_sys::Object::is(&e, el) {
@@ -249,6 +292,32 @@ fn context(el: &Element, own: bool) -> Context {
         }
         fixed |= position == "fixed";
         cur = parent(&e);
+    }
+    for (i, x_axis) in [(0, true), (1, false)] {
+        let page = c.page.span(x_axis);
+        match anchor[i] {
+            Some(a) => {
+                if !overlap(a, page) {
+                    c.reach.narrow(x_axis, NOWHERE);
+                }
+                // Along this axis the page bounds the scroll box, not its content.
+                let whole = Rect::ALL;
+                c.page = if x_axis {
+                    Rect {
+                        left: whole.left,
+                        right: whole.right,
+                        ..c.page
+                    }
+                } else {
+                    Rect {
+                        top: whole.top,
+                        bottom: whole.bottom,
+                        ..c.page
+                    }
+                };
+            }
+            None => c.reach.narrow(x_axis, page),
+        }
     }
     c
 }
@@ -308,7 +377,7 @@ pub(crate) fn control(el: &Element, opacity: bool) -> Result<(), Unseen> {
     if !r.at_least(CONTROL_MIN, CONTROL_MIN) {
         return Err(Unseen::Small);
     }
-    if !r.and(&page()).at_least(CONTROL_MIN, CONTROL_MIN) {
+    if !r.and(&c.page).at_least(CONTROL_MIN, CONTROL_MIN) {
         return Err(Unseen::OffPage);
     }
     let r = r.and(&c.reach);
@@ -466,7 +535,7 @@ pub(crate) fn text(node: &JsValue, parent: &Element) -> bool {
         return false;
     }
     let rects = proto_call("Range", "getClientRects", &range, &[]).unwrap_or_default();
-    let area = page().and(&c.reach);
+    let area = c.reach;
     // A `display: contents` element has no box of its own to be hit.
     let exact = css(&s, "display") != "contents";
     super::dom::items(&rects).iter().any(|r| {

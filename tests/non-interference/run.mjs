@@ -63,7 +63,7 @@ async function open(page) {
   page.context = context;
   page.run = (await agent(page, "POST", "/runs", {})).id;
   const tools = (await agent(page, "GET", "/tools")).tools.map((t) => t.name);
-  if (tools.length !== 13) throw new Error(`expected 13 tools, the model sees ${tools.join(", ")}`);
+  if (tools.length !== 23) throw new Error(`expected 23 tools, the model sees ${tools.join(", ")}`);
 }
 
 /** The model calls a tool; resolves to the settled call's answer as the model reads it. */
@@ -99,7 +99,11 @@ const answers = new Map();
 if (ok) {
   for (const [i, { tool, args }] of rows.entries()) {
     const [a, b] = await Promise.all(pages.map((p) => modelCall(p, tool, args)));
-    if (tool.startsWith("navigate")) await Promise.all(pages.map(restore));
+    if (tool.startsWith("navigate") || tool.startsWith("click")) await Promise.all(pages.map(restore));
+    // A click may open the <details> that hides text in a label (its <summary> is pressable, as
+    // a person may press it): the text is then on screen, on purpose, and differs between the
+    // pages. Both pages close it again, so that later answers judge the hidden text.
+    if (tool.startsWith("click")) await Promise.all(pages.map((p) => p.tab.evaluate(() => { for (const d of document.querySelectorAll("details.hid")) d.open = false; })));
     const leaked = pages.flatMap((p, k) => hidden[k].filter((s) => [a, b][k].includes(s)).map((s) => `${p.session}: ${s}`));
     const call = `#${i + 1} ${tool} ${JSON.stringify(args)}`;
     const parsed = JSON.parse(a);
@@ -130,10 +134,26 @@ if (ok) {
         ["submit_fixed", (x, r) => x.button === "Pay" && !r.is_error && r.text.includes("will load this page (get) once this result is posted")],
         ["navigate", (x, r) => x.url === "#top" && !r.is_error && r.text.includes('"path":"/page.html#top"')],
         ["navigate_router", (x, r) => x.url === "?x=1" && !r.is_error && r.text.includes('"path":"/page.html?x=1"')],
+        ["read_table_scoped", (x, r) => x.table === "Orders" && !r.is_error && r.text.includes('"cells":["A-1","10 EUR","ok"]')],
+        ["highlight_scoped", (x, r) => !r.is_error && r.text.includes('"highlighted"')],
+        ["highlight_hook", (x, r) => !r.is_error && r.text.includes('"highlighted"')],
+        ["read_page", (x, r) => !x.within && !x.query && !r.is_error && r.text.includes('button \\"Pay\\"')],
+        ["read_page_scoped", (x, r) => x.within && !r.is_error && r.text.includes("- ")],
+        ["click", (x, r) => !r.is_error && r.text.includes('"outcome":"clicked"')],
+        ["click_scoped", (x, r) => !r.is_error && r.text.includes('"outcome":"clicked"')],
       ];
       const missing = want.filter(([tool, pred]) => !last(tool, pred)).map(([tool]) => tool);
       if (missing.length) throw new Error(`no expected success from ${missing.join(", ")}`);
       if (tally.failed > 0) throw new Error(`${tally.failed} calls failed on the server (not answered)`);
+    });
+  }
+  // The app's highlight hook saw the same elements, and the same buttons' handlers ran, on
+  // both pages.
+  for (const [what, read] of [["the highlight hook", () => JSON.stringify(window.marked)], ["the buttons' click handlers", () => JSON.stringify(window.clicks)]]) {
+    await checks.check(`${what} were called alike on both pages`, async () => {
+      const [a, b] = await Promise.all(pages.map((p) => p.tab.evaluate(read)));
+      if (a !== b) throw new Error(`A: ${a}, B: ${b}`);
+      if (a === "[]") throw new Error("never called");
     });
   }
   await checks.check("no uncaught errors in either page", () => {

@@ -59,6 +59,26 @@ export const URLS = [
   "/..//evil.example", "%", "?#", "#tok=alpha", "#tok=bravo-longer", "data:text/html,hi", "HTTP://docs.example/x",
 ];
 
+/** What a model might send as read_table's `table`: captions, places, refs, near misses, and
+ *  selectors or ids built from the secrets (issue 40). */
+export const TABLE_LOCATORS = [
+  "Orders", "orders", "Side", "Covered", "table 1", "table 2", "table 3", "table 0", "table 01", " Orders",
+  "#orders", "#side-table", "table", "table:has(tr[data-id])", "[data-secret]", "Internal",
+  ...both((s) => `row-${s.vault}-0`),
+  ...both((s) => `table:has([data-id^="${s.nonce[0]}"])`),
+  ...both((s) => `#orders[data-secret^="${s.side[0]}"]`),
+  ...both((s) => `Orders ${s.hiddenText}`),
+  "e1", "e2", "e3", "e6", "e9", "e99", "E1", "e01", "e-1", "e1.0",
+];
+
+/** What a model might send as highlight's `ref`: every ref a page can have issued by then, refs
+ *  never issued, and shapes that are not refs. */
+export const REFS = [
+  ...Array.from({ length: 40 }, (_, i) => `e${i + 1}`),
+  "e0", "e01", "E2", "e-1", "e+1", " e2", "e2 ", "e99999999999999999999", "2", "#orders", "tr",
+  ...both((s) => `row-${s.vault}-1`),
+];
+
 const DEEP = (() => {
   let o = { x: "leaf" };
   for (let i = 0; i < 60; i++) o = { a: o };
@@ -73,10 +93,30 @@ const BAD_ARGS = [
   { url: 5 }, { url: DEEP }, { url: "/" + "a".repeat(3000) }, { url: "java\tscript:x" },
 ];
 
+/** What a model might send as read_page's `query`: words on screen, and the secrets (each must
+ *  match nothing, on either page). */
+export const QUERIES = [
+  "Pay", "orders", "EUR", "button", "link", "text", "filled", "hid-", "vault", "RST", "reset", "tok=", "csrf",
+  ...both((s) => s.hiddenText), ...both((s) => s.csrf), ...both((s) => s.resetToken), ...both((s) => s.unseenValue),
+  ...both((s) => s.card.slice(0, 4)), ...both((s) => s.storedPassword), ...both((s) => s.side), ...both((s) => s.nonce),
+  ...both((s) => `row-${s.vault}`),
+];
+
+/** read_table's and highlight's bad arguments. */
+const BAD_TABLE_ARGS = [
+  { table: 7 }, { table: DEEP }, { table: "x".repeat(300) }, { table: "\u0000Orders" }, { from: 0 }, { from: -1 },
+  { from: 1.5 }, { from: "2" }, { count: 0 }, { count: 101 }, { count: "5" }, { count: null }, { from: 1e300 },
+];
+const BAD_HIGHLIGHT_ARGS = [{}, { ref: 5 }, { ref: DEEP }, { ref: "" }, { clear: "yes" }, { clear: true, ref: "e1" }, { ref: null }];
+
 const describeTools = ["describe_form", "describe_scoped", "describe_fixed"];
 const fillTools = ["fill_form", "fill_scoped", "fill_fixed"];
 const submitTools = ["submit_form", "submit_scoped", "submit_fixed", "submit_confirm"];
 const navigateTools = ["navigate", "navigate_router", "navigate_confirm"];
+const tableTools = ["read_table", "read_table_scoped"];
+const highlightTools = ["highlight", "highlight_scoped", "highlight_hook"];
+const clickTools = ["click", "click_scoped", "click_confirm"];
+const pageTools = ["read_page", "read_page_scoped"];
 
 /** The table, in order. The last rows fill the form validly and submit it. */
 export function table() {
@@ -101,6 +141,39 @@ export function table() {
   for (const args of BAD_ARGS) {
     const tools = "url" in args ? navigateTools : "fields" in args ? fillTools : [...describeTools, ...submitTools];
     for (const tool of tools) rows.push({ tool, args });
+  }
+  // The page's outline, whole, by query, and within each ref (issued by it or not).
+  for (const tool of pageTools) rows.push({ tool, args: {} });
+  for (const query of QUERIES) {
+    for (const tool of pageTools) rows.push({ tool, args: { query } });
+  }
+  // Tables: read by each locator and in pages; refs highlighted before and after reading.
+  for (const ref of REFS.slice(0, 12)) {
+    for (const tool of highlightTools) rows.push({ tool, args: { ref } });
+  }
+  for (const table of TABLE_LOCATORS) {
+    for (const tool of tableTools) rows.push({ tool, args: { table } });
+  }
+  for (const tool of tableTools) {
+    rows.push({ tool, args: {} });
+    for (const [from, count] of [[1, 1], [2, 2], [3, 100], [4, 1], [5, 5], [99, 1]]) {
+      rows.push({ tool, args: { table: "Orders", from, count } });
+    }
+  }
+  for (const ref of REFS) {
+    for (const tool of highlightTools) rows.push({ tool, args: { ref } });
+    for (const tool of clickTools) rows.push({ tool, args: { ref } });
+    for (const tool of pageTools) rows.push({ tool, args: { within: ref } });
+  }
+  for (const tool of highlightTools) rows.push({ tool, args: { clear: true } });
+  for (const args of BAD_TABLE_ARGS) {
+    for (const tool of tableTools) rows.push({ tool, args });
+  }
+  for (const args of [{ within: 5 }, { within: DEEP }, { query: "" }, { query: "q".repeat(300) }, { query: 7 }, { within: "e1", query: "\u0000" }]) {
+    for (const tool of pageTools) rows.push({ tool, args });
+  }
+  for (const args of BAD_HIGHLIGHT_ARGS) {
+    for (const tool of [...highlightTools, ...clickTools]) rows.push({ tool, args });
   }
   // A valid form: the model fills what it may (the password with allowSensitive), then submits.
   rows.push({ tool: "fill_fixed", args: { fields: { Email: "ada@example.org", "I accept the terms": true, Password: "correct horse battery", "Card number": "4242 4242 4242 4242" } } });

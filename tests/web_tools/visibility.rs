@@ -11,7 +11,7 @@ use wasm_bindgen_test::wasm_bindgen_test;
 use crate::support::*;
 
 /// The text hidden in each row.
-const MARK: &str = "LEAKED";
+pub(crate) const MARK: &str = "LEAKED";
 
 /// An opaque box laid over what precedes it in a `position: relative` wrapper.
 const LID: &str =
@@ -19,7 +19,7 @@ const LID: &str =
 
 /// (technique, markup holding `LEAKED` placed inside a label, markup of a field named `h`
 /// hidden the same way, or "" where the technique hides text only).
-fn techniques() -> Vec<(&'static str, String, String)> {
+pub(crate) fn techniques() -> Vec<(&'static str, String, String)> {
     let t = |name, text: &str, field: &str| (name, text.replace("{M}", MARK), field.to_string());
     vec![
         t(
@@ -221,7 +221,7 @@ fn techniques() -> Vec<(&'static str, String, String)> {
 }
 
 /// Rows that hide nothing from sight: their text is shown and their field filled.
-fn seen_rows() -> Vec<(&'static str, String, String)> {
+pub(crate) fn seen_rows() -> Vec<(&'static str, String, String)> {
     let t = |name, text: &str, field: &str| (name, text.replace("{M}", MARK), field.to_string());
     vec![
         t("plain", r#"<span>{M}</span>"#, r#"<input name="h">"#),
@@ -330,4 +330,36 @@ async fn no_hidden_text_reaches_the_model_and_no_hidden_field_is_filled() {
         rows.len() + seen_rows().len(),
         wrong.join("\n")
     );
+}
+
+/// An app shell (a fixed-height scroll box holding the page's content) makes the document no
+/// taller than the viewport: what its scroll box holds below the document's end is reached by
+/// scrolling the box, and counts. On main, such a field was "off the page" and its label empty.
+#[wasm_bindgen_test]
+async fn a_scroll_box_reaches_past_the_end_of_the_document() {
+    let fx = Fixture::new(
+        r#"<form id="f" style="background:#fff;color:#000"><div id="box" style="height:100px;overflow:auto"><div style="height:6000px"></div><label>Deep <input name="deep"></label></div></form>"#,
+    );
+    fx.js("root.scrollIntoView({block: 'start'})");
+    let rooted = with(&options("{}"), "root", &fx.root);
+    let d = call(&describe_form_tool(Some(rooted.clone())).unwrap(), "{}").await;
+    assert!(!d.is_error, "{}", d.text);
+    let field = &d.json()["forms"][0]["fields"][0];
+    assert_eq!(
+        (field["label"].as_str(), field.get("visible")),
+        (Some("Deep"), None),
+        "{}",
+        d.text
+    );
+    let a = call(
+        &fill_form_tool(Some(rooted.clone())).unwrap(),
+        r#"{"fields": {"Deep": "x"}}"#,
+    )
+    .await;
+    assert!(!a.is_error, "{}", a.text);
+    // What an `overflow: hidden` box holds past its end is still out of reach.
+    fx.js("root.querySelector('#box').style.overflow = 'hidden'; root.querySelector('#box').scrollTop = 0");
+    let d = call(&describe_form_tool(Some(rooted)).unwrap(), "{}").await;
+    assert!(d.text.contains(r#""visible":false"#), "{}", d.text);
+    assert!(!d.text.contains("Deep"), "{}", d.text);
 }

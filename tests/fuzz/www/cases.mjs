@@ -164,11 +164,13 @@ function targets(api, fx) {
   // flight at most, so that a batch's 30 s is 150 ms a PUT (2,000 did not fit on the loaded
   // machine at 1,000 repetitions: 1,000 PUTs behind the page's request slots).
   later("client.setTools(v)", (v) => fx.client.setTools(v), 200);
-  for (const factory of ["describeFormTool", "fillFormTool", "submitFormTool", "navigateTool"]) {
+  for (const factory of ["describeFormTool", "fillFormTool", "submitFormTool", "navigateTool", "readPageTool", "readTableTool", "highlightTool", "clickTool"]) {
     if (api[factory]) sync(`${factory}(v)`, (v) => api[factory](v));
   }
   if (api.describeFormTool) sync("describeFormTool({ sensitive: v })", (v) => api.describeFormTool({ sensitive: v }));
   if (api.navigateTool) sync("navigateTool({ allowOrigins: v })", (v) => api.navigateTool({ allowOrigins: v }));
+  if (api.highlightTool) sync("highlightTool({ highlight: v })", (v) => api.highlightTool({ highlight: v }));
+  if (api.clickTool) sync("clickTool({ clickable: v })", (v) => api.clickTool({ clickable: v }));
   later("init(v)", (v) => api.init(v));
   return t;
 }

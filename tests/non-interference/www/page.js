@@ -3,7 +3,9 @@
 // every configuration the suite calls: no options, `root` only (the *_scoped tools; a tool's
 // name is an option too, so each has one), a fixed `form` (*_fixed), and a few more.
 // A page loaded into the `sink` frame by a form submission does nothing.
-import init, { Client, describeFormTool, fillFormTool, submitFormTool, navigateTool } from "/pkg/client_tools.js";
+import init, {
+  Client, describeFormTool, fillFormTool, submitFormTool, navigateTool, readPageTool, readTableTool, highlightTool, clickTool,
+} from "/pkg/client_tools.js";
 
 const query = new URLSearchParams(location.search);
 if (window.top === window && query.has("session")) {
@@ -38,6 +40,13 @@ function writeSecrets(s) {
   for (const el of document.querySelectorAll(".unseen")) el.setAttribute("value", s.unseenValue);
   put("#reset", "action", `/reset-password/${s.resetToken}`);
   put("#newsletter", "data-token", s.newsletterToken);
+  put("#orders", "data-secret", s.side);
+  put("#side-table", "data-secret", s.html);
+  for (const [i, el] of document.querySelectorAll(".rowid").entries()) {
+    el.id = `row-${s.vault}-${i}`;
+    el.dataset.id = `${s.nonce}-${i}`;
+  }
+  for (const el of document.querySelectorAll(".cellvalue")) el.setAttribute("value", s.unseenValue);
   put('[name="nl_csrf"]', "value", s.newsletterCsrf);
   // Outside <body> (a child of <html>): outside the root of every tool, ids included.
   const vault = document.createElement("div");
@@ -76,6 +85,9 @@ async function main() {
   const scope = document.getElementById("scope");
   const sensitive = ["[data-sensitive]"];
   window.routes = [];
+  window.marked = [];
+  window.clicks = [];
+  for (const [i, b] of document.querySelectorAll(".act").entries()) b.addEventListener("click", () => window.clicks.push(i));
   const tools = [
     describeFormTool(),
     fillFormTool(),
@@ -90,6 +102,16 @@ async function main() {
     submitFormTool({ name: "submit_confirm", root: scope, sensitive, confirm: () => false }),
     navigateTool({ name: "navigate_router", router: (path) => { window.routes.push(path); } }),
     navigateTool({ name: "navigate_confirm", mode: "document", allowOrigins: ["https://docs.example"], confirm: () => false }),
+    readPageTool(),
+    readPageTool({ name: "read_page_scoped", root: scope }),
+    readTableTool(),
+    readTableTool({ name: "read_table_scoped", root: scope }),
+    highlightTool(),
+    highlightTool({ name: "highlight_scoped", root: scope }),
+    clickTool(),
+    clickTool({ name: "click_scoped", root: scope, clickable: ["#orders button"] }),
+    clickTool({ name: "click_confirm", root: scope, confirm: () => false }),
+    highlightTool({ name: "highlight_hook", root: scope, highlight: (el) => { window.marked.push(el ? `${el.tagName}:${el.cells?.[0]?.textContent ?? ""}` : null); } }),
   ];
   window.client = await Client.register({
     baseUrl: location.origin,
