@@ -308,8 +308,8 @@ async fn judge(name: &str, text: &str, field: &str, hidden: bool) -> Vec<String>
     wrong
 }
 
-#[wasm_bindgen_test]
-async fn no_hidden_text_reaches_the_model_and_no_hidden_field_is_filled() {
+/// Every row of both tables, as a list of what went wrong.
+async fn judge_all() -> Vec<String> {
     let rows = techniques();
     assert!(
         rows.len() >= 33,
@@ -323,11 +323,51 @@ async fn no_hidden_text_reaches_the_model_and_no_hidden_field_is_filled() {
     for (name, text, field) in &seen_rows() {
         wrong.extend(judge(name, text, field, false).await);
     }
+    wrong
+}
+
+fn assert_none_wrong(wrong: &[String], how: &str) {
     assert!(
         wrong.is_empty(),
-        "{} of {} rows went wrong:\n{}",
+        "{how}: {} of {} rows went wrong:\n{}",
         wrong.len(),
-        rows.len() + seen_rows().len(),
+        techniques().len() + seen_rows().len(),
         wrong.join("\n")
     );
+}
+
+#[wasm_bindgen_test]
+async fn no_hidden_text_reaches_the_model_and_no_hidden_field_is_filled() {
+    let has = page_js("return typeof Element.prototype.checkVisibility === 'function'");
+    let wrong = judge_all().await;
+    let how = if has.as_bool() == Some(true) {
+        "with Element.prototype.checkVisibility"
+    } else {
+        "in a browser without Element.prototype.checkVisibility"
+    };
+    assert_none_wrong(&wrong, how);
+}
+
+/// The same tables where the browser has no `checkVisibility` (Safari before 17.4, Firefox
+/// before 106): the rule reads the computed styles itself and gives the same answers.
+#[wasm_bindgen_test]
+async fn the_same_answers_without_check_visibility() {
+    page_js(
+        "window.__checkVisibility = Object.getOwnPropertyDescriptor(Element.prototype, 'checkVisibility'); \
+         delete Element.prototype.checkVisibility; \
+         if ('checkVisibility' in Element.prototype) throw new Error('checkVisibility stayed');",
+    );
+    let wrong = judge_all().await;
+    page_js(
+        "if (window.__checkVisibility) Object.defineProperty(Element.prototype, 'checkVisibility', window.__checkVisibility); \
+         delete window.__checkVisibility;",
+    );
+    assert_none_wrong(&wrong, "without Element.prototype.checkVisibility");
+}
+
+/// Runs `body` as a function in the page, outside any fixture.
+fn page_js(body: &str) -> wasm_bindgen::JsValue {
+    js_sys::Function::new_no_args(body)
+        .call0(&wasm_bindgen::JsValue::NULL)
+        .unwrap()
 }
