@@ -205,6 +205,13 @@ extern "C" {
 
 #[wasm_bindgen_test]
 async fn tools_are_called_through_model_context_execute_tool_with_errors_as_text() {
+    if support::skipped_outside_chromium(
+        "tools_are_called_through_model_context_execute_tool_with_errors_as_text",
+        "document.modelContext && typeof document.modelContext.executeTool === 'function'",
+        "WebMCP (document.modelContext.executeTool)",
+    ) {
+        return;
+    }
     let seen = run(page_tools).await;
     assert_eq!(seen["before"], json!([]));
     let names = json!([
@@ -280,6 +287,13 @@ async fn tools_are_called_through_model_context_execute_tool_with_errors_as_text
 
 #[wasm_bindgen_test]
 async fn a_client_is_followed_through_set_tools_until_the_signal_aborts() {
+    if support::skipped_outside_chromium(
+        "a_client_is_followed_through_set_tools_until_the_signal_aborts",
+        "document.modelContext && typeof document.modelContext.executeTool === 'function'",
+        "WebMCP (document.modelContext.executeTool)",
+    ) {
+        return;
+    }
     let seen = run(follows_client).await;
     assert_eq!(
         seen["exposed"],
@@ -317,6 +331,13 @@ async fn a_client_is_followed_through_set_tools_until_the_signal_aborts() {
 
 #[wasm_bindgen_test]
 async fn a_call_that_swaps_scopes_answers_once_the_new_tools_are_registered() {
+    if support::skipped_outside_chromium(
+        "a_call_that_swaps_scopes_answers_once_the_new_tools_are_registered",
+        "document.modelContext && typeof document.modelContext.executeTool === 'function'",
+        "WebMCP (document.modelContext.executeTool)",
+    ) {
+        return;
+    }
     let seen = run(follows_scopes).await;
     assert_eq!(
         seen["exposed"],
