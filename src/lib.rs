@@ -97,7 +97,7 @@ mod turns;
 
 #[cfg(feature = "page-tools")]
 pub mod tools;
-#[cfg(feature = "js-api")]
+#[cfg(all(feature = "js-api", feature = "webmcp"))]
 mod webmcp;
 #[cfg(feature = "js-api")]
 mod ws;

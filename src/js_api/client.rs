@@ -5,7 +5,6 @@ use crate::js::{self, JsRefCell};
 use client_tools_core::api::ScopeId;
 use client_tools_core::api::{Error, ErrorKind};
 use js_sys::{Function, Promise};
-use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 /// A registration on a session, as JS holds it: the Rust [`crate::Client`] with its options
@@ -19,10 +18,11 @@ pub struct Client {
     leaving: JsRefCell<Option<Promise>>,
 }
 
+#[cfg(feature = "webmcp")]
 impl Client {
     /// The key `exposeToWebMCP` finds this client by.
     fn key(&self) -> usize {
-        Rc::as_ptr(&self.client.shared) as usize
+        std::rc::Rc::as_ptr(&self.client.shared) as usize
     }
 }
 
@@ -34,6 +34,7 @@ fn rejected(e: &Error) -> Promise {
 
 /// A client freed by JS (`free()`, or collected once nothing refers to it) leaves, as a
 /// dropped Rust client does; `exposeToWebMCP` stops finding it.
+#[cfg(feature = "webmcp")]
 impl Drop for Client {
     fn drop(&mut self) {
         crate::webmcp::forget_client(self.key());
@@ -47,13 +48,16 @@ impl Client {
         let signal = opts.parts().extra.signal.clone();
         match crate::Client::register_js_spelled(opts).await {
             Ok(client) => {
+                #[cfg(feature = "webmcp")]
                 let followed = crate::webmcp::Followed::new(&client.shared);
                 let client = Client {
                     client,
                     leaving: JsRefCell::new(None),
                 };
+                #[cfg(feature = "webmcp")]
                 let key = client.key();
                 let client = JsValue::from(client);
+                #[cfg(feature = "webmcp")]
                 crate::webmcp::track_client(&client, key, followed);
                 Ok(client)
             }
@@ -192,6 +196,7 @@ impl Client {
         if let Some(p) = self.leaving.borrow().as_ref() {
             return p.clone();
         }
+        #[cfg(feature = "webmcp")]
         crate::webmcp::forget_client(self.key());
         let promise = settle(self.client.begin_leave());
         *self.leaving.borrow_mut() = Some(promise.clone());
