@@ -284,9 +284,9 @@ async fn judge(name: &str, text: &str, field: &str, hidden: bool) -> Vec<String>
     let mut wrong = Vec::new();
     let fx = Fixture::new(&page(text, field));
     // The hit test that finds covered text judges what is in the viewport. Each row starts
-    // from the top: a row below the fold scrolled the window, and WebKit keeps that scroll
-    // after the longer page is gone.
-    fx.js("window.scrollTo(0, 0); root.scrollIntoView({block: 'start'})");
+    // from the top, scrolled at once: a row below the fold scrolled the window, and WebKitGTK
+    // scrolls smoothly (its animation could still be running into the next row).
+    fx.js("window.scrollTo({top: 0, left: 0, behavior: 'instant'}); root.scrollIntoView({block: 'start', behavior: 'instant'})");
     let rooted = || with(&options("{}"), "root", &fx.root);
     let d = call(&describe_form_tool(Some(rooted())).unwrap(), "{}").await;
     if d.is_error {
