@@ -177,6 +177,9 @@ struct Context {
     now: Rect,
     /// One of them has a `clip-path` or a `clip`, which only a hit test can judge.
     clip_path: bool,
+    /// What scrolling can bring into view of it: the page, or only the viewport when it or an
+    /// ancestor is `position: fixed` (scrolling never moves it).
+    area: Rect,
 }
 
 /// `own`: `el`'s own `overflow` counts too (it clips `el`'s text, not `el`).
@@ -186,6 +189,7 @@ fn context(el: &Element, own: bool) -> Context {
         reach: page(),
         now: viewport(),
         clip_path: false,
+        area: page(),
     };
     let root = document_element();
     // An absolutely positioned box escapes the overflow of ancestors up to a positioned one; a
@@ -249,6 +253,10 @@ fn context(el: &Element, own: bool) -> Context {
         }
         fixed |= position == "fixed";
         cur = parent(&e);
+    }
+    if fixed {
+        c.area = viewport();
+        c.reach = c.reach.and(&c.area);
     }
     c
 }
@@ -351,7 +359,7 @@ pub(crate) fn control(el: &Element, opacity: bool) -> Result<(), Unseen> {
     if !r.at_least(CONTROL_MIN, CONTROL_MIN) {
         return Err(Unseen::Small);
     }
-    if !r.and(&page()).at_least(CONTROL_MIN, CONTROL_MIN) {
+    if !r.and(&c.area).at_least(CONTROL_MIN, CONTROL_MIN) {
         return Err(Unseen::OffPage);
     }
     let r = r.and(&c.reach);
@@ -509,7 +517,7 @@ pub(crate) fn text(node: &JsValue, parent: &Element) -> bool {
         return false;
     }
     let rects = proto_call("Range", "getClientRects", &range, &[]).unwrap_or_default();
-    let area = page().and(&c.reach);
+    let area = c.area.and(&c.reach);
     // A `display: contents` element has no box of its own to be hit.
     let exact = css(&s, "display") != "contents";
     super::dom::items(&rects).iter().any(|r| {

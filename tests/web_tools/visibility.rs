@@ -390,3 +390,44 @@ fn page_js(body: &str) -> wasm_bindgen::JsValue {
         .call0(&wasm_bindgen::JsValue::NULL)
         .unwrap()
 }
+
+/// A `position: fixed` box above the viewport stays out of sight however far the page is
+/// scrolled: scrolling never moves it, so only the viewport is its reach, not the page (with the
+/// window scrolled 1,500 px down, the page reached 1,500 px above the viewport and the box at
+/// -500 px counted as seen: its text reached the model and its field was filled).
+#[wasm_bindgen_test]
+async fn a_fixed_box_above_the_viewport_is_unseen_on_a_scrolled_page() {
+    let fixed = r#"<span style="position:fixed;top:-500px;left:0">{M}</span>"#.replace("{M}", MARK);
+    let field = r#"<input name="h" style="position:fixed;top:-500px;left:0">"#;
+    let fx = Fixture::new(&format!(
+        r#"{}<div style="height:4000px"></div>"#,
+        page(&fixed, field)
+    ));
+    fx.js("window.scrollTo({top: 1500, left: 0, behavior: 'instant'})");
+    let scrolled = fx.js("return window.scrollY").as_f64().unwrap_or(0.0);
+    let rooted = || with(&options("{}"), "root", &fx.root);
+    let d = call(&describe_form_tool(Some(rooted())).unwrap(), "{}").await;
+    let fill = call(
+        &fill_form_tool(Some(rooted())).unwrap(),
+        r#"{"fields": {"h": "x"}}"#,
+    )
+    .await;
+    let value = fx.js("return root.querySelector('[name=h]').value");
+    page_js("window.scrollTo({top: 0, left: 0, behavior: 'instant'})");
+    assert!(scrolled >= 1000.0, "the window did not scroll: {scrolled}");
+    assert!(
+        !d.text.contains(MARK),
+        "describe_form showed the text: {}",
+        d.text
+    );
+    assert!(
+        d.text.contains(r#""visible":false"#),
+        "describe_form did not mark the field: {}",
+        d.text
+    );
+    assert!(
+        fill.is_error && fill.text.contains("not visible") && value != "x",
+        "fill_form filled the field: {}",
+        fill.text
+    );
+}
