@@ -77,7 +77,14 @@ pub(crate) async fn send(req: &HttpRequest, timeout_ms: u32) -> Result<Answer, S
             }),
         )
     };
-    let answer = exchange(req, signal.as_ref()).await;
+    // Aborted, the engine's own text ("Fetch is aborted" in WebKit) gives way to the reason
+    // (where the signal keeps one: Safari 15.4, Firefox 97).
+    let answer = exchange(req, signal.as_ref()).await.map_err(|e| {
+        match signal.as_ref().filter(|s| s.aborted()).map(|s| s.reason()) {
+            Some(reason) if !reason.is_undefined() => error_text(&reason),
+            _ => e,
+        }
+    });
     drop(on_time);
     if let Some(a) = abort.take() {
         a.forget();

@@ -43,7 +43,14 @@ fn kind_of(v: &JsValue) -> &'static str {
 pub(crate) fn read_json(v: &JsValue, what: &str) -> Result<serde_json::Value, String> {
     super::cell::entering_js("JSON.stringify");
     let text = match json_stringify(v) {
-        Err(e) if get(&e, "name").as_string().as_deref() == Some("RangeError") => {
+        // Too deep for the engine's stack: a RangeError in Chromium and WebKit, an
+        // InternalError ("too much recursion") in Firefox.
+        Err(e)
+            if matches!(
+                get(&e, "name").as_string().as_deref(),
+                Some("RangeError" | "InternalError")
+            ) =>
+        {
             return Err(format!("{what} cannot be read: nested too deeply"));
         }
         Err(e) => {

@@ -1,4 +1,5 @@
-//! The submit-form tool: `requestSubmit(submitter)` taken from the prototype, after the form's
+//! The submit-form tool: `requestSubmit(submitter)` taken from the prototype (or a press of the
+//! button where the browser has none), after the form's
 //! own validation passed and the human said yes; a page load waits until the result is posted.
 
 use super::js::{
@@ -181,9 +182,38 @@ fn is_form(e: &JsValue, form: &HtmlFormElement) -> bool {
     js_sys::Object::is(&get(e, "target"), form)
 }
 
+/// `form.requestSubmit(submitter)`; where the browser has none (Safari before 16), what a
+/// person does: clicks the submit button (the browser validates, fires the submit event and
+/// sends the button's name and `formaction` as for a press), or with no button, the form's
+/// validation (`reportValidity`, unless `novalidate`), a cancelable `submit` event and, when no
+/// listener prevents it, `form.submit()`.
 fn request_submit(form: &HtmlFormElement, submitter: Option<&Element>) -> Result<(), String> {
     let sub = submitter.map(JsValue::from).unwrap_or(JsValue::NULL);
-    proto_call("HTMLFormElement", "requestSubmit", form, &[&sub]).map(|_| ())
+    let proto = get(&get(&js_sys::global(), "HTMLFormElement"), "prototype");
+    if get(&proto, "requestSubmit").is_function() {
+        return proto_call("HTMLFormElement", "requestSubmit", form, &[&sub]).map(|_| ());
+    }
+    if let Some(button) = submitter {
+        return proto_call("HTMLElement", "click", button, &[]).map(|_| ());
+    }
+    if !bool_prop(form, "noValidate")
+        && !proto_call("HTMLFormElement", "reportValidity", form, &[])?.is_truthy()
+    {
+        return Ok(());
+    }
+    let init = super::js::object();
+    super::js::set(&init, "bubbles", &JsValue::TRUE);
+    super::js::set(&init, "cancelable", &JsValue::TRUE);
+    let args = js_sys::Array::of2(&JsValue::from_str("submit"), &init);
+    let event = js_sys::Reflect::construct(
+        &get(&js_sys::global(), "Event").unchecked_into::<js_sys::Function>(),
+        &args,
+    )
+    .map_err(|e| super::js::error_text(&e))?;
+    if proto_call("EventTarget", "dispatchEvent", form, &[&event])?.is_truthy() {
+        proto_call("HTMLFormElement", "submit", form, &[])?;
+    }
+    Ok(())
 }
 
 /// Submits again once the result is posted, with the submit event stopped at the window so
@@ -191,15 +221,20 @@ fn request_submit(form: &HtmlFormElement, submitter: Option<&Element>) -> Result
 fn load_later(form: HtmlFormElement, submitter: Option<Element>) -> Box<dyn FnOnce()> {
     Box::new(move || {
         let target = form.clone();
+        let button = submitter.clone();
         let stop = listener(move |e| {
-            if is_form(e, &target) {
+            let at = get(e, "target");
+            if is_form(e, &target) || button.as_ref().is_some_and(|b| js_sys::Object::is(&at, b)) {
                 let _ = proto_call("Event", "stopImmediatePropagation", e, &[]);
             }
         });
-        if listen(true, &stop, true).is_ok() {
+        // Where the submit is a click on the button (no requestSubmit), the click is
+        // stopped too: the app saw the press once already.
+        if listen(true, &stop, true).is_ok() && listen_to(true, "click", &stop, true).is_ok() {
             let _ = request_submit(&form, submitter.as_ref());
-            let _ = listen(false, &stop, true);
         }
+        let _ = listen(false, &stop, true);
+        let _ = listen_to(false, "click", &stop, true);
     })
 }
 

@@ -210,8 +210,10 @@ struct Context {
     opacity: f64,
     /// What of the page their `overflow` lets a person scroll into view.
     reach: Rect,
-    /// The page, except along an axis where a scroll box holds the element: its content may
-    /// reach past the document's end, and only the scroll box must lie on the page.
+    /// What scrolling can bring into view of it: the page, except along an axis where a scroll
+    /// box holds the element (its content may reach past the document's end, and only the
+    /// scroll box must lie on the page); only the viewport when it or an ancestor is
+    /// `position: fixed` (scrolling never moves it).
     page: Rect,
     /// What of the viewport their `overflow` shows now.
     now: Rect,
@@ -319,6 +321,12 @@ fn context(el: &Element, own: bool) -> Context {
             None => c.reach.narrow(x_axis, page),
         }
     }
+    // A `position: fixed` box (or one inside it) never moves as the page scrolls: only the
+    // viewport is within its reach.
+    if fixed {
+        c.page = viewport();
+        c.reach = c.reach.and(&c.page);
+    }
     c
 }
 
@@ -349,7 +357,8 @@ fn hit(target: &Element, r: &Rect, now: &Rect, exact: bool) -> Option<bool> {
 }
 
 /// Rendered at all: `checkVisibility` (display, visibility, closed `<details>`,
-/// `content-visibility: hidden` above it; opacity 0 when `opacity`) and not `inert`.
+/// `content-visibility: hidden` above it; opacity 0 when `opacity`), or the same read from
+/// computed styles where the browser has none ([`rendered_by_style`]), and not `inert`.
 fn rendered(el: &Element, opacity: bool) -> bool {
     if closest(el, "[inert]").is_some() {
         return false;
@@ -359,8 +368,50 @@ fn rendered(el: &Element, opacity: bool) -> bool {
     set(&check, "checkVisibilityCSS", &JsValue::TRUE);
     set(&check, "opacityProperty", &JsValue::from_bool(opacity));
     set(&check, "checkOpacity", &JsValue::from_bool(opacity));
-    proto_call("Element", "checkVisibility", el, &[&check])
-        .map_or(true, |v| v.as_bool() != Some(false))
+    match proto_call("Element", "checkVisibility", el, &[&check]) {
+        Ok(v) => v.as_bool() != Some(false),
+        Err(_) => rendered_by_style(el, opacity),
+    }
+}
+
+/// What `checkVisibility` answers, read from computed styles where the browser has no
+/// `checkVisibility` (Safari before 17.4, Firefox before 106), up the flat tree: not rendered
+/// under `display: none`, under `content-visibility: hidden`, outside the summary of a closed
+/// `<details>`, as a shadow host's child that no slot shows, with `visibility: hidden` or
+/// `collapse`, or (`opacity`) under opacity 0. What it cannot read (no computed style, a tree
+/// deeper than [`DEPTH_MAX`]) counts as not rendered: the rule refuses what it cannot judge.
+fn rendered_by_style(el: &Element, opacity: bool) -> bool {
+    let mut cur = el.clone();
+    for depth in 0..DEPTH_MAX {
+        let s = style(&cur);
+        if !s.is_object()
+            || css(&s, "display") == "none"
+            || (opacity && number(&css(&s, "opacity")) == Some(0.0))
+            || (depth == 0 && matches!(css(&s, "visibility").as_str(), "hidden" | "collapse"))
+            || (depth > 0 && css(&s, "content-visibility") == "hidden")
+        {
+            return false;
+        }
+        let slot = node_get("Element", "assignedSlot", &cur);
+        let next = match (slot, node_get("Node", "parentElement", &cur)) {
+            (Some(slot), _) => slot.unchecked_into(),
+            // A child of a shadow host that no slot takes is not drawn at all.
+            (None, Some(p)) if get(&p, "shadowRoot").is_object() => return false,
+            (None, Some(p)) => p.unchecked_into(),
+            (None, None) => match parent(&cur) {
+                Some(host) => host,
+                None => return true,
+            },
+        };
+        // A closed `<details>` shows its first `<summary>` only.
+        if super::dom::matches(&next, "details:not([open])") == Ok(true)
+            && super::dom::matches(&cur, "summary:first-of-type") != Ok(true)
+        {
+            return false;
+        }
+        cur = next;
+    }
+    false
 }
 
 /// Whether a person could see the control `el`, else why not. `opacity: false` lets a

@@ -105,3 +105,31 @@ pub async fn run(scenario: fn(&JsValue) -> Promise) -> Value {
         .unwrap_or_else(|| "null".to_owned());
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("the scenario's answer {text}: {e}"))
 }
+
+/// Whether a test that needs what only Chromium has (`needs`, e.g. "WebMCP
+/// (document.modelContext)") must be skipped here: outside Chromium, where `present` (a JS
+/// expression) is false. Says so in the runner's output as its own line ("test NAME ...
+/// skipped: needs Chromium's …"; wasm-bindgen-test has no skip, and a test that returned early
+/// would read as passed without a word). In Chromium a missing feature is not skipped: the test
+/// fails and names the browser flag.
+#[allow(dead_code)]
+pub fn skipped_outside_chromium(test: &str, present: &str, needs: &str) -> bool {
+    let check = js_sys::Function::new_no_args(&format!(
+        "return !!({present}) || / Chrome\\//.test(navigator.userAgent);"
+    ));
+    if check
+        .call0(&JsValue::NULL)
+        .ok()
+        .is_some_and(|v| v.is_truthy())
+    {
+        return false;
+    }
+    let line = format!("test {test} ... skipped: needs Chromium's {needs}\n");
+    let say = js_sys::Function::new_with_args(
+        "line",
+        "const out = document.getElementById('output'); \
+         if (out) out.textContent += line; else console.log(line);",
+    );
+    let _ = say.call1(&JsValue::NULL, &JsValue::from_str(&line));
+    true
+}

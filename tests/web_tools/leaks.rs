@@ -328,6 +328,11 @@ async fn redacted_fields_report_validity_as_a_fixed_phrase() {
 }
 
 const DEEP: &str = "let o = {}, c = o; for (let i = 0; i < 10000; i++) { c.a = {}; c = c.a; }";
+/// Deep enough for `JSON.stringify` itself to give up in Firefox (an InternalError, "too much
+/// recursion") and WebKit (a RangeError), and short enough as JSON (900,000 bytes) to be under
+/// ARGS_MAX where Chromium writes it: named "nested too deeply" in every engine.
+const TOO_DEEP_FOR_JS: &str =
+    "let o = {}, c = o; for (let i = 0; i < 150000; i++) { c.a = {}; c = c.a; }";
 
 #[wasm_bindgen_test]
 async fn unreadable_arguments_are_refused_with_the_reason() {
@@ -338,8 +343,10 @@ async fn unreadable_arguments_are_refused_with_the_reason() {
     let scoped = || with(&options("{}"), "root", &fx.root);
     let submit = submit_form_tool(Some(scoped())).unwrap();
     let deep_button = format!("{DEEP} return {{ button: o }};");
-    let rows: [(&str, &str); 7] = [
-        (&deep_button, "deep"),
+    let deeper_button = format!("{TOO_DEEP_FOR_JS} return {{ button: o }};");
+    let rows: [(&str, &str); 8] = [
+        (&deep_button, "nested too deeply"),
+        (&deeper_button, "nested too deeply"),
         (
             "let o = {}; o.o = o; return { button: o };",
             "cannot be read",
@@ -369,7 +376,7 @@ async fn unreadable_arguments_are_refused_with_the_reason() {
     );
     refused(
         &call_js(&describe, &format!("{DEEP} return {{ form: o }};")).await,
-        "deep",
+        "nested too deeply",
     );
     let fill = fill_form_tool(Some(scoped())).unwrap();
     let a = call_js(
@@ -377,7 +384,7 @@ async fn unreadable_arguments_are_refused_with_the_reason() {
         &format!("{DEEP} return {{ fields: {{ note: o }} }};"),
     )
     .await;
-    refused(&a, "deep");
+    refused(&a, "nested too deeply");
     refused(
         &call_js(
             &fill,
@@ -389,7 +396,7 @@ async fn unreadable_arguments_are_refused_with_the_reason() {
     let nav = navigate_tool(None).unwrap();
     refused(
         &call_js(&nav, &format!("{DEEP} return {{ url: o }};")).await,
-        "deep",
+        "nested too deeply",
     );
     refused(
         &call_js(&nav, "return { url: () => '/x' };").await,

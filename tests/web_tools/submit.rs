@@ -140,3 +140,65 @@ async fn a_destination_changed_while_confirm_waited_is_not_submitted() {
     refused(&call(&tool, "{}").await, "destination changed");
     assert_eq!(submits(&fx), 0.0);
 }
+
+/// Where the browser has no `requestSubmit` (Safari before 16) the form goes as a press of the
+/// button sends it: the same submit event with its submitter, the app's handling and the held
+/// page load; with no button, after the form's own validation, a cancelable submit event.
+#[wasm_bindgen_test]
+async fn without_request_submit_a_form_is_submitted_as_a_press_would() {
+    let page = |body: &str| {
+        js_sys::Function::new_no_args(body)
+            .call0(&wasm_bindgen::JsValue::NULL)
+            .unwrap()
+    };
+    page(
+        "window.__requestSubmit = Object.getOwnPropertyDescriptor(HTMLFormElement.prototype, 'requestSubmit'); \
+         delete HTMLFormElement.prototype.requestSubmit; \
+         if ('requestSubmit' in HTMLFormElement.prototype) throw new Error('requestSubmit stayed');",
+    );
+    let handled = Fixture::new(
+        r#"<form><input name="q" value="1"><button name="draft">Save draft</button><button name="go">Publish</button></form>"#,
+    );
+    listen(&handled, true);
+    let by_button = call(&submit(&handled, "{}"), r#"{"button": "Publish"}"#).await;
+    let held = Fixture::new(
+        r#"<form action="/next"><input name="q" value="1"><button>Go</button></form>"#,
+    );
+    listen(&held, false);
+    let load = call(&submit(&held, "{}"), "{}").await;
+    let buttonless = Fixture::new(r#"<form><input name="q" value="1"></form>"#);
+    listen(&buttonless, true);
+    let no_button = call(&submit(&buttonless, "{}"), "{}").await;
+    page(
+        "Object.defineProperty(HTMLFormElement.prototype, 'requestSubmit', window.__requestSubmit); \
+         delete window.__requestSubmit;",
+    );
+
+    assert!(!by_button.is_error, "{}", by_button.text);
+    assert_eq!(
+        by_button.json()["outcome"],
+        "the app handled the submit event"
+    );
+    assert_eq!(submits(&handled), 1.0);
+    assert_eq!(
+        handled.js("return root.submitter").as_string().unwrap(),
+        "Publish"
+    );
+    assert!(!load.is_error, "{}", load.text);
+    assert!(
+        load.json()["outcome"]
+            .as_str()
+            .unwrap()
+            .contains("once this result is posted"),
+        "{}",
+        load.text
+    );
+    assert_eq!(load.deferred, 1);
+    assert_eq!(submits(&held), 1.0);
+    assert!(!no_button.is_error, "{}", no_button.text);
+    assert_eq!(
+        no_button.json()["outcome"],
+        "the app handled the submit event"
+    );
+    assert_eq!(submits(&buttonless), 1.0);
+}

@@ -37,6 +37,18 @@ pub(crate) fn techniques() -> Vec<(&'static str, String, String)> {
             r#"<span style="visibility:hidden"><b>{M}</b></span>"#,
             r#"<div style="visibility:hidden"><input name="h"></div>"#,
         ),
+        // Out of the viewport no hit test can judge: only the rule's own reading of
+        // `visibility` refuses these (on main, without checkVisibility, they leaked).
+        t(
+            "visibility:hidden below the fold",
+            r#"<span style="display:inline-block;margin-top:3000px;visibility:hidden">{M}</span>"#,
+            r#"<div style="margin-top:3000px;visibility:hidden"><input name="h"></div>"#,
+        ),
+        t(
+            "visibility:collapse below the fold",
+            r#"<span style="display:inline-block;margin-top:3000px;visibility:collapse"><b>{M}</b></span>"#,
+            r#"<div style="margin-top:3000px;visibility:collapse"><input name="h"></div>"#,
+        ),
         t(
             "opacity:0",
             r#"<span style="opacity:0">{M}</span>"#,
@@ -241,6 +253,11 @@ pub(crate) fn seen_rows() -> Vec<(&'static str, String, String)> {
             r#"<details open><summary>More</summary><input name="h"></details>"#,
         ),
         t(
+            "below the fold (a person scrolls to it)",
+            r#"<span style="display:inline-block;margin-top:3000px">{M}</span>"#,
+            r#"<div style="margin-top:3000px"><input name="h"></div>"#,
+        ),
+        t(
             "half transparent",
             r#"<span style="opacity:0.5">{M}</span>"#,
             r#"<input name="h" style="opacity:0.5">"#,
@@ -266,8 +283,10 @@ fn page(text: &str, field: &str) -> String {
 async fn judge(name: &str, text: &str, field: &str, hidden: bool) -> Vec<String> {
     let mut wrong = Vec::new();
     let fx = Fixture::new(&page(text, field));
-    // The hit test that finds covered text judges what is in the viewport.
-    fx.js("root.scrollIntoView({block: 'start'})");
+    // The hit test that finds covered text judges what is in the viewport. Each row starts
+    // from the top, scrolled at once: a row below the fold scrolled the window, and WebKitGTK
+    // scrolls smoothly (its animation could still be running into the next row).
+    fx.js("window.scrollTo({top: 0, left: 0, behavior: 'instant'}); root.scrollIntoView({block: 'start', behavior: 'instant'})");
     let rooted = || with(&options("{}"), "root", &fx.root);
     let d = call(&describe_form_tool(Some(rooted())).unwrap(), "{}").await;
     if d.is_error {
@@ -308,11 +327,11 @@ async fn judge(name: &str, text: &str, field: &str, hidden: bool) -> Vec<String>
     wrong
 }
 
-#[wasm_bindgen_test]
-async fn no_hidden_text_reaches_the_model_and_no_hidden_field_is_filled() {
+/// Every row of both tables, as a list of what went wrong.
+async fn judge_all() -> Vec<String> {
     let rows = techniques();
     assert!(
-        rows.len() >= 33,
+        rows.len() >= 35,
         "the table holds {} techniques",
         rows.len()
     );
@@ -323,11 +342,15 @@ async fn no_hidden_text_reaches_the_model_and_no_hidden_field_is_filled() {
     for (name, text, field) in &seen_rows() {
         wrong.extend(judge(name, text, field, false).await);
     }
+    wrong
+}
+
+fn assert_none_wrong(wrong: &[String], how: &str) {
     assert!(
         wrong.is_empty(),
-        "{} of {} rows went wrong:\n{}",
+        "{how}: {} of {} rows went wrong:\n{}",
         wrong.len(),
-        rows.len() + seen_rows().len(),
+        techniques().len() + seen_rows().len(),
         wrong.join("\n")
     );
 }
@@ -362,4 +385,81 @@ async fn a_scroll_box_reaches_past_the_end_of_the_document() {
     let d = call(&describe_form_tool(Some(rooted)).unwrap(), "{}").await;
     assert!(d.text.contains(r#""visible":false"#), "{}", d.text);
     assert!(!d.text.contains("Deep"), "{}", d.text);
+}
+
+#[wasm_bindgen_test]
+async fn no_hidden_text_reaches_the_model_and_no_hidden_field_is_filled() {
+    let has = page_js("return typeof Element.prototype.checkVisibility === 'function'");
+    let wrong = judge_all().await;
+    let how = if has.as_bool() == Some(true) {
+        "with Element.prototype.checkVisibility"
+    } else {
+        "in a browser without Element.prototype.checkVisibility"
+    };
+    assert_none_wrong(&wrong, how);
+}
+
+/// The same tables where the browser has no `checkVisibility` (Safari before 17.4, Firefox
+/// before 106): the rule reads the computed styles itself and gives the same answers.
+#[wasm_bindgen_test]
+async fn the_same_answers_without_check_visibility() {
+    page_js(
+        "window.__checkVisibility = Object.getOwnPropertyDescriptor(Element.prototype, 'checkVisibility'); \
+         delete Element.prototype.checkVisibility; \
+         if ('checkVisibility' in Element.prototype) throw new Error('checkVisibility stayed');",
+    );
+    let wrong = judge_all().await;
+    page_js(
+        "if (window.__checkVisibility) Object.defineProperty(Element.prototype, 'checkVisibility', window.__checkVisibility); \
+         delete window.__checkVisibility;",
+    );
+    assert_none_wrong(&wrong, "without Element.prototype.checkVisibility");
+}
+
+/// Runs `body` as a function in the page, outside any fixture.
+fn page_js(body: &str) -> wasm_bindgen::JsValue {
+    js_sys::Function::new_no_args(body)
+        .call0(&wasm_bindgen::JsValue::NULL)
+        .unwrap()
+}
+
+/// A `position: fixed` box above the viewport stays out of sight however far the page is
+/// scrolled: scrolling never moves it, so only the viewport is its reach, not the page (with the
+/// window scrolled 1,500 px down, the page reached 1,500 px above the viewport and the box at
+/// -500 px counted as seen: its text reached the model and its field was filled).
+#[wasm_bindgen_test]
+async fn a_fixed_box_above_the_viewport_is_unseen_on_a_scrolled_page() {
+    let fixed = r#"<span style="position:fixed;top:-500px;left:0">{M}</span>"#.replace("{M}", MARK);
+    let field = r#"<input name="h" style="position:fixed;top:-500px;left:0">"#;
+    let fx = Fixture::new(&format!(
+        r#"{}<div style="height:4000px"></div>"#,
+        page(&fixed, field)
+    ));
+    fx.js("window.scrollTo({top: 1500, left: 0, behavior: 'instant'})");
+    let scrolled = fx.js("return window.scrollY").as_f64().unwrap_or(0.0);
+    let rooted = || with(&options("{}"), "root", &fx.root);
+    let d = call(&describe_form_tool(Some(rooted())).unwrap(), "{}").await;
+    let fill = call(
+        &fill_form_tool(Some(rooted())).unwrap(),
+        r#"{"fields": {"h": "x"}}"#,
+    )
+    .await;
+    let value = fx.js("return root.querySelector('[name=h]').value");
+    page_js("window.scrollTo({top: 0, left: 0, behavior: 'instant'})");
+    assert!(scrolled >= 1000.0, "the window did not scroll: {scrolled}");
+    assert!(
+        !d.text.contains(MARK),
+        "describe_form showed the text: {}",
+        d.text
+    );
+    assert!(
+        d.text.contains(r#""visible":false"#),
+        "describe_form did not mark the field: {}",
+        d.text
+    );
+    assert!(
+        fill.is_error && fill.text.contains("not visible") && value != "x",
+        "fill_form filled the field: {}",
+        fill.text
+    );
 }
