@@ -95,6 +95,8 @@ mod runner;
 #[cfg(feature = "js-api")]
 mod turns;
 
+#[cfg(feature = "testing")]
+pub mod testing;
 #[cfg(feature = "page-tools")]
 pub mod tools;
 #[cfg(feature = "js-api")]

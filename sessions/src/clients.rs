@@ -91,6 +91,14 @@ impl SessionCore {
         Ok(())
     }
 
+    /// Lapses a live client now, as if its TTL ran out: emits `client_expired`, frees its
+    /// name and fails what it owed with `client_gone`. Fails with 404 when it is not live.
+    pub fn lapse(&mut self, client_id: &str) -> Result<(), HttpError> {
+        live_client(self, client_id)?;
+        self.remove_client(client_id, "client_expired");
+        Ok(())
+    }
+
     /// Replaces a client's tools and emits `client_tools_replaced`; calls already dispatched
     /// stay answerable. Fails with 400 naming the bad tool, or 404.
     pub fn replace_tools(

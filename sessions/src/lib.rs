@@ -10,15 +10,18 @@
 //! events) and the SDK's in-page test agent (`client_tools::testing`), so the two cannot
 //! disagree about a rule.
 
+pub mod body;
 pub mod calls;
 pub mod clients;
 pub mod error;
 pub mod events;
+pub mod routes;
 pub mod runs;
 
 pub use calls::CallView;
 pub use clients::ModelTool;
 pub use error::HttpError;
+pub use routes::{Answer, Route};
 pub use runs::RunView;
 
 use client_tools_core::protocol::time::format_rfc3339;
