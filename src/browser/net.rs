@@ -15,14 +15,6 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::AbortSignal;
 
-#[wasm_bindgen]
-extern "C" {
-    // `catch`: `fetch` may be missing (a test environment) or an app's wrapper that throws
-    // synchronously; that is a failed request, never an exception through the wasm.
-    #[wasm_bindgen(js_name = fetch, catch)]
-    fn global_fetch(input: &str, init: &JsValue) -> Result<Promise, JsValue>;
-}
-
 /// What a request came back with.
 pub(crate) struct Answer {
     pub status: u16,
@@ -60,13 +52,17 @@ async fn fetch(
     if let Some(signal) = signal {
         js::set(&init, "signal", signal);
     }
-    let sent = match with {
-        Some(f) => f
-            .call2(&JsValue::UNDEFINED, &JsValue::from_str(url), &init)
-            .map(|v| Promise::resolve(&v)),
-        None => global_fetch(url, &init),
+    // The global scope's `fetch` is read when a request goes. It may be missing (a test
+    // environment) or an app's wrapper that throws synchronously: `call2` catches either
+    // (calling `undefined` throws), a failed request, never an exception through the wasm.
+    let fetch = match with {
+        Some(f) => f.clone(),
+        None => js::get(&js_sys::global(), "fetch").unchecked_into(),
     };
-    let sent = sent.map_err(|e| format!("fetch threw: {}", error_text(&e)))?;
+    let sent = fetch
+        .call2(&JsValue::UNDEFINED, &JsValue::from_str(url), &init)
+        .map_err(|e| format!("fetch threw: {}", error_text(&e)))?;
+    let sent = Promise::resolve(&sent);
     js::promise::settle(&sent).await
 }
 
