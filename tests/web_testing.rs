@@ -244,3 +244,25 @@ async fn a_handler_that_navigates_and_declares_the_new_tools_before_returning_br
     client.leave().await.expect("left");
     let _ = history().replace_state_with_url(&JsValue::NULL, "", Some(&start));
 }
+
+#[wasm_bindgen_test]
+async fn a_hidden_tab_leaves_and_comes_back_with_when_hidden_leave() {
+    use client_tools::{BrowserOptions, WhenHidden};
+    let agent = TestAgent::new();
+    let tool = Tool::new("ping", "Answers pong.", |_args, _ctx| async { "pong" });
+    let options = agent.options().tool(tool).when_hidden(WhenHidden::Leave);
+    let client = Client::register(options).await.expect("registered");
+    agent.hide(true);
+    eventually("the hidden tab to leave", || agent.tools().is_empty()).await;
+    agent.hide(false);
+    eventually("the shown tab to register again", || {
+        agent.tools() == ["client__web__ping"]
+    })
+    .await;
+    assert_eq!(
+        agent.call("ping", json!({})).await.expect("answered").text,
+        "pong"
+    );
+    agent.check().expect("no rule broken");
+    client.leave().await.expect("left");
+}
