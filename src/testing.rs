@@ -28,9 +28,9 @@
 
 use crate::api::{BrowserOptions, Options};
 use client_tools_core::protocol::FailReason;
-use client_tools_sessions::events::After;
+use client_tools_sessions::events::{reset_frame, After};
 use client_tools_sessions::{Limits, Route, SessionCore};
-use js_sys::{Array, Function, Promise};
+use js_sys::{Array, Function, Object, Promise};
 use serde_json::Value;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -457,36 +457,44 @@ impl Inner {
             .push(Violation { rule, message });
     }
 
-    /// Sends what the log holds past each open stream's last event.
+    /// Sends what the log holds past each open stream's last event. The text is written with
+    /// the state borrowed, and pushed into the streams (JS) after the borrows end.
     fn pump(&self) {
-        let core = self.core.borrow();
-        let mut st = self.state.borrow_mut();
-        let repeat = st.repeat_events;
-        st.streams.retain_mut(|s| {
-            let mut text = String::new();
-            match core.log.after(s.last) {
-                After::Reset { latest } => {
-                    text.push_str(&format!(
-                        "id: {latest}\nevent: stream_reset\ndata: {{\"type\":\"stream_reset\"}}\n\n"
-                    ));
-                    s.last = latest;
-                }
-                After::Events(events) => {
-                    for e in events {
-                        text.push_str(&e.frame);
-                        if repeat {
-                            text.push_str(&e.frame);
+        let out: Vec<(JsValue, String)> = {
+            let core = self.core.borrow();
+            let mut st = self.state.borrow_mut();
+            let repeat = st.repeat_events;
+            st.streams
+                .iter_mut()
+                .filter_map(|s| {
+                    let mut text = String::new();
+                    match core.log.after(s.last) {
+                        After::Reset { latest } => {
+                            text.push_str(&reset_frame(latest));
+                            s.last = latest;
                         }
-                        s.last = e.id;
+                        After::Events(events) => {
+                            for e in events {
+                                text.push_str(&e.frame);
+                                if repeat {
+                                    text.push_str(&e.frame);
+                                }
+                                s.last = e.id;
+                            }
+                        }
                     }
-                }
+                    (!text.is_empty()).then(|| (s.handle.clone(), text))
+                })
+                .collect()
+        };
+        for (handle, text) in out {
+            let pushed = call_method(&handle, "push", &[&JsValue::from_str(&text)]);
+            if !pushed.is_ok_and(|p| p.is_truthy()) {
+                // Closed (the client aborted it): forget it.
+                let mut st = self.state.borrow_mut();
+                st.streams.retain(|s| !Object::is(&s.handle, &handle));
             }
-            if text.is_empty() {
-                return true;
-            }
-            call_method(&s.handle, "push", &[&JsValue::from_str(&text)])
-                .is_ok_and(|pushed| pushed.is_truthy())
-        });
+        }
     }
 
     /// The client's `fetch(url, init)`: the platform's answer, as a promise of a `Response`.

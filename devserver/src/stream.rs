@@ -10,7 +10,7 @@ use axum::body::{Body, Bytes};
 use axum::extract::Extension;
 use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::Response;
-use client_tools_sessions::events::After;
+use client_tools_sessions::events::{reset_frame, After};
 use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -133,9 +133,7 @@ impl EventStream {
         let after = self.session.core().log.after(self.last);
         match after {
             After::Reset { latest } => {
-                self.out.push_back(Bytes::from(format!(
-                    "id: {latest}\nevent: stream_reset\ndata: {{\"type\":\"stream_reset\"}}\n\n"
-                )));
+                self.out.push_back(Bytes::from(reset_frame(latest)));
                 self.last = latest;
             }
             After::Events(events) => {

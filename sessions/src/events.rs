@@ -26,6 +26,12 @@ pub enum After {
     Reset { latest: u64 },
 }
 
+/// The frame that tells a stream the log no longer holds what came after its `Last-Event-ID`:
+/// `event: stream_reset` with the newest id, after which the stream goes on from `latest`.
+pub fn reset_frame(latest: u64) -> String {
+    format!("id: {latest}\nevent: stream_reset\ndata: {{\"type\":\"stream_reset\"}}\n\n")
+}
+
 /// A bounded log of a session's events.
 pub struct EventLog {
     buf: VecDeque<Arc<Event>>,
