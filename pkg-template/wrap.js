@@ -20,11 +20,11 @@ import { completeAll, FACTORIES } from "./tools.js";
 const SYNC_CLASSES = { ToolRegistry: [], TurnTools: [], WsTools: ["attach"] };
 
 /** What each build's glue must export for this wrapper (checked by scripts/build-pkg): the lite
- * build's has no page tools. A function, so that an app's bundle, which never calls it, leaves
- * it out. */
+ * build's has no page tools and no WebMCP. A function, so that an app's bundle, which never
+ * calls it, leaves it out. */
 export function glueExports(lite) {
-  const pageTools = lite ? [] : Object.keys(FACTORIES);
-  return ["default", "initSync", "Client", "exposeToWebMCP", "wsFrameTest", ...pageTools, ...Object.keys(SYNC_CLASSES)];
+  const fullOnly = lite ? [] : ["exposeToWebMCP", ...Object.keys(FACTORIES)];
+  return ["default", "initSync", "Client", "wsFrameTest", ...fullOnly, ...Object.keys(SYNC_CLASSES)];
 }
 
 /** Where `client-tools/adapters` finds the registry classes (it imports neither build, so
@@ -224,5 +224,6 @@ export function wrap(glue, defaultSource, { hint = BROWSER_HINT, pageTools } = {
     return glue.exposeToWebMCP(given, options);
   }
 
-  return { init, Client, exposeToWebMCP, ...factories, ...classes };
+  // The lite build's glue has no WebMCP (and its entries export none).
+  return { init, Client, ...(glue.exposeToWebMCP && { exposeToWebMCP }), ...factories, ...classes };
 }

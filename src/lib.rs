@@ -99,7 +99,7 @@ mod turns;
 pub mod testing;
 #[cfg(feature = "page-tools")]
 pub mod tools;
-#[cfg(feature = "js-api")]
+#[cfg(all(feature = "js-api", feature = "webmcp"))]
 mod webmcp;
 #[cfg(feature = "js-api")]
 mod ws;

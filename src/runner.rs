@@ -31,9 +31,12 @@ use web_sys::AbortSignal;
 pub(crate) struct Entry {
     pub handler: Handler,
     pub source: JsValue,
+    /// Read by `exposeToWebMCP` only (not in the lite build, which still takes them).
+    #[cfg_attr(not(feature = "webmcp"), allow(dead_code))]
     pub annotations: Option<String>,
 }
 
+#[cfg(feature = "webmcp")]
 impl Entry {
     /// A client's tool as an entry, for `exposeToWebMCP` (it has no definition object).
     pub(crate) fn of(tool: &crate::api::Tool) -> Entry {

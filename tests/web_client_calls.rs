@@ -301,9 +301,12 @@ async fn a_call_is_dispatched_acked_and_answered() {
         (&ctx["signal"], &ctx["aborted"]),
         (&json!(true), &json!(false))
     );
-    // The default local deadline is 30 s after the dispatch.
+    // The handler starts once its ack is taken (issue 39), by the earlier of the default
+    // local deadline (30 s after the dispatch) and the result deadline the ack's answer
+    // brought: under 6 s with scripts/test's devserver (`--result-timeout-ms 6000`; 3,994 ms
+    // measured), 25 to 30 s with a devserver whose result timeout is longer.
     let deadline_in = ctx["deadlineInMs"].as_f64().unwrap();
-    assert!((25_000.0..=30_000.0).contains(&deadline_in), "{r}");
+    assert!((1_000.0..=30_000.0).contains(&deadline_in), "{r}");
     let calls: Vec<(&str, &str)> = r["calls"]
         .as_array()
         .unwrap()

@@ -118,7 +118,9 @@ fn stream_chunk(rng: &mut Rng) -> Vec<u8> {
 #[test]
 fn chaos_never_panics_and_runs_each_handler_at_most_once() {
     let (mut handlers, mut answers, mut register_timeouts) = (0, 0, 0);
-    for seed in 1..=150u64 {
+    // 250 runs: a handler starts only once its ack is taken, so fewer of the chaos's calls
+    // reach a handler than when it started at the dispatch (103 in 150 runs).
+    for seed in 1..=250u64 {
         let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
         let mut cfg = config();
         cfg.seed = seed;

@@ -121,6 +121,7 @@ fn bfcache_pageshow_registers_again() {
 fn leave_sends_delete_aborts_handlers_closes_stream() {
     let mut h = Harness::registered(config());
     h.dispatch(1, "call_1", "noop", json!({}));
+    h.ack_ok("call_1");
     let stream = h.stream_id();
     let op = h.engine.leave(at(h.now));
     h.drain();

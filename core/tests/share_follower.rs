@@ -195,8 +195,8 @@ fn a_failure_in_a_leader_change_reaches_the_follower_with_its_reason() {
         },
     );
     t.deliver();
-    assert_eq!(t.c.handlers_run().len(), 1, "C runs the call");
     t.c.ack_ok("call_1");
+    assert_eq!(t.c.handlers_run().len(), 1, "C runs the call");
 
     // A closes: B gets the lock and reads from event 1 on; the server fails C's call, and B
     // forwards that before C's engine has reconnected.

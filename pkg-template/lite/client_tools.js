@@ -1,4 +1,4 @@
-// `client-tools/lite` in browsers and bundlers: everything but the page tools, in a smaller
+// `client-tools/lite` in browsers and bundlers: everything but the page tools and WebMCP, in a smaller
 // module (./client_tools_bg.wasm beside this file). The same wrapper as the full build's entry.
 import * as glue from "./client_tools_wasm.js";
 import { wrap } from "../wrap.js";
@@ -10,5 +10,5 @@ const api = wrap(glue, () => {
   return new URL("./client_tools_bg.wasm", import.meta.url);
 });
 
-export const { init, Client, ToolRegistry, TurnTools, WsTools, exposeToWebMCP } = api;
+export const { init, Client, ToolRegistry, TurnTools, WsTools } = api;
 export default init;

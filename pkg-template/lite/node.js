@@ -5,5 +5,5 @@ import { fromDisk, NODE_HINT } from "../node-load.js";
 
 const api = wrap(glue, fromDisk(() => new URL("./client_tools_bg.wasm", import.meta.url)), { hint: NODE_HINT });
 
-export const { init, Client, ToolRegistry, TurnTools, WsTools, exposeToWebMCP } = api;
+export const { init, Client, ToolRegistry, TurnTools, WsTools } = api;
 export default init;

@@ -39,6 +39,7 @@ pub(crate) struct Shared {
     /// The tools on offer (the scopes' union last taken; the names are unique).
     offered: JsRefCell<Rc<Vec<Tool>>>,
     /// Told each time the offer changes (an `exposeToWebMCP` following the client).
+    #[cfg(all(feature = "js-api", feature = "webmcp"))]
     on_offer: JsRefCell<Option<Rc<dyn Fn()>>>,
     on_status: Option<Callback<Browser, Status>>,
     on_call: Option<Callback<Browser, CallEvent>>,
@@ -82,6 +83,7 @@ impl Shared {
             request_timeout_ms,
             engine: JsRefCell::new(engine),
             offered: JsRefCell::new(Rc::new(tools.clone())),
+            #[cfg(all(feature = "js-api", feature = "webmcp"))]
             on_offer: JsRefCell::default(),
             scopes: JsRefCell::new(Scopes::new(tools)),
             scope_waiters: JsRefCell::default(),
@@ -234,9 +236,12 @@ impl Shared {
         }
         self.drain();
         // Cloned out first: no borrow is held while the follower runs.
-        let on_offer = self.on_offer.borrow().clone();
-        if let Some(f) = on_offer {
-            f();
+        #[cfg(all(feature = "js-api", feature = "webmcp"))]
+        {
+            let on_offer = self.on_offer.borrow().clone();
+            if let Some(f) = on_offer {
+                f();
+            }
         }
     }
 
@@ -246,7 +251,7 @@ impl Shared {
     }
 
     /// `f` is told each time the tools on offer change (replacing whatever was told before).
-    #[cfg(feature = "js-api")]
+    #[cfg(all(feature = "js-api", feature = "webmcp"))]
     pub(crate) fn on_offer(&self, f: Rc<dyn Fn()>) {
         *self.on_offer.borrow_mut() = Some(f);
     }
@@ -282,11 +287,13 @@ impl Pumped for Shared {
             // Through the page's queue: acks first, at most 4 requests out. Held strongly: a
             // request on its way (a leave, say) finishes even if the client is dropped meanwhile.
             Output::Send(req) => {
-                let shared = self.clone();
+                let (shared, asked, id) = (self.clone(), self.clone(), req.id);
                 sending::send(sending::Job {
                     req,
                     timeout_ms: self.request_timeout_ms,
                     fetch: self.fetch.get().cloned(),
+                    // Asked when a slot comes free, outside any borrow of the engine.
+                    wanted: Box::new(move || asked.engine.borrow().wants(id, now())),
                     done: Box::new(move |input| shared.feed(input)),
                 })
             }

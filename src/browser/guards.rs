@@ -137,7 +137,6 @@ pub(crate) fn timeout(ms: u32, f: Box<dyn FnOnce()>) -> Timer {
 
 /// `setTimeout` with no guard to keep: the timer holds itself until it fires, then lets go of
 /// its closure (gloo's `forget` would keep the closure for the page's life).
-#[cfg(feature = "js-api")]
 pub(crate) fn detached(ms: u32, f: Box<dyn FnOnce()>) {
     let slot = Rc::new(Cell::new(None::<Timer>));
     let held = Rc::clone(&slot);

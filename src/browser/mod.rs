@@ -34,6 +34,8 @@ pub(crate) use driver::{now, Shared};
 ///
 /// With a token source (`refreshes`) the tabs' tokens differ and change, so the name is the
 /// session's alone: this origin's tabs on the session share whatever token each holds.
+/// Otherwise the name holds a hash of the token as it is sent (trimmed, as `fetch` trims
+/// it), so that `"tok"` and `"tok\n"` share one stream.
 pub(crate) fn share_channel(
     settings: &client_tools_core::api::Settings,
     refreshes: bool,
@@ -41,7 +43,8 @@ pub(crate) fn share_channel(
     let token = if refreshes {
         ""
     } else {
-        settings.token.as_str()
+        // A token that cannot be sent never registers, so never shares either.
+        client_tools_core::engine::sendable_token(&settings.token).unwrap_or(&settings.token)
     };
     share::channel_name(&settings.base_url, &settings.session_id, token)
 }

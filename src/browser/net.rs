@@ -111,16 +111,49 @@ async fn exchange(
     )
     .await?;
     let retry_after = retry_after(&resp);
-    let text = js::call_method(&resp, "text", &[]).map_err(|e| error_text(&e))?;
-    let body = js::promise::settle(&text)
-        .await?
-        .as_string()
-        .unwrap_or_default();
+    let body = match req.answer_limit {
+        Some(limit) => read_at_most(&resp, limit).await?,
+        None => {
+            let text = js::call_method(&resp, "text", &[]).map_err(|e| error_text(&e))?;
+            js::promise::settle(&text)
+                .await?
+                .as_string()
+                .unwrap_or_default()
+        }
+    };
     Ok(Answer {
         status: status(&resp),
         body,
         retry_after,
     })
+}
+
+/// The first `limit` bytes of a response's body, read chunk by chunk (each read a task of its
+/// own), the rest cancelled unread: a 28 MB pending-calls answer is not taken in whole.
+async fn read_at_most(resp: &JsValue, limit: usize) -> Result<String, String> {
+    let body = js::get(resp, "body");
+    let reader = js::call_method(&body, "getReader", &[]).map_err(|e| error_text(&e))?;
+    let mut bytes: Vec<u8> = Vec::new();
+    while bytes.len() < limit {
+        let read = js::call_method(&reader, "read", &[]).map_err(|e| error_text(&e))?;
+        let step = js::promise::settle(&read).await?;
+        if js::bool_prop(&step, "done") {
+            break;
+        }
+        let chunk: Uint8Array = js::get(&step, "value")
+            .dyn_into()
+            .map_err(|_| "the answer gave a chunk that is not bytes".to_owned())?;
+        let at = bytes.len();
+        let take = (chunk.length() as usize).min(limit - at);
+        bytes.resize(at + take, 0);
+        chunk.subarray(0, take as u32).copy_to(&mut bytes[at..]);
+    }
+    if bytes.len() >= limit {
+        // The rest is not wanted; a cancel that fails changes nothing for the answer.
+        let _ = js::call_method(&reader, "cancel", &[]);
+    }
+    // Cut mid-character at the limit, the last call is incomplete anyway.
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// A response's status code.

@@ -69,12 +69,29 @@ async fn read<H: Host>(
     let mut buf = Vec::new();
     loop {
         let read = conn.read(&mut buf).await;
-        // Between chunks the client may have gone: then stop reading.
-        let host = weak.upgrade()?;
         match read {
-            Ok(true) => host.connection(stream, Conn::Bytes(&buf)),
+            Ok(true) => {}
             Ok(false) => return Some(None),
             Err(message) => return Some(Some(message)),
         }
+        // A large chunk (a burst of events read at once) goes to the engine a piece at a time,
+        // the event loop running between pieces: no task holds the page for the whole chunk.
+        for (i, piece) in buf.chunks(FEED_BYTES).enumerate() {
+            if i > 0 {
+                next_task().await;
+            }
+            // Between chunks the client may have gone: then stop reading.
+            weak.upgrade()?.connection(stream, Conn::Bytes(piece));
+        }
     }
+}
+
+/// The most of a stream chunk fed to the engine in one task: ~60 events of ~280 bytes.
+const FEED_BYTES: usize = 16 * 1024;
+
+/// Resolves in a later task (a zero timeout), after the event loop had its turn.
+async fn next_task() {
+    let (tx, rx) = super::oneshot::channel();
+    super::guards::detached(0, Box::new(move || tx.send(())));
+    let _ = rx.await;
 }

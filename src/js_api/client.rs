@@ -5,7 +5,6 @@ use crate::js::{self, JsRefCell};
 use client_tools_core::api::ScopeId;
 use client_tools_core::api::{Error, ErrorKind};
 use js_sys::{Function, Promise};
-use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 /// A registration on a session, as JS holds it: the Rust [`crate::Client`] with its options
@@ -22,7 +21,7 @@ pub struct Client {
 impl Client {
     /// The key `exposeToWebMCP` finds this client by.
     fn key(&self) -> usize {
-        Rc::as_ptr(&self.client.shared) as usize
+        std::rc::Rc::as_ptr(&self.client.shared) as usize
     }
 }
 
@@ -34,6 +33,7 @@ fn rejected(e: &Error) -> Promise {
 
 /// A client freed by JS (`free()`, or collected once nothing refers to it) leaves, as a
 /// dropped Rust client does; `exposeToWebMCP` stops finding it.
+#[cfg(feature = "webmcp")]
 impl Drop for Client {
     fn drop(&mut self) {
         crate::webmcp::forget_client(self.key());
@@ -47,13 +47,16 @@ impl Client {
         let signal = opts.parts().extra.signal.clone();
         match crate::Client::register_js_spelled(opts).await {
             Ok(client) => {
+                #[cfg(feature = "webmcp")]
                 let followed = crate::webmcp::Followed::new(&client.shared);
                 let client = Client {
                     client,
                     leaving: JsRefCell::new(None),
                 };
+                #[cfg(feature = "webmcp")]
                 let key = client.key();
                 let client = JsValue::from(client);
+                #[cfg(feature = "webmcp")]
                 crate::webmcp::track_client(&client, key, followed);
                 Ok(client)
             }
@@ -155,7 +158,7 @@ impl Client {
             Ok(p) => p,
             Err(e) => return rejected(&e),
         };
-        settle(pending)
+        settle(pending, Some(self.key()))
     }
 
     /// The tool scopes of api.js's `ToolScope`, in one export (less .wasm than three): `n` 0
@@ -178,7 +181,7 @@ impl Client {
             };
         }
         Ok(match shared.update_scope(id, tools) {
-            Ok(pending) => settle(pending),
+            Ok(pending) => settle(pending, Some(self.key())),
             Err(e) => rejected(&e),
         }
         .into())
@@ -192,18 +195,29 @@ impl Client {
         if let Some(p) = self.leaving.borrow().as_ref() {
             return p.clone();
         }
+        #[cfg(feature = "webmcp")]
         crate::webmcp::forget_client(self.key());
-        let promise = settle(self.client.begin_leave());
+        let promise = settle(self.client.begin_leave(), None);
         *self.leaving.borrow_mut() = Some(promise.clone());
         promise
     }
 }
 
 /// The promise of an op: resolved once the server answered, rejected with the SDK's `Error`.
-fn settle(pending: crate::api::client::Pending) -> Promise {
+/// Settles once the server has the request, and for a change of tools (`tools_of`: the
+/// client's key) once every `exposeToWebMCP` following the client has registered them too.
+fn settle(pending: crate::api::client::Pending, tools_of: Option<usize>) -> Promise {
     js::promise::from_future(Box::pin(async move {
         match crate::api::client::settled(pending).await {
-            Ok(()) => Ok(JsValue::UNDEFINED),
+            Ok(()) => {
+                #[cfg(feature = "webmcp")]
+                if let Some(key) = tools_of {
+                    crate::webmcp::registered(key).await;
+                }
+                #[cfg(not(feature = "webmcp"))]
+                let _ = tools_of;
+                Ok(JsValue::UNDEFINED)
+            }
             Err(e) => Err(js::error(e.kind(), &e.to_string())),
         }
     }))

@@ -144,6 +144,7 @@ fn each_option_set_in_the_dts_has_the_fields_of_its_rust_type() {
     same::<super::options::ClientOptions>("client.d.ts", &dts, "ClientOptions");
     // A tool definition as every transport reads it: `expectsResponse` is the voice agents'.
     same::<super::options::ToolDefinition>("ws.d.ts", &dts, "WsToolDefinition");
+    #[cfg(feature = "webmcp")]
     same::<super::options::WebMcpOptions>("webmcp.d.ts", &dts, "WebMCPOptions");
     same::<super::options::TurnToolsOptions>("turns.d.ts", &dts, "TurnToolsOptions");
     same::<super::options::WsAttachOptions>("ws.d.ts", &dts, "WsAttachOptions");

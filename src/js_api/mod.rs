@@ -12,12 +12,14 @@ pub(crate) mod options;
 pub(crate) mod read;
 pub(crate) mod registry;
 mod turns;
+#[cfg(feature = "webmcp")]
 mod webmcp;
 mod ws;
 
 pub use client::Client;
 pub use registry::ToolRegistry;
 pub use turns::TurnTools;
+#[cfg(feature = "webmcp")]
 pub use webmcp::expose_to_webmcp;
 pub use ws::WsTools;
 
@@ -35,6 +37,7 @@ const REGISTRY_TYPES: &str = include_str!("registry.d.ts");
 const WS_TYPES: &str = include_str!("ws.d.ts");
 #[wasm_bindgen(typescript_custom_section)]
 const TURN_TYPES: &str = include_str!("turns.d.ts");
+#[cfg(feature = "webmcp")]
 #[wasm_bindgen(typescript_custom_section)]
 const WEBMCP_TYPES: &str = include_str!("webmcp.d.ts");
 #[cfg(feature = "page-tools")]

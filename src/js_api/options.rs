@@ -58,6 +58,7 @@ pub(crate) struct ToolDefinition {
 }
 
 /// The options of `exposeToWebMCP` (`WebMCPOptions`).
+#[cfg(feature = "webmcp")]
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct WebMcpOptions {

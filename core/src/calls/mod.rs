@@ -223,6 +223,11 @@ impl CallRuntime {
         }
     }
 
+    /// The deadline of `call_id`'s handler as it stands, if it is admitted and wanted.
+    pub fn deadline(&self, call_id: &str) -> Option<Instant> {
+        self.running.get(call_id).map(|r| r.deadline)
+    }
+
     /// The earliest deadline of a running handler.
     pub fn next_deadline(&self) -> Option<Instant> {
         self.running.values().map(|r| r.deadline).min()

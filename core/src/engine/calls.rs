@@ -24,6 +24,19 @@ pub(crate) const RESULT_MARGIN: Duration = Duration::from_ms(2_000);
 /// taken as they read: a deadline outside its window from now (60 s for an ack, 5 min for a
 /// result) by more than this means the clocks disagree, and the window from now is used.
 pub const CLOCK_TOLERANCE: Duration = Duration::from_ms(5_000);
+/// The most calls one client has in progress (dispatched, not yet answered or failed). A call
+/// past it is not acknowledged and its handler does not run: it stays in the server's pending
+/// calls, and this client takes it from there once half of its calls have ended, if its
+/// `ack_deadline` has not passed; else the server fails it (`ack_timeout`), and the model
+/// reads that. The app is told once per overload. Not answered `is_error` instead: that would
+/// be two requests (ack, result) per refused call, a burst of 100,000 calls 200,000 requests
+/// that compete with the pings, and a memory entry each until they are answered.
+pub const MAX_LIVE_CALLS: usize = 1_000;
+
+/// The reason of a call ended because its registration lapsed: no ack or result goes to a
+/// registration the server forgot; the server fails its calls (`client_gone`).
+pub(crate) const LAPSED: &str = "registration_lapsed";
+
 /// The protocol's windows: an ack within 60 s of the dispatch, a result within 5 min of it.
 const ACK_WINDOW: Duration = Duration::from_secs(60);
 const RESULT_WINDOW: Duration = Duration::from_secs(300);
@@ -100,12 +113,24 @@ pub fn cut_result(text: String) -> String {
     ResultLimit::SESSIONS.cut(text)
 }
 
+/// A handler that waits for its call's ack: it runs only once the server took the ack, so
+/// that no handler runs for a call the server fails before it is acked.
+#[derive(Debug)]
+struct Waiting {
+    run_id: String,
+    arguments: serde_json::Map<String, Value>,
+}
+
 /// One call in progress.
 #[derive(Debug)]
 struct Call {
+    /// Its place in dispatch order (see `Calls::order`).
+    seq: u64,
     /// The registration it was dispatched to (its answers go there even after a new one).
     client_id: String,
     tool: String,
+    /// The handler to start once acked; `None` once started, or for a call with no handler.
+    waiting: Option<Waiting>,
     dispatched_at: Instant,
     acked: bool,
     /// The answer, once known; posted when acked and no tool list is pending.
@@ -120,10 +145,12 @@ struct Call {
 }
 
 impl Call {
-    fn new(client_id: String, tool: String, ack_by: Instant, now: Instant) -> Call {
+    fn new(seq: u64, client_id: String, tool: String, ack_by: Instant, now: Instant) -> Call {
         Call {
+            seq,
             client_id,
             tool,
+            waiting: None,
             dispatched_at: now,
             acked: false,
             result: None,
@@ -140,9 +167,22 @@ impl Call {
 #[derive(Debug, Default)]
 pub(super) struct Calls {
     live: StrMap<Call>,
+    /// The ids in dispatch order, with each call's `seq`; an entry whose call ended (or whose
+    /// `seq` is not the live call's) is skipped, and swept out once such entries outnumber the
+    /// live calls. So outputs come in dispatch order without sorting.
+    order: Vec<(u64, Box<str>)>,
+    next_seq: u64,
     runtime: CallRuntime,
     /// The app was told that the server's deadlines do not fit this clock (once).
     skew_told: bool,
+    /// Calls were left unacknowledged at [`MAX_LIVE_CALLS`] since the pending calls were last
+    /// read for them (the app was told).
+    over_cap: bool,
+    /// Calls that ended (answered or failed) so far.
+    ended: u64,
+    /// A pending-calls answer was cut at its read limit when `ended` was this: the rest is
+    /// read once a call has ended since (the cut answer listed the calls in progress first).
+    cut_at: Option<u64>,
 }
 
 impl Calls {
@@ -186,7 +226,7 @@ impl Calls {
         } = call;
         // Delivered again (a replay, the pending list) while in progress: it runs once and is
         // answered once, however many calls came since.
-        if self.live.contains_key(&call_id) {
+        if self.live.contains_key(&call_id) || self.at_cap(&call_id, &tool, out) {
             return;
         }
         let ids = calls::Call {
@@ -205,22 +245,80 @@ impl Calls {
         });
         let ack_by = self.deadline(Deadline::Ack, ack_deadline.as_deref(), now, out);
         send_ack(&client_id, &call_id, ack_by, requests, now, out);
-        let mut entry = Call::new(client_id, tool, ack_by, now);
+        let mut entry = self.new_call(&call_id, client_id, tool, ack_by, now);
         match admission {
-            Admission::Run {
-                arguments,
-                deadline,
-            } => out.push(Output::RunHandler {
-                call_id: call_id.clone(),
-                run_id,
-                tool: entry.tool.clone(),
-                arguments,
-                deadline,
-            }),
+            // It runs once the ack is taken (`on_ack_answer`).
+            Admission::Run { arguments, .. } => entry.waiting = Some(Waiting { run_id, arguments }),
             Admission::Answer(answer) => entry.result = Some(result_of(answer)),
             Admission::Duplicate => {}
         }
         self.live.insert(&call_id, entry);
+    }
+
+    /// A new call's entry, placed last in dispatch order.
+    fn new_call(
+        &mut self,
+        call_id: &str,
+        client_id: String,
+        tool: String,
+        ack_by: Instant,
+        now: Instant,
+    ) -> Call {
+        self.next_seq += 1;
+        if self.order.len() > 2 * self.live.len() + 16 {
+            let live = &self.live;
+            self.order
+                .retain(|(seq, id)| live.get(id).is_some_and(|c| c.seq == *seq));
+        }
+        self.order.push((self.next_seq, call_id.into()));
+        Call::new(self.next_seq, client_id, tool, ack_by, now)
+    }
+
+    /// Whether a new call must be left unacknowledged: [`MAX_LIVE_CALLS`] are in progress.
+    /// The app is told once until the pending calls are read again for the calls left.
+    fn at_cap(&mut self, call_id: &str, tool: &str, out: &mut Outbox) -> bool {
+        if self.live.len() < MAX_LIVE_CALLS {
+            return false;
+        }
+        if !std::mem::replace(&mut self.over_cap, true) {
+            out.error(
+                Topic::LiveCallCap,
+                format!(
+                    "{MAX_LIVE_CALLS} calls are in progress, the most this client takes: call \
+                 {call_id} ({tool}) and the calls after it are not acknowledged and their \
+                 handlers do not run; this client reads them from the pending calls once half \
+                 of its calls have ended, and the server fails any whose ack_deadline passes \
+                 first (ack_timeout)"
+                ),
+            );
+        }
+        true
+    }
+
+    /// Whether calls were left at the cap and half of [`MAX_LIVE_CALLS`] have ended since:
+    /// the pending calls are to be read again (once).
+    pub(super) fn take_room(&mut self) -> bool {
+        if self.over_cap && self.live.len() <= MAX_LIVE_CALLS / 2 {
+            self.over_cap = false;
+            self.cut_at = None;
+            return true;
+        }
+        if self.cut_at.is_some_and(|at| self.ended > at) && !self.full() {
+            self.cut_at = None;
+            return true;
+        }
+        false
+    }
+
+    /// A pending-calls answer was cut at its read limit: the rest is read once a call ended.
+    pub(super) fn pending_cut(&mut self) {
+        self.cut_at = Some(self.ended);
+    }
+
+    /// Whether a call dispatched now would be left at the cap: a pending-calls answer need
+    /// not be read further.
+    pub(super) fn full(&self) -> bool {
+        self.live.len() >= MAX_LIVE_CALLS
     }
 
     /// A dispatched call whose data could not be read: answered `is_error` when its
@@ -238,13 +336,14 @@ impl Calls {
         let (Some(client_id), Some(call_id)) = (field("client_id"), field("call_id")) else {
             return false;
         };
+        let tool = field("tool").unwrap_or_default().to_owned();
         if my_id != Some(client_id)
             || self.live.contains_key(call_id)
+            || self.at_cap(call_id, &tool, out)
             || !self.runtime.mark_seen(call_id)
         {
             return true;
         }
-        let tool = field("tool").unwrap_or_default().to_owned();
         out.call(CallEvent::Dispatched {
             call_id: call_id.to_owned(),
             tool: tool.clone(),
@@ -252,7 +351,7 @@ impl Calls {
         });
         let ack_by = self.deadline(Deadline::Ack, field("ack_deadline"), now, out);
         send_ack(client_id, call_id, ack_by, requests, now, out);
-        let mut call = Call::new(client_id.to_owned(), tool, ack_by, now);
+        let mut call = self.new_call(call_id, client_id.to_owned(), tool, ack_by, now);
         call.result = Some(CallResult {
             text: format!("The call could not be read: {error}"),
             is_error: true,
@@ -279,12 +378,7 @@ impl Calls {
                 let text = AckAnswer::from_json(&body).ok().map(|a| a.result_deadline);
                 let result_by = self.deadline(Deadline::Result, text.as_deref(), now, out);
                 let earlier = result_by - RESULT_MARGIN;
-                if self.runtime.bring_deadline_forward(call_id, earlier) {
-                    out.push(Output::HandlerDeadline {
-                        call_id: call_id.to_owned(),
-                        deadline: earlier,
-                    });
-                }
+                let moved = self.runtime.bring_deadline_forward(call_id, earlier);
                 let Some(call) = self.live.get_mut(call_id) else {
                     return;
                 };
@@ -295,6 +389,26 @@ impl Calls {
                     tool: call.tool.clone(),
                     elapsed: now.since(call.dispatched_at),
                 });
+                match call.waiting.take() {
+                    // The ack is taken: the handler starts, by the deadline as it stands now.
+                    Some(Waiting { run_id, arguments }) => {
+                        if let Some(deadline) = self.runtime.deadline(call_id) {
+                            out.push(Output::RunHandler {
+                                call_id: call_id.to_owned(),
+                                run_id,
+                                tool: call.tool.clone(),
+                                arguments,
+                                deadline,
+                            });
+                        }
+                    }
+                    // Acked again (after a `409 call_not_acked`) while it runs.
+                    None if moved => out.push(Output::HandlerDeadline {
+                        call_id: call_id.to_owned(),
+                        deadline: earlier,
+                    }),
+                    None => {}
+                }
                 self.try_post(call_id, now, hold, requests, out);
             }
             Answer::Refused {
@@ -395,6 +509,7 @@ impl Calls {
                 let Some(call) = self.live.remove(call_id) else {
                     return;
                 };
+                self.ended += 1;
                 out.call(CallEvent::Answered {
                     call_id: call_id.to_owned(),
                     tool: call.tool,
@@ -461,10 +576,13 @@ impl Calls {
                 continue;
             };
             let result = result_of(answer);
-            out.push(Output::AbortHandler {
-                call_id: call_id.clone(),
-                reason: result.text.clone(),
-            });
+            // A handler still waiting for its ack never starts.
+            if call.waiting.take().is_none() {
+                out.push(Output::AbortHandler {
+                    call_id: call_id.clone(),
+                    reason: result.text.clone(),
+                });
+            }
             call.result = Some(result);
             self.try_post(&call_id, now, hold, requests, out);
         }
@@ -553,7 +671,9 @@ impl Calls {
         let Some(call) = self.live.remove(call_id) else {
             return;
         };
-        if self.runtime.cancel(call_id) {
+        self.ended += 1;
+        // A handler still waiting for its ack never starts: nothing to abort.
+        if self.runtime.cancel(call_id) && call.waiting.is_none() {
             out.push(Output::AbortHandler {
                 call_id: call_id.to_owned(),
                 reason: reason.to_owned(),
@@ -574,18 +694,40 @@ impl Calls {
         }
     }
 
+    /// The registration `client_id` lapsed: its calls end here ([`LAPSED`]) with no ack or
+    /// result sent for them (the server fails them), and a handler waiting for its ack never
+    /// starts. Their requests are forgotten, so a shell that still holds one does not send it.
+    pub(super) fn lapsed(
+        &mut self,
+        client_id: &str,
+        now: Instant,
+        requests: &mut Requests,
+        out: &mut Outbox,
+    ) {
+        let ids = self.ids_in_order(|c| c.client_id == client_id);
+        if ids.is_empty() {
+            return;
+        }
+        for id in &ids {
+            self.end(id, LAPSED, now, out);
+        }
+        let live = &self.live;
+        requests.forget(|k| match k {
+            ReqKind::Ack { call_id } | ReqKind::Result { call_id } => !live.contains_key(call_id),
+            _ => false,
+        });
+    }
+
     /// The ids of the calls that pass `filter`, in dispatch order, so outputs come in an
     /// order that does not depend on hashing.
     fn ids_in_order(&self, filter: impl Fn(&Call) -> bool) -> Vec<String> {
-        // Sorted by insertion: live calls are few, and `slice::sort` would add ~4 KB of wasm.
-        let mut ids: Vec<(Instant, &str)> = Vec::new();
-        for (id, c) in self.live.iter().filter(|(_, c)| filter(c)) {
-            let key = (c.dispatched_at, id);
-            ids.insert(ids.partition_point(|k| *k < key), key);
-        }
-        let mut out = Vec::with_capacity(ids.len());
-        for (_, id) in ids {
-            out.push(id.to_owned());
+        let mut out = Vec::new();
+        for (seq, id) in &self.order {
+            if let Some(c) = self.live.get(id) {
+                if c.seq == *seq && filter(c) {
+                    out.push(id.to_string());
+                }
+            }
         }
         out
     }

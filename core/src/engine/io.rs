@@ -58,18 +58,25 @@ pub struct HttpRequest {
     pub keepalive: bool,
     /// How soon it must reach the server, for a shell that queues requests.
     pub urgency: Urgency,
+    /// Read at most this many bytes of the answer's body (the rest is not wanted: a
+    /// pending-calls answer, [`MAX_PENDING_READ`](super::MAX_PENDING_READ)); a shell that
+    /// cannot cut a body may hand it whole.
+    pub answer_limit: Option<usize>,
 }
 
 /// How soon a request must reach the server; a shell that holds requests back (the browser's,
-/// a few at a time) sends the most urgent first. Ordered: `Ack` is the most urgent.
+/// a few at a time) sends the most urgent first. Ordered: `Registration` is the most urgent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Urgency {
+    /// Registering and pinging: the registration lapses by its TTL if these wait, and every
+    /// call with it. Never behind an ack or a result.
+    Registration = 0,
     /// A call's ack: the server fails a call not acked within 60 s.
-    Ack = 0,
-    /// Registration, pings, tool lists, pending-call reads, leaving.
-    Control = 1,
+    Ack = 1,
+    /// Tool lists, pending-call reads, leaving.
+    Control = 2,
     /// A call's result (due within 5 min).
-    Result = 2,
+    Result = 3,
 }
 
 impl HttpRequest {

@@ -87,8 +87,15 @@
 //!   pending read resumes instead.
 //! - **Calls** of this client only, each `call_id` at most once while the client lives (a call
 //!   in progress is never forgotten, however many come after it; a redelivered one is left to
-//!   finish and answered once): ack at once, run the handler
-//!   ([`Output::RunHandler`] comes right away), post the result after the ack succeeded.
+//!   finish and answered once): ack at once, run the handler once the ack is taken
+//!   ([`Output::RunHandler`] comes with the ack's answer: a call failed before it is acked
+//!   never runs one), post the result after it. At most [`MAX_LIVE_CALLS`] (1,000) calls are
+//!   in progress: past it a call is not acked (the app is told once per overload); it stays
+//!   pending on the server and is read again once half of them ended, or the server fails it
+//!   by its ack deadline. A pending-calls answer is taken 64 calls (`pending::SLICE_CALLS`)
+//!   per turn, `poll_timeout` being now while some remain, so that a shell's event loop runs
+//!   between slices. A lapse ends the old registration's calls here (`registration_lapsed`):
+//!   no ack or result goes to it ([`Engine::wants`] says so of one a shell still holds).
 //!   Unknown tools, arguments failing the tool's JSON Schema ([`crate::schema`]), calls past
 //!   `max_calls_per_run` and unreadable dispatches are answered `is_error` without running a
 //!   handler. A local deadline per tool answers "timed out after N ms" and aborts the handler.
@@ -120,8 +127,10 @@ mod auth;
 mod backoff;
 mod calls;
 mod config;
+mod inflight;
 mod io;
 mod outbox;
+mod pending;
 mod registration;
 mod requests;
 mod router;
@@ -131,7 +140,7 @@ mod tools;
 
 pub use auth::{sendable_token, TokenProblem, TOKEN_REFRESH_TIMEOUT};
 pub use calls::cut_result;
-pub use calls::CLOCK_TOLERANCE;
+pub use calls::{CLOCK_TOLERANCE, MAX_LIVE_CALLS};
 pub use config::{
     check_token, validate_tool_refs, validate_tools, Config, Paths, ToolDef, WhenHidden,
     DEFAULT_REGISTER_TIMEOUT, DEFAULT_STREAM_CONNECT_TIMEOUT, DEFAULT_STREAM_IDLE_TIMEOUT,
@@ -142,6 +151,7 @@ pub use io::{
     Output, RequestId, Status, StreamId, Urgency,
 };
 pub use outbox::ERROR_REPORT_INTERVAL;
+pub use pending::MAX_PENDING_READ;
 pub use requests::LEAVE_TIMEOUT;
 
 use crate::protocol::ValidationError;
@@ -200,6 +210,15 @@ impl Engine {
     /// The next thing for the shell to do or tell, in order; `None` when there is nothing.
     pub fn poll_output(&mut self) -> Option<Output> {
         self.router.poll_output()
+    }
+
+    /// Whether request `request` is still wanted at `now`. A shell that holds requests back
+    /// (the browser's queue) asks before sending one that waited: the engine may have given
+    /// it up meanwhile (an ack or result of a registration that lapsed), or its call's server
+    /// deadline passed while it waited (the server has failed the call; its
+    /// `client_tool_failed` ends it here). Then it is not sent and no answer is expected.
+    pub fn wants(&self, request: RequestId, now: Instant) -> bool {
+        self.router.wants(request, now)
     }
 
     /// The earliest deadline at which [`Engine::handle_timeout`] must be called; `None` when

@@ -36,6 +36,8 @@ pub(super) enum Topic {
     UnreadablePendingCall,
     /// Reading the pending calls refused.
     PendingRefused,
+    /// Calls left unacknowledged at the live-call cap.
+    LiveCallCap,
     /// The event stream silent or slow to answer.
     StreamSilent,
     /// The stream's last event id a header cannot carry.

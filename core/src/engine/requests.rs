@@ -6,11 +6,12 @@
 use super::auth::{Auth, Refused, TokenProblem};
 use super::backoff::{Rng, REQUEST_BACKOFF};
 use super::config::{Config, Paths};
+use super::inflight::Inflight;
 use super::io::{HttpRequest, Method, OpId, Output, RequestId, Urgency};
 use super::outbox::Outbox;
+use super::pending::MAX_PENDING_READ;
 use crate::protocol::{ErrorBody, ErrorType, FromJson};
 use crate::time::{Duration, Instant};
-use crate::vec_map::VecMap;
 
 /// The most of a `Retry-After` the engine waits: 5 minutes.
 pub(crate) const RETRY_AFTER_MAX: Duration = Duration::from_ms(300_000);
@@ -126,7 +127,7 @@ pub(super) struct Requests {
     paths: Paths,
     next_request: u64,
     next_key: u64,
-    inflight: VecMap<RequestId, Req>,
+    inflight: Inflight<Req>,
     /// Requests waiting for their retry time.
     retries: Vec<(Instant, Req)>,
     /// Register requests on their way when the engine stopped: a late success is undone.
@@ -144,7 +145,7 @@ impl Requests {
             paths: cfg.paths.clone(),
             next_request: 0,
             next_key: 0,
-            inflight: VecMap::default(),
+            inflight: Inflight::default(),
             retries: Vec::new(),
             orphans: Vec::new(),
         }
@@ -302,7 +303,12 @@ impl Requests {
             headers,
             body: req.body.clone(),
             keepalive: req.keepalive,
+            answer_limit: match req.kind {
+                ReqKind::Pending { .. } => Some(MAX_PENDING_READ),
+                _ => None,
+            },
             urgency: match req.kind {
+                ReqKind::Register { .. } | ReqKind::Ping { .. } => Urgency::Registration,
                 ReqKind::Ack { .. } => Urgency::Ack,
                 ReqKind::Result { .. } => Urgency::Result,
                 _ => Urgency::Control,
@@ -311,16 +317,25 @@ impl Requests {
         self.inflight.insert(id, req);
     }
 
+    /// Whether request `id` is still wanted at `now`: on its way, not forgotten, and not past
+    /// its bound (a call's server deadline: the server has failed the call). A shell that
+    /// queues requests asks before sending one that waited, so that none goes out for a call
+    /// or a registration given up meanwhile (an ack for a registration that lapsed, or for a
+    /// call whose `ack_deadline` passed while the ack waited for a slot).
+    pub(super) fn wants(&self, id: RequestId, now: Instant) -> bool {
+        (self.inflight.get(id)).is_some_and(|r| r.not_after.is_none_or(|at| now < at))
+    }
+
     /// Whether a request of this kind is on its way or waiting for its retry.
     pub(super) fn has(&self, pred: impl Fn(&ReqKind) -> bool) -> bool {
-        self.inflight.values().any(|r| pred(&r.kind))
+        self.inflight.iter().any(|(_, r)| pred(&r.kind))
             || self.retries.iter().any(|(_, r)| pred(&r.kind))
             || self.held.iter().any(|r| pred(&r.kind))
     }
 
     /// Forgets requests of this kind: their answers will be ignored, their retries dropped.
     pub(super) fn forget(&mut self, pred: impl Fn(&ReqKind) -> bool) {
-        self.inflight.retain(|_, r| !pred(&r.kind));
+        self.inflight.retain(|r| !pred(&r.kind));
         self.retries.retain(|(_, r)| !pred(&r.kind));
         self.held.retain(|r| !pred(&r.kind));
     }
@@ -351,7 +366,7 @@ impl Requests {
         for (id, r) in self.inflight.iter() {
             match r.kind {
                 ReqKind::Leave { op: Some(op), .. } => ops.push(op),
-                ReqKind::Register { .. } => orphans.push(*id),
+                ReqKind::Register { .. } => orphans.push(id),
                 _ => {}
             }
         }
@@ -393,7 +408,7 @@ impl Requests {
             body,
             retry_after,
         } = reply;
-        let mut req = self.inflight.remove(&id)?;
+        let mut req = self.inflight.remove(id)?;
         if status >= 400 {
             // With the server's error type and message, so a register timeout says why.
             let detail = match ErrorBody::from_json(&body) {
@@ -473,7 +488,7 @@ impl Requests {
         rng: &mut Rng,
         out: &mut Outbox,
     ) -> Option<Req> {
-        let req = self.inflight.remove(&id)?;
+        let req = self.inflight.remove(id)?;
         let what = format!("{} {} failed: {message}", req.method.as_str(), req.url);
         out.note_failure(what);
         self.retry_later(req, None, now, rng)

@@ -29,35 +29,65 @@ pub(crate) fn elements(text: &str) -> Vec<(&str, &str)> {
 fn items(text: &str, keyed: bool) -> Vec<(&str, &str)> {
     let mut out = Vec::new();
     let b = text.as_bytes();
-    let mut i = space(b, 0);
+    let i = space(b, 0);
     if b.get(i).copied() != Some(if keyed { b'{' } else { b'[' }) {
         return out;
     }
-    i = space(b, i + 1);
+    let close = if keyed { b'}' } else { b']' };
+    let mut i = space(b, i + 1);
     loop {
         let mut key = "";
         if keyed {
-            if b.get(i) != Some(&b'"') {
+            let Some((k, at)) = key_at(text, i) else {
                 break;
-            }
-            let Some(key_end) = skip(b, i) else { break };
-            key = &text[i..key_end];
-            i = space(b, key_end);
-            if b.get(i) != Some(&b':') {
-                break;
-            }
-            i = space(b, i + 1);
+            };
+            key = k;
+            i = at;
         }
         let Some(end) = skip(b, i) else { break };
         // Every index is at an ASCII byte or the text's end: a char boundary.
         out.push((key, &text[i..end]));
-        i = space(b, end);
-        if b.get(i) != Some(&b',') {
-            break;
+        match after(b, end, close) {
+            Some(After::Next(next)) => i = next,
+            _ => break,
         }
-        i = space(b, i + 1);
     }
     out
+}
+
+/// The quoted key of the member that starts at `i` (as written) and where its value starts.
+/// `None` if no key and colon are there.
+pub(crate) fn key_at(text: &str, i: usize) -> Option<(&str, usize)> {
+    let b = text.as_bytes();
+    if b.get(i) != Some(&b'"') {
+        return None;
+    }
+    let key_end = skip(b, i)?;
+    let colon = space(b, key_end);
+    if b.get(colon) != Some(&b':') {
+        return None;
+    }
+    Some((&text[i..key_end], space(b, colon + 1)))
+}
+
+/// What follows an item of an array or object that ended at `end`.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum After {
+    /// A comma: the next item starts here.
+    Next(usize),
+    /// The closing bracket `close`: the container ends here (exclusive).
+    Closed(usize),
+}
+
+/// After an item that ended at `end`: a comma and the next item, or `close`; `None` if
+/// neither (a syntax error, or the text's end).
+pub(crate) fn after(b: &[u8], end: usize, close: u8) -> Option<After> {
+    let i = space(b, end);
+    match *b.get(i)? {
+        b',' => Some(After::Next(space(b, i + 1))),
+        c if c == close => Some(After::Closed(i + 1)),
+        _ => None,
+    }
 }
 
 /// The text of the member `key` of the JSON object `text` (the last, if repeated: the one the
@@ -104,7 +134,7 @@ pub(crate) fn readable(text: &str) -> (Map<String, Value>, Option<String>) {
 
 /// Whether the quoted key `quoted` is `key`: most keys have no escapes and are compared as
 /// written; one with escapes is decoded by the parser.
-fn key_is(quoted: &str, key: &str) -> bool {
+pub(crate) fn key_is(quoted: &str, key: &str) -> bool {
     if !quoted.contains('\\') {
         return quoted.get(1..quoted.len() - 1) == Some(key);
     }
@@ -112,7 +142,7 @@ fn key_is(quoted: &str, key: &str) -> bool {
 }
 
 /// The index of the first byte at or after `i` that is not JSON whitespace.
-fn space(b: &[u8], mut i: usize) -> usize {
+pub(crate) fn space(b: &[u8], mut i: usize) -> usize {
     while matches!(b.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
         i += 1;
     }
@@ -122,7 +152,7 @@ fn space(b: &[u8], mut i: usize) -> usize {
 /// The end (exclusive) of the value that starts at `i`: a string, an array or object (any
 /// depth: counted, not recursed into), or a scalar (up to the next delimiter). `None` at the
 /// text's end, a value cut short, or no value at all.
-fn skip(b: &[u8], i: usize) -> Option<usize> {
+pub(crate) fn skip(b: &[u8], i: usize) -> Option<usize> {
     match *b.get(i)? {
         b'"' => skip_string(b, i),
         b'{' | b'[' => {

@@ -3,6 +3,8 @@
 import { Client, describeFormTool, navigateTool, type ToolDefinition } from "client-tools";
 // @ts-expect-error the lite build has no page tools
 import { fillFormTool } from "client-tools/lite";
+// @ts-expect-error the lite build has no WebMCP
+import { exposeToWebMCP } from "client-tools/lite";
 
 declare const sessionId: string;
 declare const token: string;

@@ -98,32 +98,6 @@ impl Router {
         );
     }
 
-    /// A pending list the parser refused whole (a call's arguments nested too deep, a number
-    /// out of range): its calls are read one by one from the text, so each one is run, or
-    /// answered with an error when only its ids can be read.
-    pub(super) fn on_unreadable_pending(&mut self, body: &str, error: &str, now: Instant) {
-        let Some(calls) = scan::member(body, "calls").filter(|c| c.starts_with('[')) else {
-            return (self.out).error(
-                Topic::UnreadablePending,
-                format!("pending calls: the answer is not JSON ({error})"),
-            );
-        };
-        for (_, call) in scan::elements(calls) {
-            match crate::json::parse(call) {
-                Ok(value) => self.on_pending_call(value, now),
-                Err(e) => {
-                    let (value, why) = readable(call);
-                    if !self.answer_unreadable_call(&value, why.as_deref().unwrap_or(&e), now) {
-                        (self.out).error(
-                            Topic::UnreadablePendingCall,
-                            format!("ignored an unreadable pending call: {e}"),
-                        );
-                    }
-                }
-            }
-        }
-    }
-
     /// Opens a new connection, unless one is open or the client left or stopped. Its
     /// response head is due within the connect timeout.
     pub(super) fn open_stream(&mut self, now: Instant) {
@@ -184,7 +158,7 @@ impl Router {
         if !self.stream.is_open() {
             return;
         }
-        if self.requests.has(|k| matches!(k, ReqKind::Pending { .. })) {
+        if self.pending.is_some() || self.requests.has(|k| matches!(k, ReqKind::Pending { .. })) {
             return self.stream.read_pending_again();
         }
         let kind = ReqKind::Pending {
@@ -253,6 +227,8 @@ impl Router {
         let Some((old, register_now)) = self.reg.lapse(&mut self.out) else {
             return;
         };
+        self.pending = None;
+        (self.calls).lapsed(&old, now, &mut self.requests, &mut self.out);
         self.requests.forget(|k| match k {
             ReqKind::Ping { client_id }
             | ReqKind::Pending { client_id }
@@ -363,7 +339,7 @@ impl Router {
 
 /// What can be read of an object text the parser refused, as a value (its members that parse),
 /// and which member could not be read, and why.
-fn readable(text: &str) -> (Value, Option<String>) {
+pub(super) fn readable(text: &str) -> (Value, Option<String>) {
     let (members, why) = scan::readable(text);
     (Value::Object(members), why)
 }

@@ -14,6 +14,7 @@ use super::io::{
     StreamId,
 };
 use super::outbox::{Outbox, Topic};
+use super::pending::{Next, PendingRead, MAX_PENDING_READ, SLICE_CALLS};
 use super::registration::{Pinged, Registered, Registration, Visibility};
 use super::requests::{Answer, Answered, Reply, Req, ReqKind, Requests};
 use super::stream::Stream;
@@ -43,6 +44,8 @@ pub(super) struct Router {
     now: Instant,
     /// The stream was refused with a 401 and opens again once the fresh token comes.
     stream_awaits_token: bool,
+    /// A pending-calls answer being taken a slice per turn.
+    pending: Option<PendingRead>,
 }
 
 impl Router {
@@ -65,6 +68,7 @@ impl Router {
             stopped: None,
             now,
             stream_awaits_token: false,
+            pending: None,
         };
         router
             .timers
@@ -90,6 +94,10 @@ impl Router {
 
     pub(super) fn calls_in_progress(&self) -> usize {
         self.calls.len()
+    }
+
+    pub(super) fn wants(&self, request: RequestId, now: Instant) -> bool {
+        self.requests.wants(request, now)
     }
 
     pub(super) fn poll_output(&mut self) -> Option<Output> {
@@ -153,6 +161,14 @@ impl Router {
             }
             Input::HandlerDone { call_id, returned } => self.on_handler_done(&call_id, returned),
             Input::Token(token) => self.on_token(token, now),
+        }
+        self.read_pending_if_room(now);
+    }
+
+    /// Calls were left at the live-call cap and room came: read the pending calls for them.
+    fn read_pending_if_room(&mut self, now: Instant) {
+        if self.reg.state() != ClientState::Failed && self.calls.take_room() {
+            self.sync_pending(now);
         }
     }
 
@@ -234,6 +250,10 @@ impl Router {
         consider(self.requests.next_retry());
         consider(self.calls.next_deadline());
         consider(self.out.next_held_errors());
+        // The rest of a pending-calls answer: at once, after the event loop had its turn.
+        if self.pending.is_some() {
+            consider(Some(self.now));
+        }
         next
     }
 
@@ -288,6 +308,8 @@ impl Router {
         let hold = self.holds_results();
         let (requests, out) = (&mut self.requests, &mut self.out);
         self.calls.expire(now, hold, requests, out);
+        self.read_pending_if_room(now);
+        self.take_pending_slice(now);
     }
 
     /// Feeds one item of the current stream connection.
@@ -319,6 +341,7 @@ impl Router {
                 self.sync_pending(now);
             }
         }
+        self.read_pending_if_room(now);
     }
 
     /// Whether bytes of `stream` are to be read.
@@ -552,24 +575,12 @@ impl Router {
             return;
         }
         match answer {
-            Answer::Ok(body) => match crate::json::parse(&body) {
-                // Taken, not removed: `BTreeMap::remove` would add ~3 KB of wasm.
-                Ok(Value::Object(mut map)) => match map.get_mut("calls").map(Value::take) {
-                    Some(Value::Array(calls)) => {
-                        for call in calls {
-                            self.on_pending_call(call, now);
-                        }
-                    }
-                    _ => (self.out).error(
-                        Topic::UnreadablePending,
-                        "pending calls: the answer has no `calls` array".into(),
-                    ),
-                },
-                Err(e) => self.on_unreadable_pending(&body, &e, now),
-                _ => (self.out).error(
-                    Topic::UnreadablePending,
-                    "pending calls: the answer is not a JSON object".into(),
-                ),
+            Answer::Ok(body) => match PendingRead::new(client_id.clone(), body) {
+                Ok(read) => {
+                    self.pending = Some(read);
+                    return self.take_pending_slice(now);
+                }
+                Err(e) => self.out.error(Topic::UnreadablePending, e),
             },
             // Not a lapse, whatever it says (a replica behind, a server without the route):
             // only a ping's or a tool list's own 404 means the server forgot the client. Read
@@ -589,6 +600,79 @@ impl Router {
                 let _ = self.requests.retry_later(req, None, now, &mut self.rng);
                 return;
             }
+        }
+        if self.stream.take_read_pending_again() {
+            self.sync_pending(now);
+        }
+    }
+
+    /// Takes the next [`SLICE_CALLS`] calls of the pending-calls answer being read; the rest
+    /// waits for the next turn (`poll_timeout` is now meanwhile). Once the client is at its
+    /// live-call cap the rest is left: those calls stay pending on the server, read again
+    /// when room comes.
+    fn take_pending_slice(&mut self, now: Instant) {
+        let Some(mut read) = self.pending.take() else {
+            return;
+        };
+        if !self.reg.is_current(&read.client_id) {
+            return;
+        }
+        let mut taken = 0;
+        let done = loop {
+            if taken == SLICE_CALLS {
+                break false;
+            }
+            // At the cap, one call more is met (and left, the app told): the rest stays
+            // pending on the server, read again when room comes.
+            let full = self.calls.full();
+            match read.next() {
+                Next::Call(text) => {
+                    taken += 1;
+                    match crate::json::parse(text) {
+                        Ok(value) => self.on_pending_call(value, now),
+                        Err(e) => {
+                            let (value, why) = flows::readable(text);
+                            if !self.answer_unreadable_call(
+                                &value,
+                                why.as_deref().unwrap_or(&e),
+                                now,
+                            ) {
+                                self.out.error(
+                                    Topic::UnreadablePendingCall,
+                                    format!("ignored an unreadable pending call: {e}"),
+                                );
+                            }
+                        }
+                    }
+                    if full {
+                        break true;
+                    }
+                }
+                Next::Done => break true,
+                Next::Cut => {
+                    if read.calls_read() == 0 {
+                        self.out.error(
+                            Topic::UnreadablePending,
+                            format!(
+                                "pending calls: the first call listed is over {MAX_PENDING_READ} \
+                             bytes, the most of the list read; it is not taken, and the server \
+                             fails it by its ack_deadline"
+                            ),
+                        );
+                    } else {
+                        self.calls.pending_cut();
+                    }
+                    break true;
+                }
+                Next::Broken(why) => {
+                    self.out.error(Topic::UnreadablePending, why);
+                    break true;
+                }
+            }
+        };
+        if !done {
+            self.pending = Some(read);
+            return;
         }
         if self.stream.take_read_pending_again() {
             self.sync_pending(now);
@@ -632,6 +716,7 @@ impl Router {
             return;
         }
         self.reg.fail();
+        self.pending = None;
         // A leave on its way will never be answered now: settle its op.
         let mut leave_ops = self.requests.stop();
         self.timers = TimerTable::default();
