@@ -95,6 +95,8 @@ mod runner;
 #[cfg(feature = "js-api")]
 mod turns;
 
+#[cfg(feature = "testing")]
+pub mod testing;
 #[cfg(feature = "page-tools")]
 pub mod tools;
 #[cfg(all(feature = "js-api", feature = "webmcp"))]
@@ -140,3 +142,8 @@ extern "Rust" fn client_tools_core_host_pattern(
 #[doc = include_str!("../README.md")]
 #[doc = include_str!("../docs/rust.md")]
 pub struct GuideExamples;
+
+/// The testing guide's Rust examples, compiled as [`GuideExamples`] are (feature `testing`).
+#[cfg(all(doctest, feature = "testing"))]
+#[doc = include_str!("../docs/testing.md")]
+pub struct TestingGuideExamples;

@@ -103,7 +103,7 @@ async fn an_unknown_option_key_is_refused_naming_the_nearest_known_one() {
         r["far"],
         "colour: unknown option; the options are baseUrl, sessionId, token, name, lifetime, \
          whenHidden, tools, registerTimeoutMs, requestTimeoutMs, streamIdleTimeoutMs, onStatus, onCall, \
-         signal, shareStream"
+         signal, shareStream, fetch"
     );
     assert_eq!(
         r["tool"],

@@ -3,13 +3,15 @@
 //! call through the agent routes answered; typed arguments refused naming the field;
 //! `set_tools` swapped before the result of the call that asked for it; `leave` twice;
 //! cancellation reaching a handler when its call fails on the server.
-//! Run with `wasm-pack test --headless --chrome -- --test web_rust_api`
+//! Run with `wasm-pack test --headless --chrome -- --test web_rust_api`; one test uses the
+//! in-page agent (`client_tools::testing`) instead
 //! (`CLIENT_TOOLS_DEVSERVER` names the devserver; `scripts/test` sets it).
 #![cfg(target_arch = "wasm32")]
 
 #[path = "web_rust/support.rs"]
 mod support;
 
+use client_tools::testing::TestAgent;
 use client_tools::{CallContext, Client, ClientState, ErrorKind, Options, Tool};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -143,9 +145,11 @@ async fn typed_arguments_that_do_not_fit_are_refused_naming_the_field() {
     support::assert_no_borrow_across_js("the test");
 }
 
+/// Against the in-page agent (`client_tools::testing`): no devserver needed, and the agent
+/// checks the rule itself (the tools the model was offered when the result arrived).
 #[wasm_bindgen_test]
 async fn set_tools_in_a_handler_is_declared_before_its_result() {
-    let s = session().await;
+    let agent = TestAgent::new();
     let slot: Rc<RefCell<Option<Client>>> = Rc::default();
     let owner = slot.clone();
     let navigate = Tool::new("navigate", "Opens a screen.", move |_args, _ctx| {
@@ -162,23 +166,19 @@ async fn set_tools_in_a_handler_is_declared_before_its_result() {
             }
         }
     });
-    let client = Client::register(options(&s, "nav").tool(navigate))
+    let client = Client::register(agent.options().name("nav").tool(navigate))
         .await
         .expect("registered");
     *slot.borrow_mut() = Some(client);
-    let run = agent::start_run(&s).await;
-    let id = agent::call_tool(&s, &run, "client__nav__navigate", json!({})).await;
-    let out = agent::wait_call(&s, &run, &id).await;
-    assert_eq!(out["text"], "Opened the orders page.", "{out}");
-    let log: Vec<String> = agent::events(&s)
-        .await
-        .iter()
-        .filter(|e| e["type"] == "client_tools_replaced" || e["data"]["call_id"] == id.as_str())
-        .map(|e| e["type"].as_str().unwrap_or_default().to_owned())
-        .collect();
-    assert_tools_before_result(&log);
-    let model = agent::model_tools(&s).await;
-    assert_eq!(model, ["client__nav__filter_orders"]);
+    let out = agent.call("navigate", json!({})).await.expect("answered");
+    assert_eq!(out.text, "Opened the orders page.");
+    assert_eq!(
+        out.tools,
+        ["client__nav__filter_orders"],
+        "the new list was declared before the result"
+    );
+    assert_eq!(agent.tools(), ["client__nav__filter_orders"]);
+    agent.check().expect("no rule broken");
     let client = slot.borrow_mut().take().unwrap();
     client.leave().await.expect("left");
     support::assert_no_borrow_across_js("the test");

@@ -1,6 +1,7 @@
 //! The command line, parsed by hand: every option of the issue, with the protocol's defaults,
 //! and a clear error naming a bad option or value.
 
+use client_tools_sessions::Limits;
 use std::fmt;
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::PathBuf;
@@ -51,27 +52,46 @@ pub struct Config {
 }
 
 impl Default for Config {
+    /// The session limits default to the protocol's ([`Limits::default`]).
     fn default() -> Self {
+        let limits = Limits::default();
         Config {
             addr: SocketAddr::from(([127, 0, 0, 1], 8787)),
-            ack_timeout_ms: 60_000,
-            result_timeout_ms: 300_000,
+            ack_timeout_ms: limits.ack_timeout_ms,
+            result_timeout_ms: limits.result_timeout_ms,
             heartbeat_ms: 15_000,
-            max_clients: 32,
-            replay_events: 1000,
+            max_clients: limits.max_clients,
+            replay_events: limits.replay_events,
             sessions: Vec::new(),
             www: None,
             pkg: None,
             docs: None,
-            ttl_min_seconds: 5,
-            ttl_max_seconds: 3600,
+            ttl_min_seconds: limits.ttl_min_seconds,
+            ttl_max_seconds: limits.ttl_max_seconds,
             idempotency_ttl_ms: 24 * 3600 * 1000,
             idempotency_records: 10_000,
-            settled_calls: 1000,
-            max_pending_calls: 10_000,
+            settled_calls: limits.settled_calls,
+            max_pending_calls: limits.max_pending_calls,
             max_sessions: 1000,
-            max_runs: 1000,
+            max_runs: limits.max_runs,
             api_key: None,
+        }
+    }
+}
+
+impl Config {
+    /// What each session enforces, from the command line.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            ack_timeout_ms: self.ack_timeout_ms,
+            result_timeout_ms: self.result_timeout_ms,
+            ttl_min_seconds: self.ttl_min_seconds,
+            ttl_max_seconds: self.ttl_max_seconds,
+            max_clients: self.max_clients,
+            max_pending_calls: self.max_pending_calls,
+            max_runs: self.max_runs,
+            settled_calls: self.settled_calls,
+            replay_events: self.replay_events,
         }
     }
 }

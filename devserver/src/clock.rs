@@ -3,7 +3,7 @@
 //! on the wire and the timer that enforces it are the same moment.
 
 use client_tools_core::protocol::time::format_rfc3339;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tokio::time::Instant;
 
 /// Maps tokio instants to Unix milliseconds.
@@ -34,6 +34,17 @@ impl Clock {
     /// An instant as the protocol writes it: RFC 3339, UTC.
     pub fn rfc3339(&self, at: Instant) -> String {
         format_rfc3339(self.unix_ms(at))
+    }
+
+    /// Now, in Unix milliseconds: the `now` the session's state machine takes.
+    pub fn now_ms(&self) -> u64 {
+        self.unix_ms(Instant::now())
+    }
+
+    /// The instant of a Unix-milliseconds time, to sleep until (times before the anchor
+    /// clamp to it).
+    pub fn instant(&self, unix_ms: u64) -> Instant {
+        self.anchor + Duration::from_millis(unix_ms.saturating_sub(self.anchor_unix_ms))
     }
 }
 

@@ -4,7 +4,6 @@
 //! devserver/README.md documents it.
 
 use crate::error::HttpError;
-use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 
 /// The faults in force for a session. Each POST replaces the whole set; absent fields are off.
@@ -79,9 +78,9 @@ impl Faults {
             return None;
         }
         fail.count -= 1;
-        let status = StatusCode::from_u16(fail.status).unwrap_or(StatusCode::SERVICE_UNAVAILABLE);
+        // `fail.status` is 400 to 599 (checked when the faults were set).
         let mut error = HttpError::with_status(
-            status,
+            fail.status,
             format!(
                 "injected fault: requests whose path contains {:?} fail",
                 fail.path_contains
@@ -115,7 +114,7 @@ mod tests {
             .intercept("/v1/sessions/s/clients/c/calls/k/result")
             .unwrap();
         assert_eq!(
-            (e.status.as_u16(), e.kind, e.retry_after),
+            (e.status, e.kind, e.retry_after),
             (503, "server_error", Some(1))
         );
         assert!(f.intercept("/x/result").is_some());

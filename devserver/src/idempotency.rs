@@ -197,7 +197,7 @@ pub async fn run<K: Keeper>(keeper: &K, req: Request, next: Next) -> Response {
                     Ok(b) => b,
                     Err(e) => {
                         return HttpError::with_status(
-                            StatusCode::INTERNAL_SERVER_ERROR,
+                            StatusCode::INTERNAL_SERVER_ERROR.as_u16(),
                             format!("could not keep the answer: {e}"),
                         )
                         .into_response()

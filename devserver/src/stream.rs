@@ -5,12 +5,12 @@
 //! holds it, it sends `event: stream_reset` and goes on with new events.
 
 use crate::error::HttpError;
-use crate::state::events::After;
 use crate::state::{lock, Session};
 use axum::body::{Body, Bytes};
 use axum::extract::Extension;
 use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::Response;
+use client_tools_sessions::events::{reset_frame, After};
 use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -42,9 +42,9 @@ pub async fn open(
         }
     };
     let (rx, last) = {
-        let st = session.lock();
+        let st = session.core();
         (
-            st.log.subscribe(),
+            session.subscribe(),
             last_event_id.unwrap_or(st.log.last_id()),
         )
     };
@@ -130,20 +130,19 @@ impl EventStream {
             (f.close_stream_after_events, f.repeat_events)
         };
         self.rx.borrow_and_update();
-        let after = self.session.lock().log.after(self.last);
+        let after = self.session.core().log.after(self.last);
         match after {
             After::Reset { latest } => {
-                self.out.push_back(Bytes::from(format!(
-                    "id: {latest}\nevent: stream_reset\ndata: {{\"type\":\"stream_reset\"}}\n\n"
-                )));
+                self.out.push_back(Bytes::from(reset_frame(latest)));
                 self.last = latest;
             }
             After::Events(events) => {
                 for event in events {
+                    let frame = Bytes::from(event.frame.clone());
                     if repeat {
-                        self.out.push_back(event.frame.clone());
+                        self.out.push_back(frame.clone());
                     }
-                    self.out.push_back(event.frame.clone());
+                    self.out.push_back(frame);
                     self.last = event.id;
                     self.sent += 1;
                     if close_after.is_some_and(|n| self.sent >= n) {

@@ -127,9 +127,14 @@ impl Client {
         if let Some(source) = options.token_source {
             shared.refresh_tokens_with(source);
         }
-        if options.extra.share_stream {
-            let name = crate::browser::share_channel(settings, config_refreshes);
-            shared.share_stream(name);
+        match options.extra.fetch.clone() {
+            // The other tabs would read the stream with their own fetch: none is shared.
+            Some(fetch) => shared.fetch_with(fetch),
+            None if options.extra.share_stream => {
+                let name = crate::browser::share_channel(settings, config_refreshes);
+                shared.share_stream(name);
+            }
+            None => {}
         }
         let (waiter, registered) = oneshot::channel();
         shared.wait_registered(waiter);

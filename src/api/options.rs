@@ -7,7 +7,7 @@ use client_tools_core::engine::WhenHidden;
 /// Everything [`Client::register`](super::Client::register) needs. The builders are
 /// [`client_tools_core::api::Options`]'s, the same as the worker's
 /// (`client_tools_native::Options`), and [`BrowserOptions`]' for what only a tab has
-/// (`when_hidden`, `share_stream`, `signal`). The client is named `web` and lives by a 60-s
+/// (`when_hidden`, `share_stream`, `signal`, `fetch`). The client is named `web` and lives by a 60-s
 /// TTL kept alive by pings, keeps pinging while hidden and shares the session's event stream
 /// with this origin's other tabs.
 ///
@@ -36,6 +36,14 @@ pub trait BrowserOptions {
     /// [`ErrorKind::Aborted`](crate::ErrorKind::Aborted) (and is undone if the server took
     /// it), a registered client leaves.
     fn signal(self, signal: web_sys::AbortSignal) -> Self;
+
+    /// A function used instead of the global `fetch` for every request of the client, the
+    /// event stream included: called as `fetch(url, init)` (`init` a plain object: `method`,
+    /// `headers` as a record, `body`, `keepalive`, `signal`), it returns a `Response` or a
+    /// promise of one. For a proxy, a custom auth layer, or a test agent in the page
+    /// (`client_tools::testing`). A client with its own `fetch` does not share the stream
+    /// with other tabs, which would read it with theirs.
+    fn fetch(self, fetch: js_sys::Function) -> Self;
 }
 
 impl BrowserOptions for Options {
@@ -51,6 +59,11 @@ impl BrowserOptions for Options {
 
     fn signal(mut self, signal: web_sys::AbortSignal) -> Options {
         self.parts_mut().extra.signal = Some(signal);
+        self
+    }
+
+    fn fetch(mut self, fetch: js_sys::Function) -> Options {
+        self.parts_mut().extra.fetch = Some(fetch);
         self
     }
 }

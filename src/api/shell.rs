@@ -25,6 +25,7 @@ impl Shell for Browser {
         BrowserExtra {
             share_stream: true,
             signal: None,
+            fetch: None,
         }
     }
 }
@@ -34,6 +35,7 @@ impl Shell for Browser {
 pub struct BrowserExtra {
     pub(crate) share_stream: bool,
     pub(crate) signal: Option<web_sys::AbortSignal>,
+    pub(crate) fetch: Option<js_sys::Function>,
 }
 
 /// A handler with its closure type erased: every transport (Sessions, a registry, WebMCP,

@@ -67,6 +67,8 @@ pub(crate) struct Shared {
     last: JsRefCell<(Option<String>, Option<String>)>,
     /// Where fresh tokens come from after a 401, when the app gave a source.
     token_source: OnceCell<TokenSource<Browser>>,
+    /// The app's `fetch` option: every request and the stream go through it.
+    fetch: OnceCell<js_sys::Function>,
 }
 
 impl Shared {
@@ -97,6 +99,7 @@ impl Shared {
             listeners: JsRefCell::default(),
             last: JsRefCell::default(),
             token_source: OnceCell::new(),
+            fetch: OnceCell::new(),
         });
         let (listeners, first) = lifecycle::listen(&shared);
         *shared.listeners.borrow_mut() = listeners;
@@ -109,6 +112,12 @@ impl Shared {
     /// After a 401, the fresh token comes from `source` (the app's `token_source`).
     pub(crate) fn refresh_tokens_with(&self, source: TokenSource<Browser>) {
         let _ = self.token_source.set(source);
+    }
+
+    /// Every request and the stream go through `fetch` (the app's `fetch` option) instead of
+    /// the global `fetch`.
+    pub(crate) fn fetch_with(&self, fetch: js_sys::Function) {
+        let _ = self.fetch.set(fetch);
     }
 
     /// Sets what `Client::register` waits on: the engine settles it `Ok` by registering,
@@ -282,6 +291,7 @@ impl Pumped for Shared {
                 sending::send(sending::Job {
                     req,
                     timeout_ms: self.request_timeout_ms,
+                    fetch: self.fetch.get().cloned(),
                     // Asked when a slot comes free, outside any borrow of the engine.
                     wanted: Box::new(move || asked.engine.borrow().wants(id, now())),
                     done: Box::new(move |input| shared.feed(input)),
@@ -293,7 +303,7 @@ impl Pumped for Shared {
                 headers,
             } => match self.share() {
                 Some(share) => share.open(stream, url, headers),
-                None => self.streams.open(self, stream, url, headers),
+                None => self.open_connection(stream, url, headers),
             },
             // Sharing, the machine closes this tab's own connection, if it has one.
             Output::CloseStream { stream } => match self.share() {
@@ -394,7 +404,8 @@ impl Host for Shared {
         url: String,
         headers: Vec<(&'static str, String)>,
     ) {
-        self.streams.open(self, stream, url, headers);
+        let fetch = self.fetch.get().cloned();
+        self.streams.open(self, stream, url, headers, fetch);
     }
 
     fn close_connection(&self, stream: StreamId) {

@@ -1,5 +1,6 @@
 //! `fetch` for the engine's requests and for the event stream. Works in a window and in a
-//! worker: `fetch` is taken from the global scope, not from `window`. The request's options and
+//! worker: `fetch` is taken from the global scope, not from `window`, unless the app gave its
+//! own (the `fetch` option), which then carries every request and the stream. The request's options and
 //! the response are read as plain JS objects (`js::set`, `js::get`, `js::call_method`), not
 //! through a binding per property.
 
@@ -8,19 +9,11 @@ use crate::engine::HttpRequest;
 use crate::js::JsRefCell;
 use crate::js::{self, error_text};
 use client_tools_core::time::Duration;
-use js_sys::{Promise, Uint8Array};
+use js_sys::{Function, Promise, Uint8Array};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::AbortSignal;
-
-#[wasm_bindgen]
-extern "C" {
-    // `catch`: `fetch` may be missing (a test environment) or an app's wrapper that throws
-    // synchronously; that is a failed request, never an exception through the wasm.
-    #[wasm_bindgen(js_name = fetch, catch)]
-    fn global_fetch(input: &str, init: &JsValue) -> Result<Promise, JsValue>;
-}
 
 /// What a request came back with.
 pub(crate) struct Answer {
@@ -31,8 +24,10 @@ pub(crate) struct Answer {
 
 /// `fetch(url, init)` with `init` built as a plain object: method, headers (a record: every
 /// name is distinct), body, keep-alive and signal. Resolves the `Response`; a refusal (a
-/// network error, an abort, a header value the browser will not send) as its text.
+/// network error, an abort, a header value the browser will not send) as its text. `with`:
+/// the app's `fetch`, called as `fetch(url, init)`; what it returns is awaited as a promise.
 async fn fetch(
+    with: Option<&Function>,
     url: &str,
     method: &str,
     headers: &[(&'static str, String)],
@@ -57,12 +52,27 @@ async fn fetch(
     if let Some(signal) = signal {
         js::set(&init, "signal", signal);
     }
-    let sent = global_fetch(url, &init).map_err(|e| format!("fetch threw: {}", error_text(&e)))?;
+    // The global scope's `fetch` is read when a request goes. It may be missing (a test
+    // environment) or an app's wrapper that throws synchronously: `call2` catches either
+    // (calling `undefined` throws), a failed request, never an exception through the wasm.
+    let fetch = match with {
+        Some(f) => f.clone(),
+        None => js::get(&js_sys::global(), "fetch").unchecked_into(),
+    };
+    let sent = fetch
+        .call2(&JsValue::UNDEFINED, &JsValue::from_str(url), &init)
+        .map_err(|e| format!("fetch threw: {}", error_text(&e)))?;
+    let sent = Promise::resolve(&sent);
     js::promise::settle(&sent).await
 }
 
-/// Sends one engine request and reads its answer whole, within `timeout_ms`.
-pub(crate) async fn send(req: &HttpRequest, timeout_ms: u32) -> Result<Answer, String> {
+/// Sends one engine request (through `with`, else the global `fetch`) and reads its answer
+/// whole, within `timeout_ms`.
+pub(crate) async fn send(
+    with: Option<&Function>,
+    req: &HttpRequest,
+    timeout_ms: u32,
+) -> Result<Answer, String> {
     let abort = Abort::new("the request was dropped");
     let signal = abort.as_ref().and_then(Abort::signal);
     let abort = Rc::new(JsRefCell::new(abort));
@@ -79,7 +89,7 @@ pub(crate) async fn send(req: &HttpRequest, timeout_ms: u32) -> Result<Answer, S
     };
     // Aborted, the engine's own text ("Fetch is aborted" in WebKit) gives way to the reason
     // (where the signal keeps one: Safari 15.4, Firefox 97).
-    let answer = exchange(req, signal.as_ref()).await.map_err(|e| {
+    let answer = exchange(with, req, signal.as_ref()).await.map_err(|e| {
         match signal.as_ref().filter(|s| s.aborted()).map(|s| s.reason()) {
             Some(reason) if !reason.is_undefined() => error_text(&reason),
             _ => e,
@@ -92,8 +102,13 @@ pub(crate) async fn send(req: &HttpRequest, timeout_ms: u32) -> Result<Answer, S
     answer
 }
 
-async fn exchange(req: &HttpRequest, signal: Option<&AbortSignal>) -> Result<Answer, String> {
+async fn exchange(
+    with: Option<&Function>,
+    req: &HttpRequest,
+    signal: Option<&AbortSignal>,
+) -> Result<Answer, String> {
     let resp = fetch(
+        with,
         &req.url,
         req.method.as_str(),
         &req.headers,
@@ -167,13 +182,15 @@ pub(crate) struct Stream {
     reader: Option<JsValue>,
 }
 
-/// Opens the event stream with `GET`; `signal` aborts it.
+/// Opens the event stream with `GET` (through `with`, else the global `fetch`); `signal`
+/// aborts it.
 pub(crate) async fn open_stream(
+    with: Option<&Function>,
     url: &str,
     headers: &[(&'static str, String)],
     signal: &AbortSignal,
 ) -> Result<Stream, String> {
-    let resp = fetch(url, "GET", headers, None, false, Some(signal)).await?;
+    let resp = fetch(with, url, "GET", headers, None, false, Some(signal)).await?;
     let status = status(&resp);
     let body = js::get(&resp, "body");
     let reader = if status == 200 && body.is_object() {

@@ -131,6 +131,8 @@ pub(super) struct Job {
     pub(super) req: HttpRequest,
     /// `requestTimeoutMs`: without a whole answer by then, the request is aborted.
     pub(super) timeout_ms: u32,
+    /// The app's `fetch` option, used instead of the global `fetch`.
+    pub(super) fetch: Option<js_sys::Function>,
     /// Whether the engine still wants the request, asked when it waited for a slot.
     pub(super) wanted: Box<dyn Fn() -> bool>,
     pub(super) done: Box<dyn FnOnce(Input)>,
@@ -192,11 +194,12 @@ async fn transmit(job: Job, counted: bool) {
     let Job {
         req,
         timeout_ms,
+        fetch,
         done,
         ..
     } = job;
     let slot = Slot(counted.then_some(req.urgency));
-    let sent = net::send(&req, timeout_ms).await;
+    let sent = net::send(fetch.as_ref(), &req, timeout_ms).await;
     // The slot is free before the engine reacts, so what it sends next queues fairly.
     drop(slot);
     let input = match sent {

@@ -26,12 +26,14 @@ impl Streams {
     }
 
     /// Opens `url` and tells `host` what the connection does until it ends or is closed.
+    /// `fetch`: the app's `fetch` option, used instead of the global `fetch`.
     pub(super) fn open<H: Host>(
         &self,
         host: &Rc<H>,
         stream: StreamId,
         url: String,
         headers: Vec<(&'static str, String)>,
+        fetch: Option<js_sys::Function>,
     ) {
         let Some(abort) = Abort::new("the stream was closed") else {
             let error = Some("this browser has no AbortController".to_owned());
@@ -41,7 +43,8 @@ impl Streams {
         self.open.borrow_mut().insert(stream, abort);
         let weak: Weak<H> = Rc::downgrade(host);
         crate::js::promise::spawn(Box::pin(async move {
-            if let Some(error) = read(&weak, stream, &url, &headers, &signal).await {
+            let conn = net::open_stream(fetch.as_ref(), &url, &headers, &signal).await;
+            if let Some(error) = read(&weak, stream, conn).await {
                 if let Some(host) = weak.upgrade() {
                     host.connection(stream, Conn::Closed(error));
                 }
@@ -55,11 +58,9 @@ impl Streams {
 async fn read<H: Host>(
     weak: &Weak<H>,
     stream: StreamId,
-    url: &str,
-    headers: &[(&'static str, String)],
-    signal: &web_sys::AbortSignal,
+    conn: Result<net::Stream, String>,
 ) -> Option<Option<String>> {
-    let mut conn = match net::open_stream(url, headers, signal).await {
+    let mut conn = match conn {
         Ok(c) => c,
         Err(message) => return Some(Some(message)),
     };

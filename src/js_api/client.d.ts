@@ -159,6 +159,11 @@ export interface ClientOptions {
    * (and a registration on its way is undone), a registered client leaves. React effects abort
    * it in their cleanup. */
   signal?: AbortSignal;
+  /** Used instead of the global `fetch` for every request of the client, the event stream
+   * included: called as `fetch(url, init)` (`init`: `method`, `headers` as a record, `body`,
+   * `keepalive`, `signal`). For a proxy, a custom auth layer, or a test agent in the page.
+   * A client with its own `fetch` does not share the stream with other tabs. */
+  fetch?: (url: string, init: RequestInit) => Promise<Response> | Response;
 }
 
 /** What `init` takes: where the WebAssembly module comes from. */

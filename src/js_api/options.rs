@@ -36,6 +36,7 @@ pub(crate) struct ClientOptions {
     on_call: Option<Js<Function>>,
     signal: Option<Js<web_sys::AbortSignal>>,
     share_stream: Option<Flag>,
+    fetch: Option<Js<Function>>,
 }
 
 /// A tool definition, as `Client.register`'s `tools`, `setTools` and the registry take it.
@@ -245,6 +246,9 @@ pub(crate) fn register(
     if let Some(Js(f)) = o.on_call {
         options =
             options.on_call(move |e| crate::js::tell(Some(&f), &crate::browser::events::call(e)));
+    }
+    if let Some(Js(fetch)) = o.fetch {
+        options = options.fetch(fetch);
     }
     if let Some(Js(signal)) = o.signal {
         options = options.signal(signal);

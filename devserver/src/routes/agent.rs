@@ -4,12 +4,11 @@
 use crate::body::JsonBody;
 use crate::error::HttpError;
 use crate::extract::Ids;
-use crate::state::calls::CallView;
-use crate::state::runs::RunView;
 use crate::state::{Hub, Session};
 use axum::extract::{Extension, State};
 use axum::http::{StatusCode, Uri};
 use axum::Json;
+use client_tools_sessions::{CallView, RunView};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -140,22 +139,16 @@ pub async fn wait_call(
         },
     };
     let until = Instant::now() + Duration::from_secs_f64(wait);
+    // Subscribed before the read: an event (a settle emits one) after it wakes the wait.
+    let mut events = session.subscribe();
     loop {
-        let (view, settled) = session.call_view(&p.run_id, &p.call_id)?;
+        let view = session.call_view(&p.run_id, &p.call_id)?;
         if view.state != "pending" || Instant::now() >= until {
             return Ok(Json(view));
         }
-        let notified = settled.notified();
-        tokio::pin!(notified);
-        notified.as_mut().enable();
-        // The call may have settled between the read and `enable`: read again before waiting.
-        let (view, _) = session.call_view(&p.run_id, &p.call_id)?;
-        if view.state != "pending" {
-            return Ok(Json(view));
-        }
-        if timeout_at(until, notified).await.is_err() {
-            let (view, _) = session.call_view(&p.run_id, &p.call_id)?;
-            return Ok(Json(view));
+        match timeout_at(until, events.changed()).await {
+            Ok(Ok(())) => continue,
+            _ => return Ok(Json(session.call_view(&p.run_id, &p.call_id)?)),
         }
     }
 }
@@ -173,7 +166,7 @@ pub async fn events(Extension(session): Ext, uri: Uri) -> Result<Json<Value>, Ht
     };
     let after = number("after", 0)?;
     let limit = number("limit", EVENTS_PAGE_MAX as u64)?.min(EVENTS_PAGE_MAX as u64) as usize;
-    let st = session.lock();
+    let st = session.core();
     let events: Vec<Value> = st
         .log
         .page_after(after, limit)

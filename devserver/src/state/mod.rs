@@ -1,12 +1,8 @@
-//! The server's state: a [`Hub`] of sessions, each a [`Session`] holding its clients, runs,
-//! calls, event log and idempotency records behind one lock. Every rule of PROTOCOL.md that
-//! changes state lives in the `impl Session` blocks of [`clients`] and [`calls`]; the routes
-//! only translate HTTP to these calls. No lock is held across an `.await`.
-
-pub mod calls;
-pub mod clients;
-pub mod events;
-pub mod runs;
+//! The server's state: a [`Hub`] of sessions, each a [`Session`] driving the sans-I/O
+//! [`SessionCore`] of `client-tools-sessions` behind one lock. Every rule of PROTOCOL.md that
+//! changes a session lives there; this module gives it the time, the deadline timers and a
+//! watch channel that wakes the streams and long polls, and the routes only translate HTTP to
+//! these calls. No lock is held across an `.await`.
 
 use crate::cli::Config;
 use crate::clock::Clock;
@@ -14,14 +10,14 @@ use crate::error::HttpError;
 use crate::faults::Faults;
 use crate::idempotency::IdempotencyStore;
 use crate::ids::new_id;
-use client_tools_core::protocol::{ClientInfo, Lifetime, ToolSpec};
-use events::EventLog;
-use serde_json::{Map, Value};
-use std::collections::{HashMap, VecDeque};
+use client_tools_core::protocol::{
+    CallResult, ClientInfo, RegisterRequest, ToolDispatched, ToolSpec,
+};
+use client_tools_sessions::{CallView, ModelTool, RunView, SessionCore};
+use serde_json::Value;
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
-use tokio::sync::Notify;
-use tokio::task::AbortHandle;
-use tokio::time::Instant;
+use tokio::sync::watch;
 
 /// Locks a mutex; a panic elsewhere while holding it does not make every later request fail.
 pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -135,158 +131,165 @@ pub struct Session {
     pub token: String,
     pub config: Arc<Config>,
     pub clock: Clock,
-    pub(crate) state: Mutex<SessionState>,
+    core: Mutex<SessionCore>,
+    pub idempotency: Mutex<IdempotencyStore>,
     pub faults: Mutex<Faults>,
-}
-
-/// A session's mutable state; see the `impl Session` blocks for the rules.
-pub struct SessionState {
-    pub(crate) clients: HashMap<String, Client>,
-    pub(crate) runs: HashMap<String, Run>,
-    pub(crate) calls: HashMap<String, Call>,
-    /// Settled call ids, oldest first, so the oldest are pruned past `--settled-calls`.
-    pub(crate) settled_order: VecDeque<String>,
-    /// Run ids, oldest first, so ended runs are pruned past `--max-runs`.
-    pub(crate) run_order: VecDeque<String>,
-    pub(crate) pending_count: usize,
-    pub(crate) log: EventLog,
-    pub idempotency: IdempotencyStore,
-    /// Increases with every registration, dispatch and run, to list them in order.
-    pub(crate) seq: u64,
-}
-
-impl SessionState {
-    pub(crate) fn next_seq(&mut self) -> u64 {
-        self.seq += 1;
-        self.seq
-    }
-
-    /// The active run `run_id`, or 404 (unknown) / 409 (ended).
-    pub(crate) fn active_run(&mut self, run_id: &str) -> Result<&mut Run, HttpError> {
-        match self.runs.get_mut(run_id) {
-            None => Err(HttpError::not_found(format!(
-                "no run {run_id} in this session"
-            ))),
-            Some(run) if run.state != RunState::Active => Err(HttpError::conflict(
-                "run_ended",
-                format!("run {run_id} is {}", run.state.as_str()),
-            )),
-            Some(run) => Ok(run),
-        }
-    }
+    /// The id of the newest event: changes whenever the log grows.
+    latest: watch::Sender<u64>,
 }
 
 impl crate::idempotency::Keeper for Session {
     fn with_store<R>(&self, f: impl FnOnce(&mut IdempotencyStore) -> R) -> R {
-        f(&mut self.lock().idempotency)
+        f(&mut lock(&self.idempotency))
     }
-}
-
-/// A live registration.
-pub struct Client {
-    pub id: String,
-    pub name: String,
-    pub lifetime: Lifetime,
-    pub tools: Vec<ToolSpec>,
-    /// When a TTL registration lapses; `None` for `never`.
-    pub expires: Option<Instant>,
-    pub seq: u64,
-    pub(crate) ttl_timer: Option<AbortHandle>,
-}
-
-impl Client {
-    /// The client object of the protocol.
-    pub fn info(&self, clock: &Clock) -> ClientInfo {
-        ClientInfo {
-            id: self.id.clone(),
-            name: self.name.clone(),
-            lifetime: self.lifetime.clone(),
-            expires_at: self.expires.map(|at| clock.rfc3339(at)),
-            tools: self.tools.clone(),
-        }
-    }
-}
-
-/// Where a run is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RunState {
-    Active,
-    Completed,
-    Cancelled,
-}
-
-impl RunState {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RunState::Active => "active",
-            RunState::Completed => "completed",
-            RunState::Cancelled => "cancelled",
-        }
-    }
-}
-
-/// One agent turn.
-pub struct Run {
-    pub id: String,
-    pub state: RunState,
-    pub seq: u64,
-    pub started: Instant,
-}
-
-/// How a call settled.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    Succeeded { text: String, is_error: bool },
-    Failed(client_tools_core::protocol::FailReason),
-}
-
-/// One invocation of a client's tool.
-pub struct Call {
-    pub id: String,
-    pub seq: u64,
-    pub run_id: String,
-    pub client_id: String,
-    /// The tool's name as the client declared it.
-    pub tool: String,
-    pub arguments: Map<String, Value>,
-    pub dispatched: Instant,
-    pub ack_deadline: Instant,
-    /// Set by the first ack.
-    pub result_deadline: Option<Instant>,
-    pub outcome: Option<Outcome>,
-    /// Wakes the long polls when the call settles.
-    pub(crate) settled: Arc<Notify>,
-    pub(crate) timer: Option<AbortHandle>,
 }
 
 impl Session {
     fn new(id: String, token: String, config: Arc<Config>, clock: Clock) -> Session {
-        let state = SessionState {
-            clients: HashMap::new(),
-            runs: HashMap::new(),
-            calls: HashMap::new(),
-            settled_order: VecDeque::new(),
-            run_order: VecDeque::new(),
-            pending_count: 0,
-            log: EventLog::new(config.replay_events),
-            idempotency: IdempotencyStore::new(
-                config.idempotency_ttl_ms,
-                config.idempotency_records,
-            ),
-            seq: 0,
-        };
+        let core = SessionCore::new(id.clone(), config.limits(), new_id);
+        let idempotency =
+            IdempotencyStore::new(config.idempotency_ttl_ms, config.idempotency_records);
         Session {
             id,
             token,
             config,
             clock,
-            state: Mutex::new(state),
+            core: Mutex::new(core),
+            idempotency: Mutex::new(idempotency),
             faults: Mutex::new(Faults::default()),
+            latest: watch::channel(0).0,
         }
     }
 
-    /// The session's state, locked. Never hold the guard across an `.await`.
-    pub fn lock(&self) -> MutexGuard<'_, SessionState> {
-        lock(&self.state)
+    /// The session's state, locked, to read. Never hold the guard across an `.await`.
+    pub fn core(&self) -> MutexGuard<'_, SessionCore> {
+        lock(&self.core)
+    }
+
+    /// A receiver that changes whenever an event is appended to the log.
+    pub fn subscribe(&self) -> watch::Receiver<u64> {
+        self.latest.subscribe()
+    }
+
+    /// Runs one step of the state machine, then wakes the streams if it emitted events.
+    fn step<R>(&self, f: impl FnOnce(&mut SessionCore) -> R) -> R {
+        let mut core = self.core();
+        let out = f(&mut core);
+        let last = core.log.last_id();
+        self.latest.send_if_modified(|seen| {
+            let changed = *seen != last;
+            *seen = last;
+            changed
+        });
+        out
+    }
+
+    /// Registers a client, and watches its TTL when it has one. See [`SessionCore::register`].
+    pub fn register(self: &Arc<Self>, req: RegisterRequest) -> Result<ClientInfo, HttpError> {
+        let now = self.clock.now_ms();
+        let (info, expires) = self.step(|core| {
+            let info = core.register(req, now)?;
+            let expires = core.client(&info.id).and_then(|c| c.expires);
+            Ok::<_, HttpError>((info, expires))
+        })?;
+        if let Some(at) = expires {
+            let (session, client_id) = (self.clone(), info.id.clone());
+            crate::timers::watch(self.clock.instant(at), move || {
+                let next =
+                    session.step(|core| core.lapse_if_due(&client_id, session.clock.now_ms()));
+                next.map(|at| session.clock.instant(at))
+            });
+        }
+        Ok(info)
+    }
+
+    /// See [`SessionCore::ping`].
+    pub fn ping(&self, client_id: &str) -> Result<Option<String>, HttpError> {
+        let now = self.clock.now_ms();
+        self.step(|core| core.ping(client_id, now))
+    }
+
+    /// See [`SessionCore::leave`].
+    pub fn leave(&self, client_id: &str) -> Result<(), HttpError> {
+        self.step(|core| core.leave(client_id))
+    }
+
+    /// See [`SessionCore::replace_tools`].
+    pub fn replace_tools(
+        &self,
+        client_id: &str,
+        tools: Vec<ToolSpec>,
+    ) -> Result<ClientInfo, HttpError> {
+        self.step(|core| core.replace_tools(client_id, tools))
+    }
+
+    /// See [`SessionCore::clients`].
+    pub fn clients(&self) -> Vec<ClientInfo> {
+        self.core().clients()
+    }
+
+    /// See [`SessionCore::model_tools`].
+    pub fn model_tools(&self) -> Vec<ModelTool> {
+        self.core().model_tools()
+    }
+
+    /// The model calls a tool; its deadlines are watched. See [`SessionCore::dispatch`].
+    pub fn dispatch(
+        self: &Arc<Self>,
+        run_id: &str,
+        tool: &str,
+        arguments: Value,
+    ) -> Result<String, HttpError> {
+        let now = self.clock.now_ms();
+        let call_id = self.step(|core| core.dispatch(run_id, tool, arguments, now))?;
+        let ack_deadline = now.saturating_add(self.config.ack_timeout_ms);
+        let (session, id) = (self.clone(), call_id.clone());
+        crate::timers::watch(self.clock.instant(ack_deadline), move || {
+            let next = session.step(|core| core.fail_if_late(&id, session.clock.now_ms()));
+            next.map(|at| session.clock.instant(at))
+        });
+        Ok(call_id)
+    }
+
+    /// See [`SessionCore::ack`].
+    pub fn ack(&self, client_id: &str, call_id: &str) -> Result<String, HttpError> {
+        let now = self.clock.now_ms();
+        self.step(|core| core.ack(client_id, call_id, now))
+    }
+
+    /// See [`SessionCore::answer`].
+    pub fn answer(
+        &self,
+        client_id: &str,
+        call_id: &str,
+        result: CallResult,
+    ) -> Result<(), HttpError> {
+        self.step(|core| core.answer(client_id, call_id, result))
+    }
+
+    /// See [`SessionCore::pending_calls`].
+    pub fn pending_calls(&self, client_id: &str) -> Result<Vec<ToolDispatched>, HttpError> {
+        self.core().pending_calls(client_id)
+    }
+
+    /// See [`SessionCore::call_view`].
+    pub fn call_view(&self, run_id: &str, call_id: &str) -> Result<CallView, HttpError> {
+        self.core().call_view(run_id, call_id)
+    }
+
+    /// See [`SessionCore::start_run`].
+    pub fn start_run(&self) -> Result<String, HttpError> {
+        let now = self.clock.now_ms();
+        self.step(|core| core.start_run(now))
+    }
+
+    /// See [`SessionCore::end_run`].
+    pub fn end_run(&self, run_id: &str, cancelled: bool) -> Result<(), HttpError> {
+        self.step(|core| core.end_run(run_id, cancelled))
+    }
+
+    /// See [`SessionCore::runs`].
+    pub fn runs(&self) -> Vec<RunView> {
+        self.core().runs()
     }
 }

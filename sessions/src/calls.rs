@@ -1,19 +1,14 @@
 //! Calls: the model calls a tool (dispatch), the client acks and answers, deadlines fail what
-//! is late. A call settles exactly once: [`Session::settle`] is the only place an
+//! is late. A call settles exactly once: [`SessionCore::settle`] is the only place an
 //! outcome is written, and it refuses a call that already has one.
 
-use super::clients::live_client;
-use super::{Call, Outcome, Session, SessionState};
-use crate::error::HttpError;
-use crate::ids::new_id;
+use crate::clients::live_client;
+use crate::{Call, HttpError, Outcome, SessionCore};
+use client_tools_core::protocol::time::format_rfc3339;
 use client_tools_core::protocol::validate;
 use client_tools_core::protocol::{CallResult, FailReason, ToolDispatched};
 use serde::Serialize;
 use serde_json::{json, Value};
-use std::sync::Arc;
-use std::time::Duration;
-use tokio::sync::Notify;
-use tokio::time::Instant;
 
 /// A call as the agent side sees it (`GET …/runs/{run_id}/calls/{call_id}`, the console).
 #[derive(Serialize, Clone, Debug)]
@@ -32,17 +27,18 @@ pub struct CallView {
     pub dispatched_at: String,
 }
 
-impl Session {
+impl SessionCore {
     /// The model calls `client__<name>__<tool>` with `arguments` (absent or null is `{}`):
     /// emits `client_tool_dispatched` and starts the ack deadline.
     ///
     /// Fails with 400 for bad arguments, 404 for an unknown run or a tool no live client
     /// offers, 409 for an ended run, 429 past `--max-pending-calls`.
     pub fn dispatch(
-        self: &Arc<Self>,
+        &mut self,
         run_id: &str,
         tool: &str,
         arguments: Value,
+        now: u64,
     ) -> Result<String, HttpError> {
         let arguments = validate::arguments(&arguments)?;
         let (client_name, tool_name) = tool
@@ -54,10 +50,9 @@ impl Session {
                     format!("{tool:?} is not a client tool name, client__<client>__<tool>"),
                 )
             })?;
-        let now = Instant::now();
-        let mut st = self.lock();
+        let st = self;
         st.active_run(run_id)?;
-        if st.pending_count >= self.config.max_pending_calls {
+        if st.pending_count >= st.limits.max_pending_calls {
             return Err(HttpError::rate_limited(
                 1,
                 format!("{} calls are pending, the limit", st.pending_count),
@@ -73,9 +68,9 @@ impl Session {
                 e
             })?;
         let client_id = client.id.clone();
-        let call_id = new_id("call");
+        let call_id = st.new_id("call");
         let seq = st.next_seq();
-        let ack_deadline = now + Duration::from_millis(self.config.ack_timeout_ms);
+        let ack_deadline = now.saturating_add(st.limits.ack_timeout_ms);
         let call = Call {
             id: call_id.clone(),
             seq,
@@ -87,10 +82,8 @@ impl Session {
             ack_deadline,
             result_deadline: None,
             outcome: None,
-            settled: Arc::new(Notify::new()),
-            timer: Some(crate::timers::watch_call(self.clone(), call_id.clone())),
         };
-        let payload = self.dispatched(&call);
+        let payload = st.dispatched(&call);
         let data = serde_json::to_value(payload).unwrap_or_default();
         st.log.emit("client_tool_dispatched", data);
         st.calls.insert(call_id.clone(), call);
@@ -106,24 +99,23 @@ impl Session {
             call_id: call.id.clone(),
             tool: call.tool.clone(),
             arguments: Value::Object(call.arguments.clone()),
-            ack_deadline: Some(self.clock.rfc3339(call.ack_deadline)),
+            ack_deadline: Some(format_rfc3339(call.ack_deadline)),
         }
     }
 
     /// Acks a call of this client and answers its `result_deadline`; a second ack answers the
     /// same deadline. Fails with 404 (client or call unknown, or another client's call) or
     /// 409 `call_settled`.
-    pub fn ack(&self, client_id: &str, call_id: &str) -> Result<String, HttpError> {
-        let now = Instant::now();
-        let mut st = self.lock();
-        let call = owed_call(&mut st, client_id, call_id)?;
+    pub fn ack(&mut self, client_id: &str, call_id: &str, now: u64) -> Result<String, HttpError> {
+        let result_timeout_ms = self.limits.result_timeout_ms;
+        let call = owed_call(self, client_id, call_id)?;
         if let Some(deadline) = call.result_deadline {
-            return Ok(self.clock.rfc3339(deadline));
+            return Ok(format_rfc3339(deadline));
         }
-        let deadline = now + Duration::from_millis(self.config.result_timeout_ms);
+        let deadline = now.saturating_add(result_timeout_ms);
         call.result_deadline = Some(deadline);
-        let at = self.clock.rfc3339(deadline);
-        st.log.emit(
+        let at = format_rfc3339(deadline);
+        self.log.emit(
             "client_tool_acked",
             json!({"client_id": client_id, "call_id": call_id, "result_deadline": at}),
         );
@@ -134,14 +126,13 @@ impl Session {
     /// says). Fails with 400 for a text over 65,536 characters, 404, 409 `call_not_acked` or
     /// 409 `call_settled`.
     pub fn answer(
-        &self,
+        &mut self,
         client_id: &str,
         call_id: &str,
         result: CallResult,
     ) -> Result<(), HttpError> {
         validate::result_text(&result.text)?;
-        let mut st = self.lock();
-        let call = owed_call(&mut st, client_id, call_id)?;
+        let call = owed_call(self, client_id, call_id)?;
         if call.result_deadline.is_none() {
             return Err(HttpError::conflict(
                 "call_not_acked",
@@ -150,7 +141,6 @@ impl Session {
         }
         let is_error = result.is_error;
         self.settle(
-            &mut st,
             call_id,
             Outcome::Succeeded {
                 text: result.text,
@@ -161,10 +151,9 @@ impl Session {
     }
 
     /// The calls dispatched to this client that have not settled, in dispatch order.
-    pub fn pending_calls(&self, client_id: &str) -> Result<Vec<ToolDispatched>, HttpError> {
-        let mut st = self.lock();
-        live_client(&mut st, client_id)?;
-        let mut calls: Vec<&Call> = st
+    pub fn pending_calls(&mut self, client_id: &str) -> Result<Vec<ToolDispatched>, HttpError> {
+        live_client(self, client_id)?;
+        let mut calls: Vec<&Call> = self
             .calls
             .values()
             .filter(|c| c.client_id == client_id && c.outcome.is_none())
@@ -173,15 +162,10 @@ impl Session {
         Ok(calls.into_iter().map(|c| self.dispatched(c)).collect())
     }
 
-    /// A call of a run as the agent sees it, and what wakes a long poll when it settles.
-    pub fn call_view(
-        &self,
-        run_id: &str,
-        call_id: &str,
-    ) -> Result<(CallView, Arc<Notify>), HttpError> {
-        let st = self.lock();
-        match st.calls.get(call_id) {
-            Some(call) if call.run_id == run_id => Ok((self.view(call), call.settled.clone())),
+    /// A call of a run as the agent sees it.
+    pub fn call_view(&self, run_id: &str, call_id: &str) -> Result<CallView, HttpError> {
+        match self.calls.get(call_id) {
+            Some(call) if call.run_id == run_id => Ok(self.view(call)),
             _ => Err(HttpError::not_found(format!(
                 "no call {call_id} in run {run_id} (unknown, or settled long ago and pruned)"
             ))),
@@ -207,15 +191,14 @@ impl Session {
             text,
             is_error,
             reason,
-            dispatched_at: self.clock.rfc3339(call.dispatched),
+            dispatched_at: format_rfc3339(call.dispatched),
         }
     }
 
-    /// The deadline timer's step: fails the call with `ack_timeout` or `result_timeout` if its
-    /// deadline has passed, else says when to look again. `None`: it settled.
-    pub(crate) fn fail_if_late(&self, call_id: &str, now: Instant) -> Option<Instant> {
-        let mut st = self.lock();
-        let call = st.calls.get(call_id)?;
+    /// A call's deadline step: fails the call with `ack_timeout` or `result_timeout` if its
+    /// deadline has passed, else says when to look again. `None`: it settled (or is unknown).
+    pub fn fail_if_late(&mut self, call_id: &str, now: u64) -> Option<u64> {
+        let call = self.calls.get(call_id)?;
         if call.outcome.is_some() {
             return None;
         }
@@ -226,17 +209,18 @@ impl Session {
         if now < deadline {
             return Some(deadline);
         }
-        self.fail(&mut st, call_id, reason);
+        self.fail(call_id, reason);
         None
     }
 
     /// Settles a pending call as failed with `reason`.
-    pub(crate) fn fail(&self, st: &mut SessionState, call_id: &str, reason: FailReason) {
-        self.settle(st, call_id, Outcome::Failed(reason));
+    pub(crate) fn fail(&mut self, call_id: &str, reason: FailReason) {
+        self.settle(call_id, Outcome::Failed(reason));
     }
 
     /// The one place a call settles: a call that already has an outcome keeps it.
-    fn settle(&self, st: &mut SessionState, call_id: &str, outcome: Outcome) {
+    fn settle(&mut self, call_id: &str, outcome: Outcome) {
+        let st = self;
         let Some(call) = st.calls.get_mut(call_id) else {
             return;
         };
@@ -254,14 +238,10 @@ impl Session {
             ),
         };
         call.outcome = Some(outcome);
-        if let Some(timer) = call.timer.take() {
-            timer.abort();
-        }
-        call.settled.notify_waiters();
         st.pending_count -= 1;
         st.log.emit(data.0, data.1);
         st.settled_order.push_back(call_id.to_owned());
-        while st.settled_order.len() > self.config.settled_calls {
+        while st.settled_order.len() > st.limits.settled_calls {
             if let Some(old) = st.settled_order.pop_front() {
                 st.calls.remove(&old);
             }
@@ -271,7 +251,7 @@ impl Session {
 
 /// The pending call `call_id` of the live client `client_id`, or the error that says why not.
 fn owed_call<'a>(
-    st: &'a mut SessionState,
+    st: &'a mut SessionCore,
     client_id: &str,
     call_id: &str,
 ) -> Result<&'a mut Call, HttpError> {

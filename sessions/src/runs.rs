@@ -1,14 +1,12 @@
 //! Runs: one agent turn each. Starting one emits `run_started`; cancelling or completing it
 //! fails its pending calls with `run_gone`. Ended runs are pruned past `--max-runs`.
 
-use super::calls::CallView;
-use super::{Call, Run, RunState, Session, SessionState};
-use crate::error::HttpError;
-use crate::ids::new_id;
+use crate::calls::CallView;
+use crate::{Call, HttpError, Run, RunState, SessionCore};
+use client_tools_core::protocol::time::format_rfc3339;
 use client_tools_core::protocol::FailReason;
 use serde::Serialize;
 use serde_json::json;
-use tokio::time::Instant;
 
 /// A run and its calls still held.
 #[derive(Serialize, Clone, Debug)]
@@ -20,18 +18,18 @@ pub struct RunView {
     pub calls: Vec<CallView>,
 }
 
-impl Session {
+impl SessionCore {
     /// Starts a run and emits `run_started`. Fails with 429 when `--max-runs` runs are active.
-    pub fn start_run(&self) -> Result<String, HttpError> {
-        let mut st = self.lock();
-        prune_runs(&mut st, self.config.max_runs.saturating_sub(1));
-        if st.runs.len() >= self.config.max_runs {
+    pub fn start_run(&mut self, now: u64) -> Result<String, HttpError> {
+        let st = self;
+        prune_runs(st, st.limits.max_runs.saturating_sub(1));
+        if st.runs.len() >= st.limits.max_runs {
             return Err(HttpError::rate_limited(
                 1,
                 format!("{} runs are active, the limit", st.runs.len()),
             ));
         }
-        let id = new_id("run");
+        let id = st.new_id("run");
         let seq = st.next_seq();
         st.runs.insert(
             id.clone(),
@@ -39,7 +37,7 @@ impl Session {
                 id: id.clone(),
                 state: RunState::Active,
                 seq,
-                started: Instant::now(),
+                started: now,
             },
         );
         st.run_order.push_back(id.clone());
@@ -49,8 +47,8 @@ impl Session {
 
     /// Ends a run: its pending calls fail with `run_gone`, then `run_cancelled` (or
     /// `run_completed`) is emitted. Fails with 404 for an unknown run, 409 for an ended one.
-    pub fn end_run(&self, run_id: &str, cancelled: bool) -> Result<(), HttpError> {
-        let mut st = self.lock();
+    pub fn end_run(&mut self, run_id: &str, cancelled: bool) -> Result<(), HttpError> {
+        let st = self;
         let run = st.active_run(run_id)?;
         run.state = if cancelled {
             RunState::Cancelled
@@ -65,7 +63,7 @@ impl Session {
             .collect();
         pending.sort();
         for (_, call_id) in pending {
-            self.fail(&mut st, &call_id, FailReason::RunGone);
+            st.fail(&call_id, FailReason::RunGone);
         }
         let event = if cancelled {
             "run_cancelled"
@@ -78,7 +76,7 @@ impl Session {
 
     /// Every run still held, newest last, with its calls.
     pub fn runs(&self) -> Vec<RunView> {
-        let st = self.lock();
+        let st = self;
         let mut runs: Vec<&Run> = st.runs.values().collect();
         runs.sort_by_key(|r| r.seq);
         let mut calls: Vec<&Call> = st.calls.values().collect();
@@ -87,11 +85,11 @@ impl Session {
             .map(|r| RunView {
                 id: r.id.clone(),
                 state: r.state.as_str(),
-                started_at: self.clock.rfc3339(r.started),
+                started_at: format_rfc3339(r.started),
                 calls: calls
                     .iter()
                     .filter(|c| c.run_id == r.id)
-                    .map(|c| self.view(c))
+                    .map(|c| st.view(c))
                     .collect(),
             })
             .collect()
@@ -99,7 +97,7 @@ impl Session {
 }
 
 /// Drops the oldest ended runs until at most `keep` runs are held.
-fn prune_runs(st: &mut SessionState, keep: usize) {
+fn prune_runs(st: &mut SessionCore, keep: usize) {
     let mut i = 0;
     while st.runs.len() > keep && i < st.run_order.len() {
         let id = &st.run_order[i];

@@ -2,16 +2,12 @@
 //! live client; a lapsed or departed client is gone (404) and every call it owed fails with
 //! `client_gone`.
 
-use super::{Client, Session, SessionState};
-use crate::error::HttpError;
-use crate::ids::new_id;
+use crate::{Client, HttpError, SessionCore};
 use client_tools_core::protocol::limits::CLIENT_NAME_MAX;
+use client_tools_core::protocol::time::format_rfc3339;
 use client_tools_core::protocol::validate::{self, ErrorKind, ValidationError};
 use client_tools_core::protocol::{ClientInfo, FailReason, Lifetime, RegisterRequest, ToolSpec};
 use serde_json::{json, Value};
-use std::sync::Arc;
-use std::time::Duration;
-use tokio::time::Instant;
 
 /// The answer to `GET …/tools`: one entry per tool of every live client, as the model sees it.
 #[derive(serde::Serialize)]
@@ -23,17 +19,16 @@ pub struct ModelTool {
     pub client_id: String,
 }
 
-impl Session {
+impl SessionCore {
     /// Registers a client: checks the request, picks a free name, starts the TTL.
     ///
     /// Fails with 400 naming the field that breaks a rule, or 409 `client_limit_reached`.
-    pub fn register(self: &Arc<Self>, req: RegisterRequest) -> Result<ClientInfo, HttpError> {
+    pub fn register(&mut self, req: RegisterRequest, now: u64) -> Result<ClientInfo, HttpError> {
         validate::client_name(&req.name)?;
         self.check_lifetime(&req.lifetime)?;
         validate::tools(&req.tools)?;
-        let now = Instant::now();
-        let mut st = self.lock();
-        if st.clients.len() >= self.config.max_clients {
+        let st = self;
+        if st.clients.len() >= st.limits.max_clients {
             return Err(HttpError::conflict(
                 "client_limit_reached",
                 format!(
@@ -42,23 +37,19 @@ impl Session {
                 ),
             ));
         }
-        let name = free_name(&st, &req.name);
-        let id = new_id("cli");
-        let expires = ttl(&req.lifetime).map(|d| now + d);
+        let name = free_name(st, &req.name);
+        let id = st.new_id("cli");
+        let expires = ttl_ms(&req.lifetime).map(|d| now.saturating_add(d));
         let seq = st.next_seq();
-        let mut client = Client {
+        let client = Client {
             id: id.clone(),
             name,
             lifetime: req.lifetime,
             tools: req.tools,
             expires,
             seq,
-            ttl_timer: None,
         };
-        if expires.is_some() {
-            client.ttl_timer = Some(crate::timers::watch_ttl(self.clone(), id.clone()));
-        }
-        let info = client.info(&self.clock);
+        let info = client.info();
         st.log.emit(
             "client_registered",
             json!({"client_id": id, "name": client.name}),
@@ -68,7 +59,7 @@ impl Session {
     }
 
     fn check_lifetime(&self, lifetime: &Lifetime) -> Result<(), ValidationError> {
-        let (min, max) = (self.config.ttl_min_seconds, self.config.ttl_max_seconds);
+        let (min, max) = (self.limits.ttl_min_seconds, self.limits.ttl_max_seconds);
         match *lifetime {
             Lifetime::Ttl { seconds } if !(min..=max).contains(&seconds) => {
                 Err(ValidationError::new(
@@ -83,57 +74,64 @@ impl Session {
 
     /// Extends a TTL registration to its lifetime from now; answers the new `expires_at`
     /// (`None` for `never`). Fails with 404 when the client left or lapsed.
-    pub fn ping(&self, client_id: &str) -> Result<Option<String>, HttpError> {
-        let now = Instant::now();
-        let mut st = self.lock();
-        let client = live_client(&mut st, client_id)?;
-        if let Some(d) = ttl(&client.lifetime) {
-            // The TTL timer wakes at the old time, sees the new one, and sleeps again.
-            client.expires = Some(now + d);
+    pub fn ping(&mut self, client_id: &str, now: u64) -> Result<Option<String>, HttpError> {
+        let client = live_client(self, client_id)?;
+        if let Some(d) = ttl_ms(&client.lifetime) {
+            // A driver's TTL timer wakes at the old time, sees the new one, and sleeps again.
+            client.expires = Some(now.saturating_add(d));
         }
-        Ok(client.expires.map(|at| self.clock.rfc3339(at)))
+        Ok(client.expires.map(format_rfc3339))
     }
 
     /// Removes a client: frees its name, fails the calls it owed with `client_gone`, and
     /// emits `client_left`. Fails with 404 when it is not live.
-    pub fn leave(&self, client_id: &str) -> Result<(), HttpError> {
-        let mut st = self.lock();
-        live_client(&mut st, client_id)?;
-        self.remove_client(&mut st, client_id, "client_left");
+    pub fn leave(&mut self, client_id: &str) -> Result<(), HttpError> {
+        live_client(self, client_id)?;
+        self.remove_client(client_id, "client_left");
+        Ok(())
+    }
+
+    /// Lapses a live client now, as if its TTL ran out: emits `client_expired`, frees its
+    /// name and fails what it owed with `client_gone`. Fails with 404 when it is not live.
+    pub fn lapse(&mut self, client_id: &str) -> Result<(), HttpError> {
+        live_client(self, client_id)?;
+        self.remove_client(client_id, "client_expired");
         Ok(())
     }
 
     /// Replaces a client's tools and emits `client_tools_replaced`; calls already dispatched
     /// stay answerable. Fails with 400 naming the bad tool, or 404.
     pub fn replace_tools(
-        &self,
+        &mut self,
         client_id: &str,
         tools: Vec<ToolSpec>,
     ) -> Result<ClientInfo, HttpError> {
         validate::tools(&tools)?;
-        let mut st = self.lock();
-        let client = live_client(&mut st, client_id)?;
+        let client = live_client(self, client_id)?;
         client.tools = tools;
-        let info = client.info(&self.clock);
-        st.log.emit(
+        let info = client.info();
+        self.log.emit(
             "client_tools_replaced",
             json!({"client_id": info.id, "name": info.name}),
         );
         Ok(info)
     }
 
+    /// The live client `client_id`, if it is one.
+    pub fn client(&self, client_id: &str) -> Option<&Client> {
+        self.clients.get(client_id)
+    }
+
     /// The live clients, in registration order.
     pub fn clients(&self) -> Vec<ClientInfo> {
-        let st = self.lock();
-        let mut clients: Vec<_> = st.clients.values().collect();
+        let mut clients: Vec<_> = self.clients.values().collect();
         clients.sort_by_key(|c| c.seq);
-        clients.iter().map(|c| c.info(&self.clock)).collect()
+        clients.iter().map(|c| c.info()).collect()
     }
 
     /// What the model sees now: every live client's tools as `client__<name>__<tool>`.
     pub fn model_tools(&self) -> Vec<ModelTool> {
-        let st = self.lock();
-        let mut clients: Vec<_> = st.clients.values().collect();
+        let mut clients: Vec<_> = self.clients.values().collect();
         clients.sort_by_key(|c| c.seq);
         clients
             .iter()
@@ -151,25 +149,22 @@ impl Session {
             .collect()
     }
 
-    /// The TTL timer's step: lapses the client if its time has come (emitting
+    /// A TTL registration's deadline step: lapses the client if its time has come (emitting
     /// `client_expired`), else says when to look again. `None`: nothing left to watch.
-    pub(crate) fn lapse_if_due(&self, client_id: &str, now: Instant) -> Option<Instant> {
-        let mut st = self.lock();
-        let expires = st.clients.get(client_id)?.expires?;
+    pub fn lapse_if_due(&mut self, client_id: &str, now: u64) -> Option<u64> {
+        let expires = self.clients.get(client_id)?.expires?;
         if now < expires {
             return Some(expires);
         }
-        self.remove_client(&mut st, client_id, "client_expired");
+        self.remove_client(client_id, "client_expired");
         None
     }
 
-    fn remove_client(&self, st: &mut SessionState, client_id: &str, event: &'static str) {
+    fn remove_client(&mut self, client_id: &str, event: &'static str) {
+        let st = self;
         let Some(client) = st.clients.remove(client_id) else {
             return;
         };
-        if let Some(timer) = &client.ttl_timer {
-            timer.abort();
-        }
         let mut owed: Vec<(u64, String)> = st
             .calls
             .values()
@@ -178,7 +173,7 @@ impl Session {
             .collect();
         owed.sort();
         for (_, call_id) in owed {
-            self.fail(st, &call_id, FailReason::ClientGone);
+            st.fail(&call_id, FailReason::ClientGone);
         }
         st.log
             .emit(event, json!({"client_id": client.id, "name": client.name}));
@@ -187,7 +182,7 @@ impl Session {
 
 /// The live client with this id, or 404.
 pub(crate) fn live_client<'a>(
-    st: &'a mut SessionState,
+    st: &'a mut SessionCore,
     client_id: &str,
 ) -> Result<&'a mut Client, HttpError> {
     st.clients.get_mut(client_id).ok_or_else(|| {
@@ -197,16 +192,17 @@ pub(crate) fn live_client<'a>(
     })
 }
 
-fn ttl(lifetime: &Lifetime) -> Option<Duration> {
+/// A lifetime's TTL in milliseconds; `None` for `never`.
+fn ttl_ms(lifetime: &Lifetime) -> Option<u64> {
     match lifetime {
         Lifetime::Never => None,
-        Lifetime::Ttl { seconds } => Some(Duration::from_secs(u64::from(*seconds))),
+        Lifetime::Ttl { seconds } => Some(u64::from(*seconds) * 1000),
     }
 }
 
 /// `base` if no live client holds it, else `base-2`, `base-3`, … with the base cut so the
 /// whole stays within 32 characters.
-fn free_name(st: &SessionState, base: &str) -> String {
+fn free_name(st: &SessionCore, base: &str) -> String {
     let taken = |n: &str| st.clients.values().any(|c| c.name == n);
     if !taken(base) {
         return base.to_owned();

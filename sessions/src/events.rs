@@ -1,11 +1,10 @@
-//! The session's event log: every event gets the next sequence number, the newest
-//! `--replay-events` are kept for `Last-Event-ID` replay, and a watch channel wakes the streams.
+//! The session's event log: every event gets the next sequence number, and the newest
+//! [`crate::Limits::replay_events`] are kept for `Last-Event-ID` replay. A driver that holds
+//! open streams compares [`EventLog::last_id`] before and after a step to know when to wake them.
 
-use axum::body::Bytes;
 use serde_json::Value;
 use std::collections::VecDeque;
 use std::sync::Arc;
-use tokio::sync::watch;
 
 /// One event, its JSON data already written (it repeats the type in `"type"`), and its SSE
 /// frame, written once however many streams send it.
@@ -15,7 +14,7 @@ pub struct Event {
     pub kind: &'static str,
     pub data: String,
     /// `id: …\nevent: …\ndata: …\n\n`.
-    pub frame: Bytes,
+    pub frame: String,
 }
 
 /// What a stream that has sent up to some id gets next.
@@ -27,12 +26,17 @@ pub enum After {
     Reset { latest: u64 },
 }
 
+/// The frame that tells a stream the log no longer holds what came after its `Last-Event-ID`:
+/// `event: stream_reset` with the newest id, after which the stream goes on from `latest`.
+pub fn reset_frame(latest: u64) -> String {
+    format!("id: {latest}\nevent: stream_reset\ndata: {{\"type\":\"stream_reset\"}}\n\n")
+}
+
 /// A bounded log of a session's events.
 pub struct EventLog {
     buf: VecDeque<Arc<Event>>,
     cap: usize,
     last_id: u64,
-    latest: watch::Sender<u64>,
 }
 
 impl EventLog {
@@ -42,7 +46,6 @@ impl EventLog {
             buf: VecDeque::with_capacity(cap.min(1024)),
             cap: cap.max(1),
             last_id: 0,
-            latest: watch::channel(0).0,
         }
     }
 
@@ -53,10 +56,7 @@ impl EventLog {
         }
         self.last_id += 1;
         let data = data.to_string();
-        let frame = Bytes::from(format!(
-            "id: {}\nevent: {kind}\ndata: {data}\n\n",
-            self.last_id
-        ));
+        let frame = format!("id: {}\nevent: {kind}\ndata: {data}\n\n", self.last_id);
         let event = Event {
             id: self.last_id,
             kind,
@@ -67,7 +67,6 @@ impl EventLog {
             self.buf.pop_front();
         }
         self.buf.push_back(Arc::new(event));
-        self.latest.send_replace(self.last_id);
     }
 
     /// The id of the newest event (0 before the first).
@@ -78,11 +77,6 @@ impl EventLog {
     /// The id of the oldest event still held (`last_id + 1` when none is).
     pub fn oldest_id(&self) -> u64 {
         self.buf.front().map_or(self.last_id + 1, |e| e.id)
-    }
-
-    /// A receiver that changes whenever an event is appended.
-    pub fn subscribe(&self) -> watch::Receiver<u64> {
-        self.latest.subscribe()
     }
 
     /// The events after `last`, or [`After::Reset`] when they are no longer all held.
