@@ -35,14 +35,14 @@ pub(crate) struct Config {
     pub sensitive: Vec<String>,
     /// The app's selectors of what `click` may press (`clickable`); empty: every button,
     /// link, tab or menu item.
-    #[cfg_attr(not(feature = "page-reading"), allow(dead_code))]
+    #[cfg(feature = "page-reading")]
     pub clickable: Vec<String>,
     /// Origins (`https://host:port`) besides the page's own that navigate and submit may reach.
     pub allow_origins: Vec<String>,
     pub router: Option<Function>,
     /// `highlight`: the app's own way to mark an element (`highlight`'s), called with the
     /// element, and with `null` to clear.
-    #[cfg_attr(not(feature = "page-reading"), allow(dead_code))]
+    #[cfg(feature = "page-reading")]
     pub highlight: Option<Function>,
     /// `mode: "document"`: same-origin navigation loads a new document (after the result).
     pub document_mode: bool,
@@ -166,8 +166,10 @@ const NAVIGATE_KEYS: &[&str] = &[
 ];
 
 /// The options of read_table and read_page (the first four: every page tool's).
+#[cfg(feature = "page-reading")]
 const TABLE_KEYS: &[&str] = &["name", "description", "timeoutMs", "maxCallsPerRun", "root"];
 /// The options of highlight (the first four: every page tool's).
+#[cfg(feature = "page-reading")]
 const HIGHLIGHT_KEYS: &[&str] = &[
     "name",
     "description",
@@ -177,6 +179,7 @@ const HIGHLIGHT_KEYS: &[&str] = &[
     "highlight",
 ];
 /// The options of click (the first four: every page tool's).
+#[cfg(feature = "page-reading")]
 const CLICK_KEYS: &[&str] = &[
     "name",
     "description",
@@ -195,8 +198,11 @@ const CLICK_KEYS: &[&str] = &[
 fn check_keys(options: &JsValue, default_name: &str) -> Result<(), String> {
     let known = match default_name {
         "navigate" => NAVIGATE_KEYS,
+        #[cfg(feature = "page-reading")]
         "read_table" | "read_page" => TABLE_KEYS,
+        #[cfg(feature = "page-reading")]
         "highlight" => HIGHLIGHT_KEYS,
+        #[cfg(feature = "page-reading")]
         "click" => CLICK_KEYS,
         _ => FORM_KEYS,
     };
@@ -270,9 +276,11 @@ impl Config {
             allow_hidden: opt_bool(options, "allowHidden")?,
             show_action_path: opt_bool(options, "showActionPath")?,
             sensitive,
+            #[cfg(feature = "page-reading")]
             clickable: selectors(options, "clickable")?,
             allow_origins,
             router: opt_function(options, "router")?,
+            #[cfg(feature = "page-reading")]
             highlight: opt_function(options, "highlight")?,
             document_mode,
         })
