@@ -18,6 +18,7 @@ pub struct Client {
     leaving: JsRefCell<Option<Promise>>,
 }
 
+#[cfg(feature = "webmcp")]
 impl Client {
     /// The key `exposeToWebMCP` finds this client by.
     fn key(&self) -> usize {
@@ -158,7 +159,7 @@ impl Client {
             Ok(p) => p,
             Err(e) => return rejected(&e),
         };
-        settle(pending, Some(self.key()))
+        settle(pending)
     }
 
     /// The tool scopes of api.js's `ToolScope`, in one export (less .wasm than three): `n` 0
@@ -181,7 +182,7 @@ impl Client {
             };
         }
         Ok(match shared.update_scope(id, tools) {
-            Ok(pending) => settle(pending, Some(self.key())),
+            Ok(pending) => settle(pending),
             Err(e) => rejected(&e),
         }
         .into())
@@ -197,27 +198,17 @@ impl Client {
         }
         #[cfg(feature = "webmcp")]
         crate::webmcp::forget_client(self.key());
-        let promise = settle(self.client.begin_leave(), None);
+        let promise = settle(self.client.begin_leave());
         *self.leaving.borrow_mut() = Some(promise.clone());
         promise
     }
 }
 
 /// The promise of an op: resolved once the server answered, rejected with the SDK's `Error`.
-/// Settles once the server has the request, and for a change of tools (`tools_of`: the
-/// client's key) once every `exposeToWebMCP` following the client has registered them too.
-fn settle(pending: crate::api::client::Pending, tools_of: Option<usize>) -> Promise {
+fn settle(pending: crate::api::client::Pending) -> Promise {
     js::promise::from_future(Box::pin(async move {
         match crate::api::client::settled(pending).await {
-            Ok(()) => {
-                #[cfg(feature = "webmcp")]
-                if let Some(key) = tools_of {
-                    crate::webmcp::registered(key).await;
-                }
-                #[cfg(not(feature = "webmcp"))]
-                let _ = tools_of;
-                Ok(JsValue::UNDEFINED)
-            }
+            Ok(()) => Ok(JsValue::UNDEFINED),
             Err(e) => Err(js::error(e.kind(), &e.to_string())),
         }
     }))
