@@ -8,7 +8,7 @@ mod common;
 use client_tools_native::{Client, ClientState, Lifetime, Options, Status, Tool};
 use common::{devserver, options, Agent, Log};
 use serde_json::json;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -17,6 +17,10 @@ use std::time::Duration;
 struct Backend {
     current: Arc<Mutex<Result<String, String>>>,
     asked: Arc<AtomicUsize>,
+    /// While set, the token function waits before it answers: a test that rotates the token
+    /// at the server and then sets what the function gives holds it across the two, so that a
+    /// request refused in between cannot fetch the old value.
+    held: Arc<AtomicBool>,
 }
 
 impl Backend {
@@ -24,14 +28,26 @@ impl Backend {
         Backend {
             current: Arc::new(Mutex::new(token)),
             asked: Arc::default(),
+            held: Arc::default(),
         }
     }
 
-    fn source(&self) -> impl Fn() -> std::future::Ready<Result<String, String>> + Send + Sync {
+    fn source(
+        &self,
+    ) -> impl Fn()
+        -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<String, String>> + Send>>
+           + Send
+           + Sync {
         let b = self.clone();
         move || {
             b.asked.fetch_add(1, Ordering::SeqCst);
-            std::future::ready(b.current.lock().unwrap().clone())
+            let b = b.clone();
+            Box::pin(async move {
+                while b.held.load(Ordering::SeqCst) {
+                    tokio::time::sleep(Duration::from_millis(5)).await;
+                }
+                b.current.lock().unwrap().clone()
+            })
         }
     }
 
@@ -165,8 +181,12 @@ async fn a_first_token_is_trimmed_and_a_fresh_one_a_header_cannot_carry_stops_th
     )
     .await
     .expect("registers with the trimmed first token");
+    // Held across the rotation: a request refused in between waits for the malformed token
+    // instead of fetching the first one again (which the server then refuses as well).
+    backend.held.store(true, Ordering::SeqCst);
     let fresh = rotate(&mut agent).await;
     *backend.current.lock().unwrap() = Ok(format!("{fresh}\nx"));
+    backend.held.store(false, Ordering::SeqCst);
     let stopped = statuses
         .wait_for(Duration::from_secs(10), "a fatal error", |s| {
             matches!(s, Status::Error { fatal: true, .. })
