@@ -22,11 +22,25 @@ const ttl5 = { type: "ttl", data: { seconds: 5 } };
 // The app's backend, as the page sees it: hands out the session's current token; the agent's
 // side rotates it. `give` may be replaced to make the backend fail or lag behind.
 function backend(t) {
-  const b = { current: t.s.token, asked: 0 };
+  const b = { current: t.s.token, asked: 0, held: null };
   b.give = async () => b.current;
-  b.token = async () => { b.asked += 1; return b.give(); };
+  // While a rotation is under way (the server has the new token, the backend not yet), the
+  // function waits for it, as a backend that rotates its own token answers once it has it: a
+  // request refused in that gap does not fetch the old token again.
+  b.token = async () => {
+    b.asked += 1;
+    if (b.held) await b.held;
+    return b.give();
+  };
   b.rotate = async () => {
-    b.current = (await t.a.api(t.base, "POST", `/v1/sessions/${t.s.id}/token`, b.current, {})).token;
+    let release;
+    b.held = new Promise((r) => (release = r));
+    try {
+      b.current = (await t.a.api(t.base, "POST", `/v1/sessions/${t.s.id}/token`, b.current, {})).token;
+    } finally {
+      b.held = null;
+      release();
+    }
   };
   return b;
 }
