@@ -204,12 +204,7 @@ fn request_submit(form: &HtmlFormElement, submitter: Option<&Element>) -> Result
     let init = super::js::object();
     super::js::set(&init, "bubbles", &JsValue::TRUE);
     super::js::set(&init, "cancelable", &JsValue::TRUE);
-    let args = js_sys::Array::of2(&JsValue::from_str("submit"), &init);
-    let event = js_sys::Reflect::construct(
-        &get(&js_sys::global(), "Event").unchecked_into::<js_sys::Function>(),
-        &args,
-    )
-    .map_err(|e| super::js::error_text(&e))?;
+    let event = super::dom::construct("Event", &[&JsValue::from_str("submit"), &init])?;
     if proto_call("EventTarget", "dispatchEvent", form, &[&event])?.is_truthy() {
         proto_call("HTMLFormElement", "submit", form, &[])?;
     }
