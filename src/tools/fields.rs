@@ -325,10 +325,40 @@ pub(crate) fn fields(container: &Container, root: &Element) -> Result<Vec<Field>
     Ok(out)
 }
 
-/// Finds the field the agent named among the in-scope `fields`: an exact id, else an exact
-/// name, else a label equal to it ignoring case and spacing, else its `field N` place. Compared
-/// as text, never run as a selector. Two fields with the same label make the name ambiguous.
-pub(crate) fn find<'a>(fields: &'a [Field], loc: &str) -> Result<&'a Field, String> {
+/// Whether the locator `loc` is a ref (`read_page`'s, `read_table`'s) that names `el` inside
+/// `root` now: how the form tools take refs beside ids, names and labels. Without the
+/// page-reading tools no ref is ever issued, so none names anything.
+#[cfg(feature = "page-reading")]
+pub(crate) fn is_ref_of(loc: &str, el: &Element, root: &Element) -> bool {
+    super::refs::resolve(loc, root).is_ok_and(|found| js_sys::Object::is(&found, el))
+}
+
+#[cfg(not(feature = "page-reading"))]
+pub(crate) fn is_ref_of(_loc: &str, _el: &Element, _root: &Element) -> bool {
+    false
+}
+
+/// The field one of whose elements the ref `loc` names (a ref names one element, so at most
+/// one field).
+#[cfg(feature = "page-reading")]
+fn by_ref<'a>(fields: &'a [Field], loc: &str, root: &Element) -> Option<&'a Field> {
+    (fields.iter()).find(|f| f.elements().iter().any(|e| is_ref_of(loc, e, root)))
+}
+
+#[cfg(not(feature = "page-reading"))]
+fn by_ref<'a>(_fields: &'a [Field], _loc: &str, _root: &Element) -> Option<&'a Field> {
+    None
+}
+
+/// Finds the field the agent named among the in-scope `fields`: a ref `read_page` gave for one
+/// of its elements, else an exact id, else an exact name, else a label equal to it ignoring
+/// case and spacing, else its `field N` place. Compared as text, never run as a selector. Two
+/// fields with the same label make the name ambiguous.
+pub(crate) fn find<'a>(
+    fields: &'a [Field],
+    loc: &str,
+    root: &Element,
+) -> Result<&'a Field, String> {
     super::scope::check_locator("field", loc)?;
     let by = |pick: &dyn Fn(&Field) -> bool| -> Vec<&'a Field> {
         let mut hits = Vec::new();
@@ -340,6 +370,9 @@ pub(crate) fn find<'a>(fields: &'a [Field], loc: &str) -> Result<&'a Field, Stri
         hits
     };
     let wanted = lower(&clean_text(loc));
+    if let Some(f) = by_ref(fields, loc, root) {
+        return Ok(f);
+    }
     let tiers: [Vec<&Field>; 4] = [
         by(&|f| f.id == loc || f.elements().iter().any(|e| string_prop(e, "id") == loc)),
         by(&|f| f.name == loc),

@@ -15,7 +15,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlFormElement};
 
 use super::describe::{button_label, button_ref, submit_buttons};
-use super::fields::{fields, Field};
+use super::fields::{fields, is_ref_of, Field};
 use super::json_object;
 use super::labels::clean_text;
 use super::options::Config;
@@ -52,7 +52,10 @@ fn pick_submitter(
     let wanted = lower(&clean_text(loc));
     let mut hits: Vec<&Element> = Vec::new();
     for b in &buttons {
-        if button_ref(b, root) == loc || lower(&button_label(b, root)) == wanted {
+        if is_ref_of(loc, b, root)
+            || button_ref(b, root) == loc
+            || lower(&button_label(b, root)) == wanted
+        {
             hits.push(b);
         }
     }

@@ -1,7 +1,7 @@
 //! read_page (issue 40): an outline of what a person sees inside the root, with refs the other
 //! tools take; no hidden text, no field value, no link query, no attribute reaches the model.
 
-use client_tools::tools::{click_tool, read_page_tool};
+use client_tools::tools::{click_tool, fill_form_tool, read_page_tool, submit_form_tool};
 use wasm_bindgen_test::wasm_bindgen_test;
 
 use crate::support::*;
@@ -164,4 +164,100 @@ async fn no_hidden_text_reaches_the_model_through_the_outline() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The refs of the outline's lines that start with `start`, in order.
+fn refs_of(outline: &str, start: &str) -> Vec<String> {
+    (outline.lines())
+        .filter(|l| l.trim_start().starts_with(start))
+        .map(|l| {
+            l[l.find("[ref=").unwrap() + 5..]
+                .split(']')
+                .next()
+                .unwrap()
+                .to_string()
+        })
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn fill_form_and_submit_form_take_the_refs_read_page_gave() {
+    let fx = Fixture::new(
+        r#"<form id="a"><label>Name <input name="n"></label><label>Name <input name="n2"></label><button>Save</button><button name="draft">Save</button></form>
+           <form id="b"><label>City <input name="city"></label></form>"#,
+    );
+    fx.js("root.saved = []; root.querySelector('#a').addEventListener('submit', e => { e.preventDefault(); root.saved.push(e.submitter.name || 'save'); });");
+    let rooted = rooted(&fx);
+    let page = call(&read_page_tool(Some(rooted.clone())).unwrap(), "{}")
+        .await
+        .json();
+    let outline = page["page"].as_str().unwrap().to_string();
+    let names = refs_of(&outline, "- textbox \"Name\"");
+    let (cities, saves) = (
+        refs_of(&outline, "- textbox \"City\""),
+        refs_of(&outline, "- button \"Save\""),
+    );
+    assert_eq!(
+        (names.len(), cities.len(), saves.len()),
+        (2, 1, 2),
+        "{outline}"
+    );
+    // Two fields share the label "Name": by label the name is ambiguous, by ref it is not.
+    let fill = fill_form_tool(Some(rooted.clone())).unwrap();
+    refused(
+        &call(&fill, r#"{"form": "a", "fields": {"Name": "Ada"}}"#).await,
+        "names 2 fields",
+    );
+    let a = call(
+        &fill,
+        &format!(r#"{{"form": "a", "fields": {{"{}": "Ada"}}}}"#, names[1]),
+    )
+    .await;
+    assert!(!a.is_error, "{}", a.text);
+    assert_eq!(
+        fx.js("return root.querySelector('[name=n2]').value")
+            .as_string()
+            .unwrap(),
+        "Ada"
+    );
+    assert_eq!(
+        fx.js("return root.querySelector('[name=n]').value")
+            .as_string()
+            .unwrap(),
+        ""
+    );
+    // A ref of a field of another form names nothing in this one.
+    refused(
+        &call(
+            &fill,
+            &format!(r#"{{"form": "a", "fields": {{"{}": "Paris"}}}}"#, cities[0]),
+        )
+        .await,
+        "no field in this form",
+    );
+    // The second "Save" button, by its ref.
+    let submit = submit_form_tool(Some(rooted)).unwrap();
+    let a = call(
+        &submit,
+        &format!(r#"{{"form": "a", "button": "{}"}}"#, saves[1]),
+    )
+    .await;
+    assert!(!a.is_error, "{}", a.text);
+    assert_eq!(
+        fx.js("return root.saved.join()").as_string().unwrap(),
+        "draft"
+    );
+    // The ref of a field that has left the page names nothing, as an unknown ref does.
+    fx.js("root.querySelector('[name=n2]').closest('label').remove()");
+    let gone = call(
+        &fill,
+        &format!(r#"{{"form": "a", "fields": {{"{}": "Bob"}}}}"#, names[1]),
+    )
+    .await;
+    let unknown = call(&fill, r#"{"form": "a", "fields": {"e999999": "Bob"}}"#).await;
+    assert_eq!(
+        gone.text.replace(&names[1], "X"),
+        unknown.text.replace("e999999", "X")
+    );
+    refused(&gone, "no field in this form");
 }
