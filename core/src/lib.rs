@@ -9,6 +9,8 @@
 //! the shells (the wasm SDK in the workspace root, the native worker) carry out what the engine
 //! asks and feed it what happened, with "now" as an argument.
 
+#![warn(missing_docs)]
+
 pub mod adapters;
 pub mod api;
 pub mod calls;

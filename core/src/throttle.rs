@@ -25,6 +25,7 @@ struct Slot<K> {
 }
 
 impl<K: Copy + Eq> Throttle<K> {
+    /// A throttle that lets one report of each kind through per `interval`.
     pub fn new(interval: Duration) -> Throttle<K> {
         Throttle {
             interval,

@@ -51,8 +51,11 @@ pub enum Step {
     /// Run the handler of `tool` with these arguments; the runtime answers "timed out" at
     /// `deadline` unless it finishes first.
     Run {
+        /// The tool's name, one of those on offer.
         tool: String,
+        /// The call's arguments, a JSON object already checked against the tool's schema.
         arguments: Map<String, Value>,
+        /// When the runtime answers "timed out", on the caller's clock.
         deadline: Instant,
     },
 }

@@ -51,9 +51,11 @@ use serde_json::{Map, Value};
 /// One call as it arrived: the ids, the tool's name and the arguments as sent.
 #[derive(Clone, Copy, Debug)]
 pub struct Call<'a> {
+    /// The call's id, as the transport gave it; a call id runs at most once.
     pub call_id: &'a str,
     /// The run (conversation turn) it belongs to; `max_calls_per_run` counts per run id.
     pub run_id: &'a str,
+    /// The name of the tool called, as the model sent it (maybe one not on offer).
     pub tool: &'a str,
 }
 
@@ -65,7 +67,10 @@ pub enum Admission {
     /// Run the tool's handler with these arguments. The runtime answers "timed out" at
     /// `deadline` unless [`CallRuntime::finish`] comes first.
     Run {
+        /// The call's arguments, a JSON object that passed the tool's schema.
         arguments: Map<String, Value>,
+        /// When the runtime answers "timed out": the tool's `timeout_ms` after admission
+        /// (a server's or caller's deadline may later bring it earlier, see [`Cutoff`]).
         deadline: Instant,
     },
     /// Answered without running a handler: an unknown tool, unreadable arguments or

@@ -94,6 +94,7 @@ impl ErrorKind {
 /// A successful answer's content: text, or JSON for transports that carry it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Content {
+    /// Plain text, as the model reads it.
     Text(String),
     /// JSON text (keys in the handler's order where the shell gave its text).
     Json(String),
@@ -118,8 +119,15 @@ impl Content {
 /// The answer to one call.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Answer {
+    /// Answered: what the handler gave the model.
     Ok(Content),
-    Err { kind: ErrorKind, message: String },
+    /// Answered as an error (`is_error` on the wire) the model reads.
+    Err {
+        /// Why, for a program.
+        kind: ErrorKind,
+        /// What the model reads: the handler's message or the runtime's.
+        message: String,
+    },
 }
 
 impl Answer {

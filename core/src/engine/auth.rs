@@ -139,7 +139,13 @@ pub enum TokenProblem {
     Empty,
     /// A character no header value may hold: `what` it is, at `at` (1-based, counted in
     /// characters of the token as given).
-    Unsendable { what: &'static str, at: usize },
+    Unsendable {
+        /// The kind of character, in words (`a NUL`, `a line break`, …): a token is a
+        /// secret, so its characters are never quoted.
+        what: &'static str,
+        /// Where it is: 1-based, in characters of the token as given.
+        at: usize,
+    },
 }
 
 impl fmt::Display for TokenProblem {

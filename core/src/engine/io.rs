@@ -22,9 +22,13 @@ pub struct OpId(pub u64);
 /// An HTTP method the protocol uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Method {
+    /// `GET`: the pending calls and the event stream.
     Get,
+    /// `POST`: register, ping, ack and result.
     Post,
+    /// `PUT`: replace the tools.
     Put,
+    /// `DELETE`: leave.
     Delete,
 }
 
@@ -94,33 +98,65 @@ impl HttpRequest {
 pub enum Input {
     /// The server answered a request. `retry_after` is the `Retry-After` header.
     Answer {
+        /// The request answered, as [`HttpRequest::id`] named it.
         request: RequestId,
+        /// The HTTP status code (`200`, `404`, `429`, …).
         status: u16,
+        /// The answer's body as text (JSON, or empty for a `204`), cut at
+        /// [`HttpRequest::answer_limit`] if the shell can.
         body: String,
+        /// The `Retry-After` header (sent in seconds), if the answer has one.
         retry_after: Option<Duration>,
     },
     /// A request got no answer (offline, DNS, CORS, reset…).
-    NetworkError { request: RequestId, message: String },
+    NetworkError {
+        /// The request that failed, as [`HttpRequest::id`] named it.
+        request: RequestId,
+        /// What the shell's `fetch` said, for the status and the logs.
+        message: String,
+    },
     /// The stream's response headers arrived: 200 means bytes will follow.
-    StreamOpened { stream: StreamId, status: u16 },
+    StreamOpened {
+        /// The connection, as [`Output::OpenStream`] named it.
+        stream: StreamId,
+        /// The HTTP status code of the stream's answer.
+        status: u16,
+    },
     /// The stream ended; `error` says why when it was not a clean end.
     StreamClosed {
+        /// The connection that ended, as [`Output::OpenStream`] named it.
         stream: StreamId,
+        /// Why it ended (a network error, an abort); `None` when the server ended it cleanly.
         error: Option<String>,
     },
     /// `visibilitychange`: the page is now hidden (or visible).
-    VisibilityChanged { hidden: bool },
+    VisibilityChanged {
+        /// `true` when the page is now hidden, `false` when it is visible again.
+        hidden: bool,
+    },
     /// `pagehide`: the page is going away (`persisted`: maybe into the back-forward cache).
-    PageHide { persisted: bool },
+    PageHide {
+        /// The event's `persisted`: the page may be kept in the back-forward cache.
+        persisted: bool,
+    },
     /// `pageshow`: `persisted` means the page came back from the back-forward cache.
-    PageShow { persisted: bool },
+    PageShow {
+        /// The event's `persisted`: `true` when the page is restored from the back-forward
+        /// cache, `false` on a first load.
+        persisted: bool,
+    },
     /// `freeze`: the page is frozen; no timers run until [`Input::Resume`].
     Freeze,
     /// `resume`: the page runs again after a freeze.
     Resume,
     /// A handler finished with what it returned, read by the call runtime's convention
     /// ([`Answer::from_returned`](crate::calls::Answer::from_returned)).
-    HandlerDone { call_id: String, returned: Returned },
+    HandlerDone {
+        /// The call the handler ran for, as [`Output::RunHandler`] named it.
+        call_id: String,
+        /// What the handler returned (or threw).
+        returned: Returned,
+    },
     /// The answer to [`Output::RefreshToken`]: a fresh token, or why there is none (the app's
     /// function threw or rejected). Ignored when the engine did not ask.
     Token(Result<String, String>),
@@ -134,18 +170,30 @@ pub enum Output {
     /// Open the event stream (`GET`, read the body as bytes into
     /// [`Engine::handle_stream_bytes`](super::Engine::handle_stream_bytes)).
     OpenStream {
+        /// Names this connection; hand it back with its bytes, [`Input::StreamOpened`] and
+        /// [`Input::StreamClosed`].
         stream: StreamId,
+        /// The full URL: base URL plus the stream path (`/v1/sessions/{session_id}/stream`
+        /// unless configured otherwise).
         url: String,
         /// `Authorization`, `Accept: text/event-stream`, and `Last-Event-ID` on a reconnect.
         headers: Vec<(&'static str, String)>,
     },
     /// Abort this stream connection.
-    CloseStream { stream: StreamId },
+    CloseStream {
+        /// The connection to abort.
+        stream: StreamId,
+    },
     /// Run the tool's handler; answer with [`Input::HandlerDone`].
     RunHandler {
+        /// The call's id, as the server assigned it; hand it back in [`Input::HandlerDone`].
         call_id: String,
+        /// The run (agent turn) in which the model made the call; empty if the server did
+        /// not say.
         run_id: String,
+        /// The tool's name as the client declared it.
         tool: String,
+        /// The call's arguments, a JSON object (empty when the model sent none).
         arguments: Map<String, Value>,
         /// The engine answers "timed out" at this time if the handler has not finished; it
         /// may come earlier once the server's result deadline is known
@@ -154,9 +202,20 @@ pub enum Output {
     },
     /// A running handler's deadline came earlier (the ack told the server's result deadline):
     /// the engine now answers "timed out" at `deadline`.
-    HandlerDeadline { call_id: String, deadline: Instant },
+    HandlerDeadline {
+        /// The running handler's call.
+        call_id: String,
+        /// The new, earlier deadline, on the shell's clock.
+        deadline: Instant,
+    },
     /// Signal the handler's `AbortSignal`: its answer is no longer wanted.
-    AbortHandler { call_id: String, reason: String },
+    AbortHandler {
+        /// The running handler's call.
+        call_id: String,
+        /// Why its answer is no longer wanted (e.g. the server failed the call, or the client
+        /// left), for the signal's `reason`.
+        reason: String,
+    },
     /// Tell the app how the client is doing.
     Status(Status),
     /// Tell the app how a call is doing.
@@ -171,7 +230,9 @@ pub enum Output {
     RefreshToken,
     /// An operation the app started has finished.
     OpDone {
+        /// The operation, as the engine named it when the app started it.
         op: OpId,
+        /// `Ok` when it succeeded, or why it failed.
         result: Result<(), EngineError>,
     },
 }
@@ -186,15 +247,20 @@ pub enum Output {
 pub enum Status {
     /// Registered for the first time.
     Registered {
+        /// The client's id, as the server assigned it (`cli_…`).
         id: String,
+        /// The name the client got: the one asked for, or with a counter appended (`web-2`).
         name: String,
         /// RFC 3339; `None` for a `never` lifetime.
         expires_at: Option<String>,
     },
     /// Registered again (after a lapse, a leave on hide, or a back-forward-cache show).
     Reregistered {
+        /// The new registration's id (`cli_…`): a new one each time.
         id: String,
+        /// The name the client got this time, which may differ from the last.
         name: String,
+        /// RFC 3339; `None` for a `never` lifetime.
         expires_at: Option<String>,
     },
     /// The registration ran out (a ping answered 404); the engine registers again.
@@ -203,19 +269,27 @@ pub enum Status {
     StreamOpen,
     /// The event stream dropped; the engine reconnects after `delay` (`delayMs` in JS).
     StreamReconnecting {
+        /// How many reconnects in a row this is, from 1; it starts over once an event arrives.
         attempt: u32,
+        /// How long the engine waits before it reconnects (backoff with jitter), in ms.
         #[serde(rename = "delayMs")]
         delay: Duration,
     },
     /// The client left: `by` says who asked (the app, a hide with `whenHidden: leave`, a page
     /// hide). Only a leave by the app is for good.
-    Left { by: LeftBy },
+    Left {
+        /// Who made the client leave.
+        by: LeftBy,
+    },
     /// Something failed. `fatal`: the engine has stopped (a refused token or register, the
     /// register timeout), and `kind` says why (left out of the JSON when `None`, as it is for
     /// failures the engine goes on from).
     Error {
+        /// What failed, for a person (never holds the token).
         message: String,
+        /// Whether the engine has stopped for good.
         fatal: bool,
+        /// Why the engine stopped, when `fatal`; `None` for failures it goes on from.
         #[serde(skip_serializing_if = "Option::is_none")]
         kind: Option<EngineErrorKind>,
     },
@@ -245,31 +319,47 @@ pub enum LeftBy {
 pub enum CallEvent {
     /// The model called one of this client's tools.
     Dispatched {
+        /// The call's id, as the server assigned it.
         call_id: String,
+        /// The tool's name as the client declared it.
         tool: String,
+        /// The run (agent turn) in which the model made the call; empty if the server did
+        /// not say.
         run_id: String,
     },
     /// The server took the ack.
     Acked {
+        /// The call's id, as the server assigned it.
         call_id: String,
+        /// The tool's name as the client declared it.
         tool: String,
+        /// Time from the dispatch to the ack's answer, in ms.
         #[serde(rename = "elapsedMs")]
         elapsed: Duration,
     },
     /// The server took the result.
     Answered {
+        /// The call's id, as the server assigned it.
         call_id: String,
+        /// The tool's name as the client declared it.
         tool: String,
+        /// Whether the answer reported a failure to the model.
         is_error: bool,
+        /// Time from the dispatch to the result's answer, in ms.
         #[serde(rename = "elapsedMs")]
         elapsed: Duration,
     },
     /// The call ended without this client's answer: `reason` is the server's
     /// (`client_gone`, `ack_timeout`, `result_timeout`, `run_gone`) or the engine's.
     Failed {
+        /// The call's id, as the server assigned it.
         call_id: String,
+        /// The tool's name as the client declared it.
         tool: String,
+        /// The server's reason (`client_gone`, `ack_timeout`, …) or the engine's
+        /// (`registration_lapsed`, `call_settled`, …).
         reason: String,
+        /// Time from the dispatch to the failure, in ms.
         #[serde(rename = "elapsedMs")]
         elapsed: Duration,
     },

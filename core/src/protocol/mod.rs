@@ -57,7 +57,10 @@ pub enum Lifetime {
     /// Ends only when the client leaves; never pings.
     Never,
     /// Ends `seconds` after the last ping (or the registration), 5 ≤ seconds ≤ 3600.
-    Ttl { seconds: u32 },
+    Ttl {
+        /// How long the registration lives after its last ping, in seconds.
+        seconds: u32,
+    },
 }
 
 impl Default for Lifetime {
@@ -100,7 +103,10 @@ impl<'de> Deserialize<'de> for Lifetime {
 /// A tool as declared to the server: name, description and JSON Schema parameters.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ToolSpec {
+    /// 1 to 64 of `A-Z a-z 0-9 _ -`, unique within the client; the model sees it as
+    /// `client__<client name>__<name>`.
     pub name: String,
+    /// What the tool does, for the model: up to 4,096 characters; empty when absent.
     #[serde(default)]
     pub description: String,
     /// A JSON Schema whose root is an object; absent means the tool takes no arguments.
@@ -111,9 +117,12 @@ pub struct ToolSpec {
 /// `POST /v1/sessions/{session_id}/clients`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RegisterRequest {
+    /// The name asked for: 1 to 32 of `a-z 0-9 -`. The server may append a counter.
     pub name: String,
+    /// How long the registration lives; a 60-second TTL when absent.
     #[serde(default)]
     pub lifetime: Lifetime,
+    /// The tools the client offers, at most 64; none when absent.
     #[serde(default)]
     pub tools: Vec<ToolSpec>,
 }
@@ -121,13 +130,16 @@ pub struct RegisterRequest {
 /// The client object: the answer to register (`201`) and to replace-tools (`200`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ClientInfo {
+    /// The client's id, as the server assigned it (`cli_…`).
     pub id: String,
     /// The name the client got: the one asked for, or with a counter appended (`web-2`).
     pub name: String,
+    /// The lifetime the server gave the registration.
     pub lifetime: Lifetime,
     /// RFC 3339, UTC; `None` for a `never` lifetime.
     #[serde(default)]
     pub expires_at: Option<String>,
+    /// The tools the client now offers; none when absent.
     #[serde(default)]
     pub tools: Vec<ToolSpec>,
 }
@@ -135,6 +147,8 @@ pub struct ClientInfo {
 /// The answer to a ping (`200`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PingAnswer {
+    /// When the registration now lapses unless pinged again: RFC 3339, UTC; `None` for a
+    /// `never` lifetime.
     #[serde(default)]
     pub expires_at: Option<String>,
 }
@@ -142,19 +156,23 @@ pub struct PingAnswer {
 /// `PUT /v1/sessions/{session_id}/clients/{client_id}/tools`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReplaceToolsRequest {
+    /// The new list, under the rules of registration; a tool left out is no longer offered.
     pub tools: Vec<ToolSpec>,
 }
 
 /// The answer to an ack (`200`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AckAnswer {
+    /// When the call must be answered by (5 minutes after the ack): RFC 3339, UTC.
     pub result_deadline: String,
 }
 
 /// `POST …/calls/{call_id}/result`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CallResult {
+    /// What the model reads: at most 65,536 characters (Unicode scalar values).
     pub text: String,
+    /// Whether `text` reports a failure the model should read as one; `false` when absent.
     #[serde(default)]
     pub is_error: bool,
 }
@@ -162,12 +180,14 @@ pub struct CallResult {
 /// The answer to `GET …/clients/{client_id}/calls`: calls dispatched to this client, not settled.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PendingCalls {
+    /// Each call as its `client_tool_dispatched` event carried it.
     pub calls: Vec<ToolDispatched>,
 }
 
 /// Every error answer: `{"error": {"type", "message", "param"}}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ErrorBody {
+    /// What went wrong.
     pub error: ApiError,
 }
 
@@ -179,7 +199,10 @@ pub struct ApiError {
     /// or a type this SDK does not know ([`ErrorType::Other`]).
     #[serde(rename = "type")]
     pub kind: ErrorType,
+    /// A human-readable explanation, as the server wrote it.
     pub message: String,
+    /// The path of the offending field (e.g. `tools[3].name`), when one is to blame; `None`
+    /// when absent or `null`.
     #[serde(default)]
     pub param: Option<String>,
 }
@@ -268,11 +291,15 @@ impl<'de> Deserialize<'de> for ErrorType {
 /// `client_tool_dispatched`: the model called one of a client's tools.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ToolDispatched {
+    /// The session the call belongs to; empty when absent.
     #[serde(default)]
     pub session_id: String,
+    /// The run (agent turn) in which the model made the call; empty when absent.
     #[serde(default)]
     pub run_id: String,
+    /// The client whose tool is called (`cli_…`).
     pub client_id: String,
+    /// The call's id, as the server assigned it; answers and events name the call by it.
     pub call_id: String,
     /// The tool's name as the client declared it.
     pub tool: String,
@@ -280,6 +307,8 @@ pub struct ToolDispatched {
     /// with bad arguments is still answered, with an error: see [`ToolDispatched::arguments`].
     #[serde(default)]
     pub arguments: Value,
+    /// When the call must be acked by (60 seconds after dispatch): RFC 3339, UTC; `None`
+    /// when absent.
     #[serde(default)]
     pub ack_deadline: Option<String>,
 }
@@ -296,9 +325,13 @@ impl ToolDispatched {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FailReason {
+    /// `client_gone`: the client left (or lapsed) while it still owed the call.
     ClientGone,
+    /// `ack_timeout`: the call was not acked within 60 seconds of its dispatch.
     AckTimeout,
+    /// `result_timeout`: the acked call was not answered within 5 minutes.
     ResultTimeout,
+    /// `run_gone`: the run that made the call ended (e.g. was cancelled).
     RunGone,
     /// A reason this version does not know.
     #[serde(other)]
@@ -326,55 +359,88 @@ impl FailReason {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum StreamEvent {
+    /// `client_tool_dispatched`: the model called a client's tool; the client acks, runs it
+    /// and answers.
     ClientToolDispatched(ToolDispatched),
+    /// `client_tool_acked`: a call was acked.
     ClientToolAcked {
+        /// The client that acked (`cli_…`).
         client_id: String,
+        /// The acked call.
         call_id: String,
+        /// When the call must be answered by: RFC 3339, UTC; `None` when absent.
         #[serde(default)]
         result_deadline: Option<String>,
     },
+    /// `client_tool_succeeded`: a call settled as answered, whatever `is_error` says.
     ClientToolSucceeded {
+        /// The client that answered (`cli_…`).
         client_id: String,
+        /// The answered call.
         call_id: String,
+        /// Whether the answer reported a failure; `false` when absent.
         #[serde(default)]
         is_error: bool,
     },
+    /// `client_tool_failed`: a call settled as failed; the model gets an error result.
     ClientToolFailed {
+        /// The client that owed the call (`cli_…`).
         client_id: String,
+        /// The failed call.
         call_id: String,
+        /// Why it failed.
         reason: FailReason,
     },
+    /// `client_registered`: a client joined the session.
     ClientRegistered {
+        /// The new client (`cli_…`).
         client_id: String,
+        /// The name it got; empty when absent.
         #[serde(default)]
         name: String,
     },
+    /// `client_tools_replaced`: a client replaced its list of tools.
     ClientToolsReplaced {
+        /// The client (`cli_…`).
         client_id: String,
+        /// Its name; empty when absent.
         #[serde(default)]
         name: String,
     },
+    /// `client_left`: a client left; its name is free again.
     ClientLeft {
+        /// The client that left (`cli_…`).
         client_id: String,
+        /// The name it had; empty when absent.
         #[serde(default)]
         name: String,
     },
+    /// `client_expired`: a client's TTL ran out without a ping; it must register again.
     ClientExpired {
+        /// The lapsed client (`cli_…`).
         client_id: String,
+        /// The name it had; empty when absent.
         #[serde(default)]
         name: String,
     },
+    /// `run_started`: an agent turn began.
     RunStarted {
+        /// The new run.
         run_id: String,
     },
+    /// `run_completed`: an agent turn ended.
     RunCompleted {
+        /// The run that ended.
         run_id: String,
     },
+    /// `run_cancelled`: an agent turn was cancelled; its pending calls fail with `run_gone`.
     RunCancelled {
+        /// The cancelled run.
         run_id: String,
     },
     /// The server no longer holds the events after `Last-Event-ID`: read the pending calls.
     StreamReset,
+    /// A type this version does not know: to be ignored.
     #[serde(other)]
     Unknown,
 }
@@ -403,7 +469,9 @@ impl StreamEvent {
 /// A stream event whose data could not be read as its type says.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseEventError {
+    /// The SSE `event` name the event came with.
     pub event_type: String,
+    /// What is wrong with its data, naming the field.
     pub message: String,
 }
 

@@ -32,12 +32,16 @@ pub enum ErrorKind {
 /// A value that breaks a rule of the protocol: `field` is its path (`tools[3].name`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ValidationError {
+    /// The path of the offending value (`tools[3].name`), as the server's `param` names it.
     pub field: String,
+    /// Which rule it breaks.
     pub kind: ErrorKind,
+    /// What is wrong, for a person.
     pub message: String,
 }
 
 impl ValidationError {
+    /// An error for the value at `field` that breaks a rule of `kind`.
     pub fn new(field: impl Into<String>, kind: ErrorKind, message: impl Into<String>) -> Self {
         ValidationError {
             field: field.into(),

@@ -14,7 +14,9 @@ use serde_json::Value;
 /// and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SchemaFault {
+    /// Where in the schema (`properties.id.pattern`); empty for the root.
     pub path: String,
+    /// What is wrong there, for a person.
     pub message: String,
 }
 

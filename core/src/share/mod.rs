@@ -109,19 +109,37 @@ pub struct Config {
 pub enum Input<'a> {
     /// The engine asks for its stream ([`engine::Output::OpenStream`]).
     Open {
+        /// The engine's name for the stream.
         stream: StreamId,
+        /// The stream's full URL, as the engine gave it.
         url: String,
+        /// The engine's headers for it (`Authorization`, `Accept`, `Last-Event-ID`).
         headers: Vec<(&'static str, String)>,
     },
     /// The engine closes its stream ([`engine::Output::CloseStream`]).
-    Close { stream: StreamId },
+    Close {
+        /// The engine's name for the stream.
+        stream: StreamId,
+    },
     /// This tab's own connection for `stream` answered.
-    ConnOpened { stream: StreamId, status: u16 },
+    ConnOpened {
+        /// The engine's stream the connection was opened for.
+        stream: StreamId,
+        /// The HTTP status code of the answer.
+        status: u16,
+    },
     /// Bytes of this tab's own connection (already fed to the engine).
-    ConnBytes { stream: StreamId, bytes: &'a [u8] },
+    ConnBytes {
+        /// The engine's stream the connection was opened for.
+        stream: StreamId,
+        /// The bytes as they arrived, maybe cutting an event or a character in two.
+        bytes: &'a [u8],
+    },
     /// This tab's own connection ended (`error`: why, unless it was a clean end).
     ConnClosed {
+        /// The engine's stream the connection was opened for.
         stream: StreamId,
+        /// Why it ended; `None` when the server ended it cleanly.
         error: Option<String>,
     },
     /// A message from another tab.
@@ -141,16 +159,27 @@ pub enum Output {
     Post(Message),
     /// Open this tab's own connection for the engine's `stream`.
     OpenConnection {
+        /// The engine's stream; hand it back with the connection's answer, bytes and end.
         stream: StreamId,
+        /// The stream's full URL, as the engine gave it.
         url: String,
+        /// The headers to send, as the engine gave them.
         headers: Vec<(&'static str, String)>,
     },
     /// Abort this tab's own connection for `stream`.
-    CloseConnection { stream: StreamId },
+    CloseConnection {
+        /// The engine's stream the connection was opened for.
+        stream: StreamId,
+    },
     /// Feed this to the engine (a `StreamOpened` or `StreamClosed` of its stream).
     Engine(engine::Input),
     /// Feed these bytes of `stream` to the engine (events the leader read).
-    EngineBytes { stream: StreamId, text: String },
+    EngineBytes {
+        /// The engine's stream, as it named it.
+        stream: StreamId,
+        /// Whole events, as the leader read them from the server.
+        text: String,
+    },
     /// Join the queue for the session's Web Lock.
     RequestLock,
     /// Leave that queue.
@@ -312,6 +341,7 @@ impl Share {
         }
     }
 
+    /// Takes in what happened at `now`; what to do next comes out of [`Share::poll_output`].
     pub fn handle(&mut self, input: Input<'_>, now: Instant) {
         let now = now.as_ms();
         match input {

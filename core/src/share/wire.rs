@@ -46,6 +46,7 @@ impl Kind {
 /// One message between tabs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Message {
+    /// What the message says: `hello`, `beat`, `open`, `data` or `closed`.
     pub kind: Kind,
     /// The sending tab.
     pub from: String,

@@ -86,7 +86,10 @@ pub enum Item<E = Event> {
     Comment,
     /// An event over the size cap was dropped; parsing resumed after its blank line.
     /// `bytes` is the size of its lines, line ends not counted.
-    Oversized { bytes: usize },
+    Oversized {
+        /// The dropped event's size in bytes: its lines, line ends not counted.
+        bytes: usize,
+    },
 }
 
 impl Item<EventRef<'_>> {

@@ -92,7 +92,10 @@ pub enum RespondAfterResult {
 /// told to wait for its result (Cartesia's and ElevenLabs' `expects_response`; default true).
 #[derive(Clone, Debug, PartialEq)]
 pub struct WsTool {
+    /// The tool: its name, description, schema and handler's settings.
     pub def: ToolDef,
+    /// Declared to the platform with the tool (`expects_response`): whether it waits for a
+    /// call's result.
     pub expects_response: bool,
 }
 
@@ -107,36 +110,52 @@ pub struct WsTool {
 pub enum WsCallEvent {
     /// The platform called a tool. `run_id` names the connection (`connection-1`, …).
     Dispatched {
+        /// The call's id, as the platform's frame gave it.
         call_id: String,
+        /// The tool's name as the app declared it.
         tool: String,
+        /// The connection the call came on (`connection-1`, …).
         run_id: String,
     },
     /// The call is answered; `sent` is false when the platform wanted no result.
     Answered {
+        /// The call's id, as the platform's frame gave it.
         call_id: String,
+        /// The tool's name as the app declared it.
         tool: String,
+        /// Whether the answer reports a failure to the model.
         is_error: bool,
+        /// Time from the call's frame to its answer, in milliseconds.
         elapsed_ms: u64,
+        /// Whether a result frame was sent (false for a tool without `expects_response`).
         sent: bool,
     },
     /// The call ended without an answer: `reason` is `closed` (the socket closed while its
     /// handler ran) or `send failed: …`.
     Failed {
+        /// The call's id, as the platform's frame gave it.
         call_id: String,
+        /// The tool's name as the app declared it.
         tool: String,
+        /// `closed` or `send failed: …`.
         reason: String,
+        /// Time from the call's frame to its end, in milliseconds.
         elapsed_ms: u64,
     },
     /// A frame claimed to be a tool call but could not be read; with a `call_id`, the call
     /// is answered as an error.
     Malformed {
+        /// The call's id, if the frame had a readable one.
         call_id: Option<String>,
+        /// What is wrong with the frame, naming the field.
         reason: String,
     },
     /// The shell could not send a frame (the app's `send` threw, the socket was closing):
     /// `call_id` names the call it answered, if any.
     SendFailed {
+        /// The call the frame answered; `None` for a frame that answered no call.
         call_id: Option<String>,
+        /// What the shell said went wrong.
         reason: String,
     },
 }
@@ -146,19 +165,33 @@ pub enum WsCallEvent {
 pub enum WsOutput {
     /// Send this text frame; `call_id` names the call it answers, if any.
     Send {
+        /// The frame's text, in the dialect's JSON.
         text: String,
+        /// The call the frame answers; `None` for a frame that answers no call
+        /// (`response.create`).
         call_id: Option<String>,
     },
     /// Run the tool's handler; finish with `WsBridge::finish`.
     Run {
+        /// The call's id, as the platform's frame gave it; hand it back to `WsBridge::finish`.
         call_id: String,
+        /// The connection the call came on (`connection-1`, …).
         run_id: String,
+        /// The tool's name as the app declared it.
         tool: String,
+        /// The call's arguments, a JSON object already checked against the tool's schema.
         arguments: Map<String, Value>,
+        /// When the bridge answers "timed out" unless the handler finishes first, on the
+        /// caller's clock.
         deadline: Instant,
     },
     /// Abort the call's handler: its answer is no longer wanted.
-    Abort { call_id: String, reason: String },
+    Abort {
+        /// The call whose handler to abort.
+        call_id: String,
+        /// Why (e.g. "the socket closed"), for the signal's `reason`.
+        reason: String,
+    },
     /// Tell the app.
     Call(WsCallEvent),
 }
