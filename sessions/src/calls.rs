@@ -1,5 +1,5 @@
 //! Calls: the model calls a tool (dispatch), the client acks and answers, deadlines fail what
-//! is late. A call settles exactly once: [`SessionCore::settle`] is the only place an
+//! is late. A call settles exactly once: `SessionCore::settle` is the only place an
 //! outcome is written, and it refuses a call that already has one.
 
 use crate::clients::live_client;
@@ -13,17 +13,28 @@ use serde_json::{json, Value};
 /// A call as the agent side sees it (`GET …/runs/{run_id}/calls/{call_id}`, the console).
 #[derive(Serialize, Clone, Debug)]
 pub struct CallView {
+    /// The call's id (`call_…`).
     pub call_id: String,
+    /// The run in which the model made the call (`run_…`).
     pub run_id: String,
+    /// The client whose tool is called (`cli_…`).
     pub client_id: String,
+    /// The tool's name as the client declared it (without `client__<name>__`).
     pub tool: String,
+    /// The arguments the model sent, a JSON object.
     pub arguments: Value,
     /// `pending`, `succeeded` or `failed`.
     pub state: &'static str,
+    /// Whether the client acked the call.
     pub acked: bool,
+    /// The result's text once `succeeded`; `None` otherwise.
     pub text: Option<String>,
+    /// Whether the result reports a failure, once `succeeded`; `None` otherwise.
     pub is_error: Option<bool>,
+    /// Why it failed (`client_gone`, `ack_timeout`, `result_timeout`, `run_gone`) once
+    /// `failed`; `None` otherwise.
     pub reason: Option<&'static str>,
+    /// When the model made the call: RFC 3339, UTC.
     pub dispatched_at: String,
 }
 

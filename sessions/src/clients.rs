@@ -14,8 +14,12 @@ use serde_json::{json, Value};
 pub struct ModelTool {
     /// `client__<client name>__<tool name>`.
     pub name: String,
+    /// The tool's description as the client declared it (empty if it gave none).
     pub description: String,
+    /// The tool's JSON Schema; `{"type": "object", "properties": {}}` when the client declared
+    /// none.
     pub parameters: Value,
+    /// The client that offers the tool (`cli_…`).
     pub client_id: String,
 }
 

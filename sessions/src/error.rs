@@ -9,8 +9,12 @@ use client_tools_core::protocol::{ApiError, ErrorBody, ErrorType, ValidationErro
 pub struct HttpError {
     /// The HTTP status, 400 to 599.
     pub status: u16,
+    /// The error's `type`, snake_case: `invalid_request`, `not_found`, `call_settled`, ….
     pub kind: &'static str,
+    /// What went wrong, for a person.
     pub message: String,
+    /// The field at fault (`tools[3].name`), sent as `param`; `None` (sent as `null`) when
+    /// the error is not about one field.
     pub param: Option<String>,
     /// Seconds for `Retry-After` (sent with 429 and 503).
     pub retry_after: Option<u64>,

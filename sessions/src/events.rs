@@ -10,8 +10,11 @@ use std::sync::Arc;
 /// frame, written once however many streams send it.
 #[derive(Debug)]
 pub struct Event {
+    /// Its sequence number, one above the previous event's: the SSE `id:`.
     pub id: u64,
+    /// Its type (`client_tool_dispatched`, `run_started`, …): the SSE `event:`.
     pub kind: &'static str,
+    /// Its JSON data, an object whose `"type"` repeats `kind`: the SSE `data:`.
     pub data: String,
     /// `id: …\nevent: …\ndata: …\n\n`.
     pub frame: String,
@@ -23,7 +26,10 @@ pub enum After {
     Events(Vec<Arc<Event>>),
     /// The log no longer holds what came after that id (or never had it): the stream sends
     /// `stream_reset` and goes on from `latest`.
-    Reset { latest: u64 },
+    Reset {
+        /// The newest event's id, sent with the `stream_reset`.
+        latest: u64,
+    },
 }
 
 /// The frame that tells a stream the log no longer holds what came after its `Last-Event-ID`:

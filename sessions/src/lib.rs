@@ -10,6 +10,8 @@
 //! events) and the SDK's in-page test agent (`client_tools::testing`), so the two cannot
 //! disagree about a rule.
 
+#![warn(missing_docs)]
+
 pub mod body;
 pub mod calls;
 pub mod clients;
@@ -79,6 +81,7 @@ pub type IdSource = fn(&str) -> String;
 pub struct SessionCore {
     /// The session's id, written in every `client_tool_dispatched`.
     pub id: String,
+    /// The limits and deadlines this session enforces.
     pub limits: Limits,
     new_id: IdSource,
     pub(crate) clients: HashMap<String, Client>,
@@ -177,12 +180,17 @@ impl SessionCore {
 
 /// A live registration.
 pub struct Client {
+    /// The client's id, as this session made it (`cli_…`).
     pub id: String,
+    /// The name it got: the one asked for, or with a counter appended (`web-2`).
     pub name: String,
+    /// How long it lives: for good, or a TTL renewed by each ping.
     pub lifetime: Lifetime,
+    /// The tools it offers now: those of its registration or of its last replace.
     pub tools: Vec<ToolSpec>,
     /// When a TTL registration lapses (Unix ms); `None` for `never`.
     pub expires: Option<u64>,
+    /// Its place in the session's order of registrations, dispatches and runs.
     pub seq: u64,
 }
 
@@ -202,12 +210,16 @@ impl Client {
 /// Where a run is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RunState {
+    /// Going on: the model may call tools in it.
     Active,
+    /// Ended as completed (`run_completed`); its pending calls failed with `run_gone`.
     Completed,
+    /// Ended as cancelled (`run_cancelled`); its pending calls failed with `run_gone`.
     Cancelled,
 }
 
 impl RunState {
+    /// `"active"`, `"completed"` or `"cancelled"`, as [`RunView`]'s `state` says it.
     pub fn as_str(self) -> &'static str {
         match self {
             RunState::Active => "active",
@@ -219,8 +231,11 @@ impl RunState {
 
 /// One agent turn.
 pub struct Run {
+    /// The run's id, as this session made it (`run_…`).
     pub id: String,
+    /// Whether it goes on or how it ended.
     pub state: RunState,
+    /// Its place in the session's order of registrations, dispatches and runs.
     pub seq: u64,
     /// Unix ms.
     pub started: u64,
@@ -229,24 +244,39 @@ pub struct Run {
 /// How a call settled.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
-    Succeeded { text: String, is_error: bool },
+    /// Answered by the client (whatever `is_error` says).
+    Succeeded {
+        /// The result's text, as the model reads it.
+        text: String,
+        /// Whether the result reports a failure the model should read.
+        is_error: bool,
+    },
+    /// Failed without an answer, for this reason.
     Failed(FailReason),
 }
 
 /// One invocation of a client's tool.
 pub struct Call {
+    /// The call's id, as this session made it (`call_…`).
     pub id: String,
+    /// Its place in the session's order of registrations, dispatches and runs.
     pub seq: u64,
+    /// The run in which the model made the call.
     pub run_id: String,
+    /// The client whose tool is called.
     pub client_id: String,
     /// The tool's name as the client declared it.
     pub tool: String,
+    /// The arguments the model sent, a JSON object (`{}` when it sent none).
     pub arguments: Map<String, Value>,
-    /// Unix ms, as every time below.
+    /// When the model made the call: Unix ms, as every time below.
     pub dispatched: u64,
+    /// When the call fails with `ack_timeout` unless acked: `ack_timeout_ms` after dispatch.
     pub ack_deadline: u64,
-    /// Set by the first ack.
+    /// When the call fails with `result_timeout` unless answered: `result_timeout_ms` after
+    /// the ack. Set by the first ack; `None` until then.
     pub result_deadline: Option<u64>,
+    /// How it settled; `None` while pending. Written once, by `SessionCore::settle`.
     pub outcome: Option<Outcome>,
 }
 

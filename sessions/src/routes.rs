@@ -14,7 +14,9 @@ use serde::Serialize;
 /// An answer: a status and its JSON body (empty for 204).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Answer {
+    /// The HTTP status code (`200`, `201`, `204`, or the error's).
     pub status: u16,
+    /// The JSON body; empty for a `204`.
     pub body: String,
     /// Seconds for `Retry-After`.
     pub retry_after: Option<u64>,
@@ -42,25 +44,40 @@ impl From<HttpError> for Answer {
 /// Which client route a request is, from its method and its path under the session.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Route<'a> {
+    /// `POST /clients`: register a client.
     Register,
+    /// `POST /clients/{client_id}/ping`: stay registered.
     Ping {
+        /// The client from the path.
         client_id: &'a str,
     },
+    /// `DELETE /clients/{client_id}`: leave.
     Leave {
+        /// The client from the path.
         client_id: &'a str,
     },
+    /// `PUT /clients/{client_id}/tools`: replace the tools.
     ReplaceTools {
+        /// The client from the path.
         client_id: &'a str,
     },
+    /// `GET /clients/{client_id}/calls`: the calls dispatched to the client, not settled.
     PendingCalls {
+        /// The client from the path.
         client_id: &'a str,
     },
+    /// `POST /clients/{client_id}/calls/{call_id}/ack`: acknowledge a call.
     Ack {
+        /// The client from the path.
         client_id: &'a str,
+        /// The call from the path.
         call_id: &'a str,
     },
+    /// `POST /clients/{client_id}/calls/{call_id}/result`: answer a call.
     Result {
+        /// The client from the path.
         client_id: &'a str,
+        /// The call from the path.
         call_id: &'a str,
     },
 }

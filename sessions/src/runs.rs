@@ -11,10 +11,14 @@ use serde_json::json;
 /// A run and its calls still held.
 #[derive(Serialize, Clone, Debug)]
 pub struct RunView {
+    /// The run's id (`run_…`).
     pub id: String,
     /// `active`, `completed` or `cancelled`.
     pub state: &'static str,
+    /// When the run started: RFC 3339, UTC.
     pub started_at: String,
+    /// The run's calls the session still holds (settled ones are pruned past
+    /// [`Limits::settled_calls`](crate::Limits::settled_calls)).
     pub calls: Vec<CallView>,
 }
 
