@@ -3,8 +3,9 @@
 // floor page (the same requests by plain fetch). Each page measures itself: marks
 // (performance.now(), from the navigation's start), its resource timing entries, the client's
 // onStatus; it says "bench:done" on the console when it has its result in window.result.
-import { readFile, symlink, writeFile } from "node:fs/promises";
+import { cp, readdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
+import { gzipSync } from "node:zlib";
 
 /** Each build's directory in a package. */
 export const BUILDS = { full: "", lite: "lite/" };
@@ -16,12 +17,19 @@ const TOOL = {
   parameters: { type: "object", properties: { row_id: { type: "string" } }, required: ["row_id"] },
 };
 
-/** Writes the pages into `www` (each package linked into it as its label) and lists them:
+/** Writes the pages into `www` (each package copied into it as its label, each JS and wasm
+ * file with a gzipped copy beside it, which the devserver sends to a browser that accepts gzip,
+ * as a CDN would) and lists them:
  * `{ file, kind: "import" | "preload" | "floor" | "floor+js", label, build, dir, base }`. */
 export async function writePages(www, pkgs) {
   const pages = [];
   for (const { label, dir } of pkgs) {
-    await symlink(dir, join(www, label));
+    await cp(dir, join(www, label), { recursive: true, dereference: true });
+    for (const entry of await readdir(join(www, label), { recursive: true })) {
+      if (!/\.(js|wasm)$/.test(entry)) continue;
+      const file = join(www, label, entry);
+      await writeFile(file + ".gz", gzipSync(await readFile(file), { level: 9 }));
+    }
     for (const [build, sub] of Object.entries(BUILDS)) {
       const base = `/${label}/${sub}`;
       const where = { label, build, dir: join(dir, sub), base };
@@ -87,6 +95,7 @@ try {
   stamp("resolved");
   await open;
   window.result = { mark, entries: entries() };
+  await measured();
   await client.leave();
 } catch (e) {
   window.failed = String(e?.message ?? e);
@@ -129,6 +138,7 @@ try {
   stamp("registered");
   await opening;
   window.result = { mark, entries: entries(), bytes: wasm.byteLength };
+  await measured();
   stream.abort();
   await fetch(session + "/clients/" + client.id, { method: "DELETE", headers: { Authorization: auth } });
 } catch (e) {
@@ -141,8 +151,13 @@ ${ENTRIES}
 }
 
 /** The page's navigation and resource timing entries, by path (the stream has none: it never
- * ends). */
-const ENTRIES = `function entries() {
+ * ends); and `measured()`, which says "bench:result" on the console and waits until the driver,
+ * having read the renderer's CPU counters, calls `window.proceed()`: the leaving that follows
+ * is not counted. */
+const ENTRIES = `function measured() {
+  return new Promise((r) => { window.proceed = r; console.log("bench:result"); });
+}
+function entries() {
   return [...performance.getEntriesByType("navigation"), ...performance.getEntriesByType("resource")].map((e) => ({
     path: new URL(e.name).pathname, start: e.startTime, connectEnd: e.connectEnd, requestStart: e.requestStart,
     responseStart: e.responseStart, end: e.responseEnd,
