@@ -300,7 +300,10 @@ async fn highlight_refuses_stale_outside_and_unseen_elements() {
         &call(&scoped, &format!(r#"{{"ref": "{}"}}"#, row(0))).await,
         "not visible on the page: hidden",
     );
-    fx.js("const r = root.querySelectorAll('tbody tr')[1]; const b = r.getBoundingClientRect(); const lid = document.createElement('div'); lid.style = `position:fixed;left:0;top:${b.top - 5}px;width:100vw;height:${b.height + 10}px;background:#fff;z-index:9`; lid.id = 'lid'; document.body.append(lid); r.scrollIntoView({block: 'center'});");
+    // The row is scrolled into view first and the lid laid where it then is: scrolling after
+    // would move the row from under the fixed lid, wherever the page can scroll (WebKit's test
+    // page can; Chromium's and Firefox's, no taller than the window there, did not move).
+    fx.js("const r = root.querySelectorAll('tbody tr')[1]; r.scrollIntoView({block: 'center', behavior: 'instant'}); const b = r.getBoundingClientRect(); const lid = document.createElement('div'); lid.style = `position:fixed;left:0;top:${b.top - 5}px;width:100vw;height:${b.height + 10}px;background:#fff;z-index:9`; lid.id = 'lid'; document.body.append(lid);");
     let covered = call(&scoped, &format!(r#"{{"ref": "{}"}}"#, row(1))).await;
     fx.js("document.getElementById('lid').remove()");
     refused(&covered, "not visible on the page: covered");
