@@ -7,8 +7,8 @@
 //! `inert`, is not near-transparent (the product of its and its ancestors' opacity), is at least
 //! [`CONTROL_MIN`] px wide and high after transforms, lies where scrolling can bring it (not
 //! left of or above the page, not clipped away by an `overflow: hidden` box, `clip` or
-//! `clip-path`) and, where it is in the viewport, is what a hit test at its centre finds (or
-//! inside it): otherwise it is covered.
+//! `clip-path`) and, where it is in the viewport, is what a hit test at the centre of each of
+//! its boxes (client rects) finds (or inside it): otherwise it is covered.
 //!
 //! A text node counts when its parent is not `content-visibility: hidden` (`hidden="until-found"`
 //! sets it) and is not a closed `<details>` (text outside its `<summary>`), and one of its lines
@@ -356,6 +356,23 @@ fn hit(target: &Element, r: &Rect, now: &Rect, exact: bool) -> Option<bool> {
     })
 }
 
+/// The hit tests of each of `el`'s boxes (its client rects) cut to its reach: `Some(false)` when
+/// one is not found there, `Some(true)` when one is and none is not, `None` when none can be
+/// tested. One box's centre, not the bounding box's: that may lie in none of them (in Firefox a
+/// `<table>` narrower than its `<caption>` has two, the caption and the grid beneath it).
+fn hit_boxes(el: &Element, c: &Context) -> Option<bool> {
+    let rects = proto_call("Element", "getClientRects", el, &[]).unwrap_or_default();
+    let mut seen = None;
+    for r in super::dom::items(&rects).iter() {
+        match hit(el, &Rect::of(&r).and(&c.reach), &c.now, false) {
+            Some(false) => return Some(false),
+            Some(true) => seen = Some(true),
+            None => {}
+        }
+    }
+    seen
+}
+
 /// Rendered at all: `checkVisibility` (display, visibility, closed `<details>`,
 /// `content-visibility: hidden` above it; opacity 0 when `opacity`), or the same read from
 /// computed styles where the browser has none ([`rendered_by_style`]), and not `inert`.
@@ -431,11 +448,10 @@ pub(crate) fn control(el: &Element, opacity: bool) -> Result<(), Unseen> {
     if !r.and(&c.page).at_least(CONTROL_MIN, CONTROL_MIN) {
         return Err(Unseen::OffPage);
     }
-    let r = r.and(&c.reach);
-    if !r.at_least(CONTROL_MIN, CONTROL_MIN) {
+    if !r.and(&c.reach).at_least(CONTROL_MIN, CONTROL_MIN) {
         return Err(Unseen::Clipped);
     }
-    match hit(el, &r, &c.now, false) {
+    match hit_boxes(el, &c) {
         Some(false) if c.clip_path => Err(Unseen::Clipped),
         Some(false) => Err(Unseen::Covered),
         None if c.clip_path => Err(Unseen::Clipped),

@@ -1,7 +1,9 @@
-// Drives the fixture apps in headless Chromium and checks the page tools against each app's own
+// Drives the fixture apps in a headless browser and checks the page tools against each app's own
 // state (React state, Vue reactive state, the plain form's FormData), not only the DOM.
 //
-//   node run.mjs --dist DIR [--devserver BIN] [--only SUBSTRING]
+//   node run.mjs --dist DIR [--devserver BIN] [--only SUBSTRING] [--browser chromium|firefox|webkit]
+// Chromium through playwright-core; Firefox and WebKit (issue 41) through WebDriver
+// (../demo-check/webdriver.mjs: geckodriver, WebKitWebDriver under xvfb-run).
 // With --devserver, one more check registers the tools through the SDK's Client and has the
 // reference server's agent call them.
 // Prints one line per check and closes with "N passed, M failed".
@@ -12,9 +14,15 @@ import { extname, join, normalize, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { chromium } from "playwright-core";
 import { CHROMIUM, startDevserver } from "../demo-check/devserver.mjs";
+import { launch } from "../demo-check/webdriver.mjs";
 
 const { values: opts } = parseArgs({
-  options: { dist: { type: "string" }, devserver: { type: "string" }, only: { type: "string" } },
+  options: {
+    dist: { type: "string" },
+    devserver: { type: "string" },
+    only: { type: "string" },
+    browser: { type: "string", default: "chromium" },
+  },
 });
 if (!opts.dist) {
   console.error("run.mjs: --dist DIR is required");
@@ -255,7 +263,7 @@ if (opts.devserver) {
     }
     const { id: runId } = await agent("POST", "/runs", {});
     const filled = await modelCalls(runId, "fill_form", { fields: { "Your name": "Kim", Email: "kim@example.org", Topic: "Sales" } });
-    assert.deepEqual([filled.state, filled.is_error], ["succeeded", false], filled.text);
+    assert.deepEqual([filled.state, filled.is_error], ["succeeded", false], JSON.stringify(filled));
     assert.equal(JSON.parse(filled.text).filled, 3);
     const s = await state(page);
     assert.deepEqual([s.who, s.email, s.topic], ["Kim", "kim@example.org", "sales"]);
@@ -281,7 +289,7 @@ const base = `http://127.0.0.1:${server.address().port}`;
 if (opts.devserver) {
   devserver = await startDevserver(opts.devserver, ["--addr", "127.0.0.1:0", "--session", `${SESSION}:${TOKEN}`]);
 }
-const browser = await chromium.launch({ ...CHROMIUM, headless: true });
+const browser = opts.browser === "chromium" ? await chromium.launch({ ...CHROMIUM, headless: true }) : await launch(opts.browser);
 let passed = 0;
 let failed = 0;
 for (const { name, page: path, fn } of checks) {
@@ -313,5 +321,5 @@ for (const { name, page: path, fn } of checks) {
 await browser.close();
 server.close();
 await devserver?.stop();
-console.log(`${passed} passed, ${failed} failed`);
+console.log(`${opts.browser}: ${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
