@@ -338,15 +338,15 @@ pub(crate) fn is_ref_of(_loc: &str, _el: &Element, _root: &Element) -> bool {
     false
 }
 
-/// The field one of whose elements the ref `loc` names (a ref names one element, so at most
-/// one field).
+/// The field one of whose elements the ref `loc` names inside the tool's root (a ref names one
+/// element, so at most one field).
 #[cfg(feature = "page-reading")]
-fn by_ref<'a>(fields: &'a [Field], loc: &str, root: &Element) -> Option<&'a Field> {
-    (fields.iter()).find(|f| f.elements().iter().any(|e| is_ref_of(loc, e, root)))
+fn by_ref<'a>(fields: &'a [Field], loc: &str) -> Option<&'a Field> {
+    (fields.iter()).find(|f| f.elements().iter().any(|e| is_ref_of(loc, e, &f.root)))
 }
 
 #[cfg(not(feature = "page-reading"))]
-fn by_ref<'a>(_fields: &'a [Field], _loc: &str, _root: &Element) -> Option<&'a Field> {
+fn by_ref<'a>(_fields: &'a [Field], _loc: &str) -> Option<&'a Field> {
     None
 }
 
@@ -354,11 +354,7 @@ fn by_ref<'a>(_fields: &'a [Field], _loc: &str, _root: &Element) -> Option<&'a F
 /// of its elements, else an exact id, else an exact name, else a label equal to it ignoring
 /// case and spacing, else its `field N` place. Compared as text, never run as a selector. Two
 /// fields with the same label make the name ambiguous.
-pub(crate) fn find<'a>(
-    fields: &'a [Field],
-    loc: &str,
-    root: &Element,
-) -> Result<&'a Field, String> {
+pub(crate) fn find<'a>(fields: &'a [Field], loc: &str) -> Result<&'a Field, String> {
     super::scope::check_locator("field", loc)?;
     let by = |pick: &dyn Fn(&Field) -> bool| -> Vec<&'a Field> {
         let mut hits = Vec::new();
@@ -370,7 +366,7 @@ pub(crate) fn find<'a>(
         hits
     };
     let wanted = lower(&clean_text(loc));
-    if let Some(f) = by_ref(fields, loc, root) {
+    if let Some(f) = by_ref(fields, loc) {
         return Ok(f);
     }
     let tiers: [Vec<&Field>; 4] = [

@@ -176,15 +176,14 @@ pub(crate) async fn run(
         ));
     }
     let c = container(config, asked.as_deref(), false)?;
-    let root = root(config)?;
-    let all = fields(&c, &root)?;
+    let all = fields(&c, &root(config)?)?;
     // Filling moves focus from field to field; the user's own focus (say, a chat box) returns after.
     let had_focus = super::dom::node_get("Document", "activeElement", document()?.as_ref())
         .map(wasm_bindgen::JsCast::unchecked_into::<web_sys::Element>);
     let mut lines = Vec::new();
     let (mut set_count, mut refused_count) = (0u32, 0u32);
     for (loc, value) in &wanted {
-        let (line, refused) = match find(&all, loc, &root) {
+        let (line, refused) = match find(&all, loc) {
             // A cancelled or timed-out call stops changing the page.
             _ if ctx.aborted() => report(config, loc, None, Outcome::Refused(CANCELLED.into())),
             Ok(f) => match read_json(value, &format!("the value of {}", Quoted(loc))) {
