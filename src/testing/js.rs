@@ -96,9 +96,11 @@ fn limits(value: &JsValue) -> Result<Limits, JsValue> {
         let v = Reflect::get(value, &key.as_str().into()).unwrap_or(JsValue::UNDEFINED);
         let ms = match v.as_f64() {
             Some(n) if n.is_finite() && n >= 1.0 && n.fract() == 0.0 => n as u64,
-            _ => return Err(type_error(&format!(
+            _ => {
+                return Err(type_error(&format!(
                 "new TestAgent(limits): {key} must be a whole number of milliseconds, at least 1"
-            ))),
+            )))
+            }
         };
         match key.as_str() {
             "ackTimeoutMs" => limits.ack_timeout_ms = ms,
