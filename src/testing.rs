@@ -29,7 +29,10 @@
 use crate::api::{BrowserOptions, Options};
 use client_tools_core::protocol::FailReason;
 use client_tools_sessions::events::{reset_frame, After};
-use client_tools_sessions::{Limits, Route, SessionCore};
+/// The deadlines and limits of [`TestAgent::with_limits`] (the devserver's, from
+/// `client-tools-sessions`): `Limits { result_timeout_ms: 2_000, ..Limits::default() }`.
+pub use client_tools_sessions::Limits;
+use client_tools_sessions::{Route, SessionCore};
 use js_sys::{Array, Function, Object, Promise};
 use serde_json::Value;
 use std::cell::RefCell;
