@@ -91,6 +91,6 @@ export declare class TestAgent {
   /** The page is hidden (`true`) or shown again (`false`): `document.hidden` and
    * `visibilitychange`. Needs a DOM (happy-dom, jsdom, a browser). */
   hide(hidden: boolean): void;
-  /** Frees the agent's WebAssembly memory (its `fetch` answers 503 after). */
+  /** Frees the agent's WebAssembly memory. Leave its clients first: its `fetch` throws after. */
   free(): void;
 }
