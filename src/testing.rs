@@ -29,7 +29,10 @@
 use crate::api::{BrowserOptions, Options};
 use client_tools_core::protocol::FailReason;
 use client_tools_sessions::events::{reset_frame, After};
-use client_tools_sessions::{Limits, Route, SessionCore};
+/// The deadlines and limits of [`TestAgent::with_limits`] (the devserver's, from
+/// `client-tools-sessions`): `Limits { result_timeout_ms: 2_000, ..Limits::default() }`.
+pub use client_tools_sessions::Limits;
+use client_tools_sessions::{Route, SessionCore};
 use js_sys::{Array, Function, Object, Promise};
 use serde_json::Value;
 use std::cell::RefCell;
@@ -43,6 +46,10 @@ use wasm_bindgen_futures::JsFuture;
 pub const BASE_URL: &str = "https://agent.client-tools.test";
 const SESSION_ID: &str = "ses_test";
 const TOKEN: &str = "tok_test";
+
+/// The JS class of the `client-tools/testing` entry (cargo feature `testing-js`).
+#[cfg(feature = "testing-js")]
+mod js;
 
 /// A result was posted for a call that was never acked (`409 call_not_acked`).
 pub const ACK_BEFORE_RESULT: &str = "ack_before_result";
@@ -231,8 +238,13 @@ impl TestAgent {
 
     /// Options for a client of this agent: its session and token, and the agent's `fetch`.
     pub fn options(&self) -> Options {
+        Options::new(BASE_URL, SESSION_ID, TOKEN).fetch(self.fetch_function())
+    }
+
+    /// The function the client's `fetch` option gets: the agent's answers to its requests.
+    pub(crate) fn fetch_function(&self) -> Function {
         let f: &JsValue = (*self.fetch).as_ref();
-        Options::new(BASE_URL, SESSION_ID, TOKEN).fetch(f.clone().unchecked_into::<Function>())
+        f.clone().unchecked_into()
     }
 
     /// What the model is offered now: every live client's tools as `client__<name>__<tool>`.

@@ -1,17 +1,18 @@
 //! Browser tests of the Rust API (`client_tools::{Client, Options, Tool, CallContext}`), as a
-//! Rust web app or a `wasm-pack test` suite uses it, against a real devserver: register; a
-//! call through the agent routes answered; typed arguments refused naming the field;
-//! `set_tools` swapped before the result of the call that asked for it; `leave` twice;
-//! cancellation reaching a handler when its call fails on the server.
-//! Run with `wasm-pack test --headless --chrome -- --test web_rust_api`; one test uses the
-//! in-page agent (`client_tools::testing`) instead
-//! (`CLIENT_TOOLS_DEVSERVER` names the devserver; `scripts/test` sets it).
+//! Rust web app or a `wasm-pack test` suite uses it: register; a call answered; typed
+//! arguments refused naming the field; `set_tools` swapped before the result of the call that
+//! asked for it; `leave` twice; cancellation reaching a handler when its run is cancelled.
+//! Where a test needs only the platform's side it runs against the in-page agent
+//! (`client_tools::testing`, which also checks the protocol rules); where it reads what only the
+//! server knows (its client count, the model's schemas, a refused token) against a real
+//! devserver (`CLIENT_TOOLS_DEVSERVER` names it; `scripts/test` sets it).
+//! Run with `wasm-pack test --headless --chrome -- --test web_rust_api`.
 #![cfg(target_arch = "wasm32")]
 
 #[path = "web_rust/support.rs"]
 mod support;
 
-use client_tools::testing::TestAgent;
+use client_tools::testing::{CallOutcome, TestAgent, Violation};
 use client_tools::{CallContext, Client, ClientState, ErrorKind, Options, Tool};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -22,25 +23,9 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// The devserver's log of a call whose handler replaced the tools: the new list was declared
-/// before the call was answered (the ack may come before or after the `PUT`).
-fn assert_tools_before_result(log: &[String]) {
-    let at = |kind: &str| log.iter().position(|e| e == kind);
-    let (replaced, succeeded) = (at("client_tools_replaced"), at("client_tool_succeeded"));
-    assert!(
-        replaced.is_some() && succeeded.is_some() && replaced < succeeded,
-        "the tools are replaced before the result: {log:?}"
-    );
-    assert_eq!(
-        log.len(),
-        4,
-        "dispatched, acked, replaced, succeeded: {log:?}"
-    );
-}
-
 #[wasm_bindgen_test]
-async fn a_client_registers_and_answers_a_call_through_the_agent_routes() {
-    let s = session().await;
+async fn a_client_registers_and_answers_a_call() {
+    let agent = TestAgent::new();
     let seen: Rc<RefCell<Vec<String>>> = Rc::default();
     let log = seen.clone();
     let lookup = Tool::new(
@@ -59,7 +44,7 @@ async fn a_client_registers_and_answers_a_call_through_the_agent_routes() {
     .parameters(
         json!({"type": "object", "properties": {"id": {"type": "integer"}}, "required": ["id"]}),
     );
-    let client = Client::register(options(&s, "rust").tool(lookup))
+    let client = Client::register(agent.options().name("rust").tool(lookup))
         .await
         .expect("registered");
     assert!(
@@ -70,15 +55,26 @@ async fn a_client_registers_and_answers_a_call_through_the_agent_routes() {
     assert_eq!(client.name().as_deref(), Some("rust"));
     assert_eq!(client.state(), ClientState::Registered);
     assert!(client.expires_at().is_some(), "a TTL lifetime");
-    let run = agent::start_run(&s).await;
-    let out = agent::call(&s, &run, "client__rust__lookup", json!({"id": 7})).await;
-    assert_eq!(out["is_error"], false, "{out}");
-    let text: Value = serde_json::from_str(out["text"].as_str().unwrap()).unwrap();
+    let out = agent
+        .call("client__rust__lookup", json!({"id": 7}))
+        .await
+        .expect("answered");
+    assert!(!out.is_error, "{}", out.text);
+    let text: Value = serde_json::from_str(&out.text).unwrap();
     assert_eq!(text, json!({"order": 7, "status": "shipped"}));
-    let bad = agent::call(&s, &run, "client__rust__lookup", json!({"id": "7"})).await;
-    assert_eq!(bad["is_error"], true, "the schema is checked first: {bad}");
-    assert_eq!(seen.borrow().clone(), vec![format!("lookup {run}")]);
+    let bad = agent
+        .call("client__rust__lookup", json!({"id": "7"}))
+        .await
+        .expect("answered");
+    assert!(bad.is_error, "the schema is checked first: {}", bad.text);
+    let seen = seen.borrow().clone();
+    assert!(
+        seen.len() == 1 && seen[0].starts_with("lookup run_"),
+        "the handler ran once, with its run: {seen:?}"
+    );
+    agent.check().expect("no rule broken");
     client.leave().await.expect("left");
+    assert_eq!(agent.tools(), Vec::<String>::new(), "the client left");
     support::assert_no_borrow_across_js("the test");
 }
 
@@ -91,7 +87,7 @@ struct Highlight {
 
 #[wasm_bindgen_test]
 async fn typed_arguments_that_do_not_fit_are_refused_naming_the_field() {
-    let s = session().await;
+    let agent = TestAgent::new();
     let ran = Rc::new(Cell::new(0));
     let counter = ran.clone();
     let highlight = Tool::typed(
@@ -103,37 +99,34 @@ async fn typed_arguments_that_do_not_fit_are_refused_naming_the_field() {
             async move { format!("Row {} is {color}.", args.row_id) }
         },
     );
-    let client = Client::register(options(&s, "typed").tool(highlight))
+    let client = Client::register(agent.options().name("typed").tool(highlight))
         .await
         .expect("registered");
-    let run = agent::start_run(&s).await;
-    let ok = agent::call(
-        &s,
-        &run,
-        "client__typed__highlight_row",
-        json!({"row_id": "42"}),
-    )
-    .await;
+    let ok = agent
+        .call("highlight_row", json!({"row_id": "42"}))
+        .await
+        .expect("answered");
     assert_eq!(
-        (ok["is_error"].clone(), ok["text"].clone()),
-        (json!(false), json!("Row 42 is yellow."))
+        (ok.is_error, ok.text.as_str()),
+        (false, "Row 42 is yellow.")
     );
-    let bad = agent::call(
-        &s,
-        &run,
-        "client__typed__highlight_row",
-        json!({"row_id": 42}),
-    )
-    .await;
-    assert_eq!(bad["is_error"], true, "{bad}");
-    let text = bad["text"].as_str().unwrap();
+    let bad = agent
+        .call("highlight_row", json!({"row_id": 42}))
+        .await
+        .expect("answered");
+    assert!(bad.is_error, "{}", bad.text);
     assert!(
-        text.contains("row_id: invalid type: integer `42`, expected a string"),
-        "{text}"
+        bad.text
+            .contains("row_id: invalid type: integer `42`, expected a string"),
+        "{}",
+        bad.text
     );
-    let missing = agent::call(&s, &run, "client__typed__highlight_row", json!({})).await;
+    let missing = agent
+        .call("highlight_row", json!({}))
+        .await
+        .expect("answered");
     assert_eq!(
-        missing["text"],
+        missing.text,
         "the arguments do not fit: missing field `row_id`"
     );
     assert_eq!(
@@ -141,6 +134,7 @@ async fn typed_arguments_that_do_not_fit_are_refused_naming_the_field() {
         1,
         "the handler ran only for the arguments that fit"
     );
+    agent.check().expect("no rule broken");
     client.leave().await.expect("left");
     support::assert_no_borrow_across_js("the test");
 }
@@ -262,8 +256,8 @@ async fn bad_options_fail_naming_the_field_in_rust_spelling() {
 }
 
 #[wasm_bindgen_test]
-async fn a_call_that_fails_on_the_server_cancels_its_handler() {
-    let s = session().await;
+async fn a_cancelled_run_cancels_its_calls_handler() {
+    let agent = TestAgent::new();
     let started = Rc::new(Cell::new(false));
     let seen: Rc<RefCell<Option<(bool, String)>>> = Rc::default();
     let (flag, record) = (started.clone(), seen.clone());
@@ -286,14 +280,25 @@ async fn a_call_that_fails_on_the_server_cancels_its_handler() {
             }
         },
     );
-    let client = Client::register(options(&s, "cancel").tool(slow))
+    let client = Client::register(agent.options().name("cancel").tool(slow))
         .await
         .expect("registered");
-    let run = agent::start_run(&s).await;
-    let _id = agent::call_tool(&s, &run, "client__cancel__slow", json!({})).await;
+    let outcome: Rc<RefCell<Option<Result<CallOutcome, Violation>>>> = Rc::default();
+    let (caller, slot) = (agent.clone(), outcome.clone());
+    wasm_bindgen_futures::spawn_local(async move {
+        let out = caller.call("slow", json!({})).await;
+        *slot.borrow_mut() = Some(out);
+    });
     wait_for("the handler to start", || started.get()).await;
-    agent::cancel_run(&s, &run).await;
+    agent.cancel();
     wait_for("the handler to be cancelled", || seen.borrow().is_some()).await;
+    wait_for("the call to settle", || outcome.borrow().is_some()).await;
+    let out = outcome
+        .borrow_mut()
+        .take()
+        .unwrap()
+        .expect("no rule broken");
+    assert_eq!(out.failed, Some("run_gone"), "the call failed with its run");
     let (aborted, reason) = seen.borrow().clone().unwrap();
     assert!(aborted, "the signal aborted and the context says cancelled");
     assert!(!reason.is_empty(), "the signal's reason says why");
@@ -375,7 +380,7 @@ async fn a_page_tool_made_in_rust_fills_a_form() {
 #[wasm_bindgen_test]
 async fn the_navigate_tool_made_in_rust_declares_the_new_screens_tools_before_its_result() {
     use client_tools::tools::{navigate, NavigateOptions};
-    let s = session().await;
+    let agent = TestAgent::new();
     let slot: Rc<RefCell<Option<Client>>> = Rc::default();
     let paths: Rc<RefCell<Vec<String>>> = Rc::default();
     let (owner, seen) = (slot.clone(), paths.clone());
@@ -393,26 +398,22 @@ async fn the_navigate_tool_made_in_rust_declares_the_new_screens_tools_before_it
         }
     }))
     .expect("valid options");
-    let client = Client::register(options(&s, "router").tool(nav))
+    let client = Client::register(agent.options().name("router").tool(nav))
         .await
         .expect("registered");
     *slot.borrow_mut() = Some(client);
-    let run = agent::start_run(&s).await;
-    let id = agent::call_tool(
-        &s,
-        &run,
-        "client__router__navigate",
-        json!({"url": "/orders?q=7"}),
-    )
-    .await;
-    let out = agent::wait_call(&s, &run, &id).await;
-    assert_eq!(out["is_error"], false, "{out}");
+    let out = agent
+        .call("navigate", json!({"url": "/orders?q=7"}))
+        .await
+        .expect("answered");
+    assert!(!out.is_error, "{}", out.text);
     assert_eq!(paths.borrow().clone(), ["/orders?q=7"]);
-    let log: Vec<String> = (agent::events(&s).await.iter())
-        .filter(|e| e["type"] == "client_tools_replaced" || e["data"]["call_id"] == id.as_str())
-        .map(|e| e["type"].as_str().unwrap_or_default().to_owned())
-        .collect();
-    assert_tools_before_result(&log);
+    assert_eq!(
+        out.tools,
+        ["client__router__filter_orders"],
+        "the new screen's tools were declared before the result"
+    );
+    agent.check().expect("no rule broken");
     let client = slot.borrow_mut().take().unwrap();
     client.leave().await.expect("left");
     support::assert_no_borrow_across_js("the test");

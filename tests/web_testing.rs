@@ -266,3 +266,29 @@ async fn a_hidden_tab_leaves_and_comes_back_with_when_hidden_leave() {
     agent.check().expect("no rule broken");
     client.leave().await.expect("left");
 }
+
+/// `Limits` comes with the agent (`client_tools::testing::Limits`), so an app's test can
+/// shorten a deadline without depending on `client-tools-sessions`: a handler that never
+/// returns is answered by the client itself at the 300-ms result deadline, no rule broken.
+#[wasm_bindgen_test]
+async fn a_shorter_result_deadline_from_the_agents_limits_answers_a_stuck_handler() {
+    use client_tools::testing::Limits;
+    let agent = TestAgent::with_limits(Limits {
+        result_timeout_ms: 300,
+        ..Limits::default()
+    });
+    let stuck = Tool::new("stuck", "Never returns.", |_args, _ctx| {
+        std::future::pending::<&'static str>()
+    });
+    let client = Client::register(agent.options().tool(stuck))
+        .await
+        .expect("registered");
+    let out = agent.call("stuck", json!({})).await.expect("answered");
+    assert!(
+        out.is_error && out.text.contains("timed out"),
+        "{}",
+        out.text
+    );
+    agent.check().expect("no rule broken");
+    client.leave().await.expect("left");
+}

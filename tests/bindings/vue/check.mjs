@@ -1,7 +1,10 @@
 // Vite + Vue 3 + vue-router: `vite build`, then the route checks
-// (routes.mjs) against the built app, its lazy route's chunk held back 300 ms.
+// (routes.mjs) against the built app, its lazy route's chunk held back 300 ms, and those that
+// need only the platform's side against client-tools/testing's agent in the page
+// (agent-routes.mjs).
 import { join } from "node:path";
 import { main, run, serveStatic, startDevserver } from "../../consumers/helpers.mjs";
+import { checkAgentRoutes } from "../agent-routes.mjs";
 import { checkRoutes } from "../routes.mjs";
 import { bin, options, report } from "../suite.mjs";
 
@@ -13,6 +16,7 @@ await main(async (checks) => {
   try {
     const puts = await checkRoutes(checks, { label: "vue", name: "vue", siteUrl: site.url, devserverUrl: server.url, session: "vue", token: "vue-token" });
     report("vue", puts);
+    await checkAgentRoutes(checks, { label: "vue", name: "vue", siteUrl: site.url });
   } finally {
     site.close();
     await server.stop();

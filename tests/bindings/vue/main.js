@@ -16,6 +16,13 @@ const options = {
   name: "vue",
   onStatus: (status) => seen.statuses.push(status),
 };
+// ?agent=test: the platform's side is client-tools/testing's agent in this page, not the
+// devserver (../agent-routes.mjs drives it as window.__agent).
+if (query.get("agent") === "test") {
+  const { TestAgent } = await import("client-tools/testing");
+  window.__agent = new TestAgent();
+  Object.assign(options, window.__agent.options());
+}
 // A zod schema: converted to JSON Schema once, its refinements checked after the SDK's checks.
 const SIGNUP = z.object({
   email: z.string().email(),
