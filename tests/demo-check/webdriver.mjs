@@ -120,6 +120,10 @@ class Page {
       script: "const e = window.__webdriverErrors || []; window.__webdriverErrors = []; return e;",
       args: [],
     }).catch(() => []);
+    // A document that unloads while the script runs gives no array (Firefox answers null, seen
+    // once in a clean-clone run: "errors is not iterable" after a form's submit loaded a page);
+    // a new document has no collector until the next goto (above), so nothing is lost here.
+    if (!Array.isArray(errors)) return;
     for (const message of errors) for (const h of this.handlers) h({ message });
   }
 
