@@ -1,11 +1,17 @@
 //! WebMCP exposure (the JS API's `exposeToWebMCP`: `js_api::webmcp`): the page's tools offered to an in-browser agent through WebMCP
 //! (`document.modelContext.registerTool`), run through the call runtime (the browser does not
-//! check arguments: the runtime does), answered as text, errors included (a throw loses its
-//! message in Chromium), and unregistered when the app's signal aborts.
+//! check arguments: the runtime does), and unregistered when the app's signal aborts. A
+//! success is answered as its text; an error as MCP's `{ content: [{ type: "text", text }],
+//! isError: true }` (a throw would lose its message in Chromium, and a plain string reads as a
+//! success to an MCP client on the MCP-B polyfill; Chromium's agent reads the object as its
+//! JSON text).
 //!
-//! What Chromium 156 offers (behind `--enable-features=WebMCP`): `registerTool(tool, {
-//! signal })` returning a promise, unregistering when that signal aborts; no
-//! `unregisterTool`. A tool swap aborts the previous generation's signal and registers anew.
+//! What Chromium 156 and the MCP-B polyfill offer: `registerTool(tool, { signal })` returning
+//! a promise, unregistering when that signal aborts; no `unregisterTool`. Each tool has its own
+//! registration (and signal): a swap unregisters only the tools that went or changed and
+//! registers only the new or changed ones, so a tool kept across a swap stays registered (a
+//! call in flight on it is never cut off) and an MCP client hears one `list_changed` per tool
+//! that changed (MCP-B sends one per registration).
 
 use crate::browser::Shared;
 use crate::js::JsRefCell;
@@ -101,17 +107,33 @@ struct Exposure {
     follows: Weak<Followed>,
     /// Settles once the latest tool list of the followed client is registered.
     registering: JsRefCell<Option<Promise>>,
-    /// The names the latest generation registered, once it has.
+    /// The names the latest tool list registered, once it has.
     names: JsRefCell<Vec<String>>,
-    /// Aborting it unregisters the current generation's tools.
-    generation: JsRefCell<Option<AbortController>>,
-    /// Counts generations (each is a run for `maxCallsPerRun`) and calls (their ids).
+    /// Each tool registered with the browser (or being registered), by its prefixed name.
+    registered: JsRefCell<Vec<Registered>>,
+    /// Counts tool lists (each is a run for `maxCallsPerRun`) and calls (their ids).
     generations: Cell<u64>,
     calls: Cell<u64>,
     stopped: Cell<bool>,
-    /// The `execute` functions of the current generation, and the app signal's listener.
-    closures: JsRefCell<Vec<ExecuteFn>>,
+    /// The app signal's listener.
     on_abort: JsRefCell<Option<AbortListener>>,
+}
+
+/// One tool's registration with the browser: what was registered (to tell a change), the
+/// controller whose abort unregisters it, and its `execute` function.
+struct Registered {
+    name: String,
+    /// The tool's description, input schema and annotations as registered, as one text.
+    shape: String,
+    controller: AbortController,
+    _execute: ExecuteFn,
+}
+
+impl Drop for Registered {
+    /// Unregisters the tool (aborting twice is harmless).
+    fn drop(&mut self) {
+        let _ = crate::js::call_method(&self.controller, "abort", &[]);
+    }
 }
 
 thread_local! {
@@ -147,6 +169,22 @@ pub(crate) fn track_client(client: &JsValue, key: usize, followed: Weak<Followed
     CLIENTS.with(|c| c.borrow_mut().push((key, followed)));
 }
 
+/// Waits until every exposure that follows the client `key` has registered the client's
+/// latest tools: `setTools` resolves once WebMCP holds the new list too (the ordering rule).
+pub(crate) async fn registered(key: usize) {
+    let Some(followed) = followed(key) else {
+        return;
+    };
+    let mut exposures = Vec::new();
+    for w in followed.exposures.borrow().iter() {
+        exposures.extend(w.upgrade());
+    }
+    drop(followed);
+    for exposure in exposures {
+        exposure.registered_all().await;
+    }
+}
+
 /// The client `key` left: `exposeToWebMCP` no longer finds it (the exposures that follow it
 /// keep what they registered).
 pub(crate) fn forget_client(key: usize) {
@@ -176,10 +214,11 @@ pub(crate) fn model_context() -> Option<JsValue> {
 use crate::js::{get as prop, set};
 
 impl Exposure {
-    /// Registers `tools` as a new generation, unregistering the previous one; `names` holds
-    /// what it registered unless a newer list replaced it meanwhile. Fails with an
-    /// `invalid_option` `Error` naming a name the prefix breaks, or a `rejected` one naming a
-    /// refusal of the browser.
+    /// Registers `tools` in place of the list registered before: the tools that went or changed
+    /// are unregistered, the new or changed ones registered, the others kept as they are.
+    /// `names` holds what it registered unless a newer list replaced it meanwhile. Fails with
+    /// an `invalid_option` `Error` naming a name the prefix breaks, or a `rejected` one naming
+    /// a refusal of the browser.
     async fn register_all(self: &Rc<Self>, tools: Rc<Registry<Entry>>) -> Result<(), JsValue> {
         for (i, name) in tools.names().iter().enumerate() {
             check_name(
@@ -188,60 +227,77 @@ impl Exposure {
             )
             .map_err(|e| crate::js::invalid(&e.to_string()))?;
         }
-        // Taken out before it aborts: the signal's listeners may call back in.
-        if let Some(old) = self.generation.take() {
-            let _ = crate::js::call_method(&old, "abort", &[]);
-        }
-        self.closures.borrow_mut().clear();
         if self.stopped.get() {
             return Ok(());
         }
-        let controller = AbortController::new().map_err(|_| {
-            crate::js::error(
-                client_tools_core::api::ErrorKind::Rejected,
-                "AbortController is missing",
-            )
-        })?;
-        let signal: AbortSignal = crate::js::get(&controller, "signal").unchecked_into();
-        *self.generation.borrow_mut() = Some(controller);
         *self.tools.borrow_mut() = tools.clone();
         let generation = self.generations.get() + 1;
         self.generations.set(generation);
-        let mut registered = Vec::new();
+        let mut wanted = Vec::new();
         for (def, entry) in tools.defs().iter().zip(tools.handlers()) {
-            if self.generations.get() != generation {
-                break; // a later tool list replaced this one while it registered
-            }
-            let name = format!("{}{}", self.prefix, def.spec.name);
             let tool = Object::new();
-            set(&tool, "name", &name.as_str().into());
+            set(
+                &tool,
+                "name",
+                &format!("{}{}", self.prefix, def.spec.name).into(),
+            );
             // Chromium refuses an empty description; the name is what the model would go by.
             let description = match def.spec.description.as_str() {
                 "" => def.spec.name.as_str(),
                 d => d,
             };
+            let schema = input_schema(def).to_string();
+            let annotations = entry.annotations.as_deref().unwrap_or("");
+            let shape = format!("{description}\n{schema}\n{annotations}");
             set(&tool, "description", &description.into());
-            set(
-                &tool,
-                "inputSchema",
-                &from_json_text(&input_schema(def).to_string()),
-            );
-            if let Some(annotations) = &entry.annotations {
+            set(&tool, "inputSchema", &from_json_text(&schema));
+            if !annotations.is_empty() {
                 set(&tool, "annotations", &from_json_text(annotations));
             }
+            wanted.push((def.spec.name.clone(), tool, shape));
+        }
+        // The tools that went or changed are unregistered (dropped: their signals abort)
+        // before anything registers, so a changed tool's name is free again.
+        let gone: Vec<Registered> = {
+            let mut registered = self.registered.borrow_mut();
+            let (kept, gone) = std::mem::take(&mut *registered).into_iter().partition(|r| {
+                wanted.iter().any(|(name, _, shape)| {
+                    r.name == format!("{}{name}", self.prefix) && r.shape == *shape
+                })
+            });
+            *registered = kept;
+            gone
+        };
+        drop(gone);
+        for (tool_name, tool, shape) in wanted {
+            if self.generations.get() != generation || self.stopped.get() {
+                return Ok(()); // a later list replaced this one, or the app's signal aborted
+            }
+            let name = format!("{}{tool_name}", self.prefix);
+            if self.registered.borrow().iter().any(|r| r.name == name) {
+                continue; // kept as it is
+            }
             let weak = Rc::downgrade(self);
-            let (tool_name, run) = (def.spec.name.clone(), format!("webmcp-{generation}"));
             let execute = ExecuteFn::new(move |input: JsValue, _| match weak.upgrade() {
-                Some(exposure) => exposure.execute(&tool_name, &run, &input).into(),
-                None => {
-                    Promise::resolve(&JsValue::from_str("Error: this tool is no longer offered."))
-                        .into()
-                }
+                Some(exposure) => exposure.execute(&tool_name, &input).into(),
+                None => Promise::resolve(&no_longer_offered()).into(),
             });
             set(&tool, "execute", execute.as_ref());
-            self.closures.borrow_mut().push(execute);
+            let controller = AbortController::new().map_err(|_| {
+                crate::js::error(
+                    client_tools_core::api::ErrorKind::Rejected,
+                    "AbortController is missing",
+                )
+            })?;
             let options = Object::new();
-            set(&options, "signal", &signal);
+            set(&options, "signal", &crate::js::get(&controller, "signal"));
+            // Kept from now on, so that a stop or a newer list meanwhile unregisters it too.
+            self.registered.borrow_mut().push(Registered {
+                name: name.clone(),
+                shape,
+                controller,
+                _execute: execute,
+            });
             let done =
                 crate::js::call_method(&self.model_context, "registerTool", &[&tool, &options]);
             let done = match done {
@@ -249,9 +305,16 @@ impl Exposure {
                 Err(e) => Err(e),
             };
             if let Err(e) = done {
-                if self.generations.get() != generation {
-                    break; // aborted by the list that replaced this one
+                if self.generations.get() != generation || self.stopped.get() {
+                    return Ok(()); // unregistered by the list that replaced this one, or the app
                 }
+                // Taken out first: dropping it calls JS (its controller's abort).
+                let refused = {
+                    let mut registered = self.registered.borrow_mut();
+                    let at = registered.iter().position(|r| r.name == name);
+                    at.map(|i| registered.remove(i))
+                };
+                drop(refused);
                 return Err(crate::js::error(
                     client_tools_core::api::ErrorKind::Rejected,
                     &format!(
@@ -261,17 +324,20 @@ impl Exposure {
                     ),
                 ));
             }
-            registered.push(name);
         }
-        if self.generations.get() == generation {
-            *self.names.borrow_mut() = registered;
-        }
+        *self.names.borrow_mut() = self
+            .registered
+            .borrow()
+            .iter()
+            .map(|r| r.name.clone())
+            .collect();
         Ok(())
     }
 
-    /// One call from the agent: through the runtime, answered as text; an error as
-    /// `Error: …`, which the agent reads where a throw would reach it without its message.
-    fn execute(self: &Rc<Self>, tool: &str, run: &str, input: &JsValue) -> Promise {
+    /// One call from the agent: through the runtime, answered as [`answer`] writes it. Each
+    /// tool list is a run (for `maxCallsPerRun`).
+    fn execute(self: &Rc<Self>, tool: &str, input: &JsValue) -> Promise {
+        let run = &format!("webmcp-{}", self.generations.get());
         let n = self.calls.get() + 1;
         self.calls.set(n);
         let call_id = format!("webmcp-{n}");
@@ -279,7 +345,7 @@ impl Exposure {
             Ok(args) => args,
             Err(message) => {
                 let answer = Answer::error(ErrorKind::InvalidArguments, message);
-                return Promise::resolve(&text(answer));
+                return Promise::resolve(&written(answer));
             }
         };
         let tools = self.tools.borrow().clone();
@@ -309,20 +375,16 @@ impl Exposure {
                 deadline,
                 None,
             ),
-            (Admission::Answer(answer), _) => return Promise::resolve(&text(answer)),
-            _ => {
-                return Promise::resolve(&JsValue::from_str(
-                    "Error: this tool is no longer offered.",
-                ))
-            }
+            (Admission::Answer(answer), _) => return Promise::resolve(&written(answer)),
+            _ => return Promise::resolve(&no_longer_offered()),
         };
         let this = self.clone();
         crate::js::promise::from_future(Box::pin(async move {
             let answer = outcome.await;
             this.settle_tools().await;
             Ok(match answer {
-                Some(answer) => text(answer),
-                None => "Error: the call was aborted.".into(),
+                Some(answer) => written(answer),
+                None => error_result("the call was aborted."),
             })
         }))
     }
@@ -336,7 +398,12 @@ impl Exposure {
         };
         followed.flush();
         drop(followed);
-        // Until no newer list replaced the one awaited (a refusal was warned of already).
+        self.registered_all().await;
+    }
+
+    /// Waits until the latest tool list of the followed client is registered: until no newer
+    /// list replaced the one awaited (a refusal was warned of already).
+    async fn registered_all(&self) {
         loop {
             let Some(registering) = self.registering.borrow().clone() else {
                 return;
@@ -353,29 +420,46 @@ impl Exposure {
     /// The app's signal aborted: every tool is unregistered and no client is followed.
     fn stop(self: &Rc<Self>) {
         self.stopped.set(true);
-        if let Some(c) = self.generation.take() {
-            let _ = crate::js::call_method(&c, "abort", &[]);
+        // Unregistered at once (their signals abort); their `execute` functions and the
+        // listener are dropped after this call returns: this may run inside the signal's
+        // listener, and the signal aborts only once.
+        let registered = std::mem::take(&mut *self.registered.borrow_mut());
+        for r in &registered {
+            let _ = crate::js::call_method(&r.controller, "abort", &[]);
         }
-        // Dropped (the listener removed) after this call returns: this may run inside the
-        // signal's listener, and the signal aborts only once.
-        let closures = std::mem::take(&mut *self.closures.borrow_mut());
         let on_abort = self.on_abort.borrow_mut().take();
         let this = self.clone();
         crate::js::promise::spawn(Box::pin(async move {
-            drop((closures, on_abort));
+            drop((registered, on_abort));
             LIVE.with(|l| l.borrow_mut().retain(|e| !Rc::ptr_eq(e, &this)));
         }));
     }
 }
 
-/// An answer as the text the agent reads.
-fn text(answer: Answer) -> JsValue {
+/// An answer as the agent reads it: a success as its text, an error as [`error_result`].
+fn written(answer: Answer) -> JsValue {
     let (text, is_error) = answer.into_text(ResultLimit::None);
     if is_error {
-        format!("Error: {text}").into()
+        error_result(&text)
     } else {
         text.into()
     }
+}
+
+/// An error as MCP's tool result: `{ content: [{ type: "text", text }], isError: true }`.
+fn error_result(text: &str) -> JsValue {
+    let part = Object::new();
+    set(&part, "type", &"text".into());
+    set(&part, "text", &text.into());
+    let out = Object::new();
+    set(&out, "content", &js_sys::Array::of1(&part));
+    set(&out, "isError", &true.into());
+    out.into()
+}
+
+/// The answer of a call on a tool the exposure no longer offers.
+fn no_longer_offered() -> JsValue {
+    error_result("this tool is no longer offered.")
 }
 
 fn error_text(e: &JsValue) -> String {
@@ -442,11 +526,10 @@ pub(crate) fn expose(
         },
         registering: JsRefCell::new(None),
         names: JsRefCell::new(Vec::new()),
-        generation: JsRefCell::new(None),
+        registered: JsRefCell::new(Vec::new()),
         generations: Cell::new(0),
         calls: Cell::new(0),
         stopped: Cell::new(false),
-        closures: JsRefCell::new(Vec::new()),
         on_abort: JsRefCell::new(None),
     });
     if let Some(signal) = &signal {

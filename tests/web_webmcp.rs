@@ -19,6 +19,19 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+/// The message of an error answer as Chromium's agent reads it: the JSON text of MCP's
+/// `{ content: [{ type: "text", text }], isError: true }` (panics on anything else).
+fn error_text(answer: &serde_json::Value) -> String {
+    let text = answer
+        .as_str()
+        .unwrap_or_else(|| panic!("not text: {answer}"));
+    let result: serde_json::Value =
+        serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
+    assert_eq!(result["isError"], true, "{text}");
+    assert_eq!(result["content"][0]["type"], "text", "{text}");
+    result["content"][0]["text"].as_str().unwrap().to_owned()
+}
+
 #[wasm_bindgen(inline_js = r#"
 const ROW = { type: "object", properties: { row_id: { type: "string" } }, required: ["row_id"] };
 
@@ -204,9 +217,9 @@ extern "C" {
 }
 
 #[wasm_bindgen_test]
-async fn tools_are_called_through_model_context_execute_tool_with_errors_as_text() {
+async fn tools_are_called_through_model_context_execute_tool_with_errors_as_mcp_error_results() {
     if support::skipped_outside_chromium(
-        "tools_are_called_through_model_context_execute_tool_with_errors_as_text",
+        "tools_are_called_through_model_context_execute_tool_with_errors_as_mcp_error_results",
         "document.modelContext && typeof document.modelContext.executeTool === 'function'",
         "WebMCP (document.modelContext.executeTool)",
     ) {
@@ -247,21 +260,17 @@ async fn tools_are_called_through_model_context_execute_tool_with_errors_as_text
         "{listed}"
     );
     assert_eq!(seen["highlight"], "Row 42 is highlighted.");
-    let bad = seen["badArgument"].as_str().unwrap();
+    let bad = error_text(&seen["badArgument"]);
     assert!(
-        bad.starts_with("Error: Invalid arguments for \"highlight_row\": ")
-            && bad.contains("row_id"),
+        bad.starts_with("Invalid arguments for \"highlight_row\": ") && bad.contains("row_id"),
         "{bad}"
     );
     assert!(
-        seen["noArgument"]
-            .as_str()
-            .unwrap()
-            .starts_with("Error: Invalid arguments"),
+        error_text(&seen["noArgument"]).starts_with("Invalid arguments"),
         "{}",
         seen["noArgument"]
     );
-    assert_eq!(seen["thrown"], "Error: the table is gone");
+    assert_eq!(error_text(&seen["thrown"]), "the table is gone");
     assert_eq!(seen["lookup"], "{\"rows\":3}");
     assert!(
         seen["describe"].to_string().contains("customer"),
@@ -309,15 +318,12 @@ async fn a_client_is_followed_through_set_tools_until_the_signal_aborts() {
     assert_eq!(seen["swapped"], json!(["open_order", "slow"]));
     assert_eq!(seen["open"], "order 7 is open");
     assert!(
-        seen["openBad"]
-            .as_str()
-            .unwrap()
-            .starts_with("Error: Invalid arguments for \"open_order\""),
+        error_text(&seen["openBad"]).starts_with("Invalid arguments for \"open_order\""),
         "{}",
         seen["openBad"]
     );
     assert_eq!(seen["gone"], "not registered: list_orders");
-    assert_eq!(seen["timeout"], "Error: timed out after 100 ms");
+    assert_eq!(error_text(&seen["timeout"]), "timed out after 100 ms");
     assert_eq!(seen["sessions"], "order 8 is open");
     assert_eq!(seen["afterAbort"], json!([]));
     assert_eq!(seen["afterAbortSwap"], json!([]));

@@ -18,7 +18,6 @@ pub struct Client {
     leaving: JsRefCell<Option<Promise>>,
 }
 
-#[cfg(feature = "webmcp")]
 impl Client {
     /// The key `exposeToWebMCP` finds this client by.
     fn key(&self) -> usize {
@@ -159,7 +158,7 @@ impl Client {
             Ok(p) => p,
             Err(e) => return rejected(&e),
         };
-        settle(pending)
+        settle(pending, Some(self.key()))
     }
 
     /// The tool scopes of api.js's `ToolScope`, in one export (less .wasm than three): `n` 0
@@ -182,7 +181,7 @@ impl Client {
             };
         }
         Ok(match shared.update_scope(id, tools) {
-            Ok(pending) => settle(pending),
+            Ok(pending) => settle(pending, Some(self.key())),
             Err(e) => rejected(&e),
         }
         .into())
@@ -198,17 +197,27 @@ impl Client {
         }
         #[cfg(feature = "webmcp")]
         crate::webmcp::forget_client(self.key());
-        let promise = settle(self.client.begin_leave());
+        let promise = settle(self.client.begin_leave(), None);
         *self.leaving.borrow_mut() = Some(promise.clone());
         promise
     }
 }
 
 /// The promise of an op: resolved once the server answered, rejected with the SDK's `Error`.
-fn settle(pending: crate::api::client::Pending) -> Promise {
+/// Settles once the server has the request, and for a change of tools (`tools_of`: the
+/// client's key) once every `exposeToWebMCP` following the client has registered them too.
+fn settle(pending: crate::api::client::Pending, tools_of: Option<usize>) -> Promise {
     js::promise::from_future(Box::pin(async move {
         match crate::api::client::settled(pending).await {
-            Ok(()) => Ok(JsValue::UNDEFINED),
+            Ok(()) => {
+                #[cfg(feature = "webmcp")]
+                if let Some(key) = tools_of {
+                    crate::webmcp::registered(key).await;
+                }
+                #[cfg(not(feature = "webmcp"))]
+                let _ = tools_of;
+                Ok(JsValue::UNDEFINED)
+            }
             Err(e) => Err(js::error(e.kind(), &e.to_string())),
         }
     }))
