@@ -1,33 +1,51 @@
 //! WebMCP exposure (the JS API's `exposeToWebMCP`: `js_api::webmcp`): the page's tools offered to an in-browser agent through WebMCP
 //! (`document.modelContext.registerTool`), run through the call runtime (the browser does not
-//! check arguments: the runtime does), and unregistered when the app's signal aborts. A
-//! success is answered as its text; an error as MCP's `{ content: [{ type: "text", text }],
-//! isError: true }` (a throw would lose its message in Chromium, and a plain string reads as a
-//! success to an MCP client on the MCP-B polyfill; Chromium's agent reads the object as its
-//! JSON text).
+//! check arguments: the runtime does), and unregistered when the app's signal aborts.
 //!
-//! What Chromium 156 and the MCP-B polyfill offer: `registerTool(tool, { signal })` returning
-//! a promise, unregistering when that signal aborts; no `unregisterTool`. Each tool has its own
-//! registration (and signal): a swap unregisters only the tools that went or changed and
-//! registers only the new or changed ones, so a tool kept across a swap stays registered (a
-//! call in flight on it is never cut off) and an MCP client hears one `list_changed` per tool
-//! that changed (MCP-B sends one per registration).
+//! The registrations themselves are JS's (src/webmcp/host.js: each tool its own, a swap
+//! touching only what changed, the answer's shape per host); this side keeps what is the SDK's:
+//! the tool list as the registry checked it, the calls through the runtime, and the client an
+//! exposure follows.
 
 use crate::browser::Shared;
+use crate::js::set;
 use crate::js::JsRefCell;
 use crate::runner::{from_json_text, Entry, Runner};
 use client_tools_core::adapters::registry::{check_name, input_schema, Registry};
 use client_tools_core::calls::{Admission, Answer, Call, ErrorKind, ResultLimit};
-use client_tools_core::quote::Quoted;
-use js_sys::{Object, Promise, Reflect};
+use js_sys::{Array, Function, Object, Promise};
 use std::cell::Cell;
 use std::future::Future;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
-use web_sys::{AbortController, AbortSignal};
+use web_sys::AbortSignal;
 
-/// A registered tool's `execute(input)`, in the SDK's one closure shape (see `js::Callback`).
-type ExecuteFn = Closure<crate::js::Callback>;
+#[wasm_bindgen(module = "/src/webmcp/host.js")]
+extern "C" {
+    /// `document.modelContext`, else `navigator.modelContext`, if it can register tools.
+    #[wasm_bindgen(js_name = modelContext)]
+    pub(crate) fn model_context() -> Option<js_sys::Object>;
+
+    /// One exposure's registrations with the browser.
+    type Host;
+    #[wasm_bindgen(constructor, js_class = "Exposure")]
+    fn new(model_context: &JsValue, run: &Function) -> Host;
+    /// Registers a list of tools in place of the one before; rejects with the text naming a
+    /// tool the browser refused.
+    #[wasm_bindgen(method)]
+    fn update(this: &Host, tools: &Array) -> Promise;
+    /// `update` for a followed client's new tools, warning of a refusal.
+    #[wasm_bindgen(method)]
+    fn follow(this: &Host, tools: &Array);
+    /// Settles once the latest list is registered.
+    #[wasm_bindgen(method)]
+    fn settled(this: &Host) -> Promise;
+    #[wasm_bindgen(method)]
+    fn stop(this: &Host);
+    /// The names the latest list registered (an array of strings).
+    #[wasm_bindgen(method, getter)]
+    fn names(this: &Host) -> Array;
+}
 
 /// The listener on the app's signal that stops the exposure when it aborts (removed when dropped).
 type AbortListener = crate::browser::guards::Listener;
@@ -72,75 +90,49 @@ impl Followed {
         }
     }
 
+    /// The exposures that follow the client, still live.
+    fn exposures(&self) -> Vec<Rc<Exposure>> {
+        let mut exposures = self.exposures.borrow_mut();
+        exposures.retain(|w| w.strong_count() > 0);
+        exposures.iter().filter_map(Weak::upgrade).collect()
+    }
+
     /// The client offers other tools: the exposures that follow it register them instead.
     fn offer_changed(&self) {
         let Some(tools) = self.offered() else { return };
-        self.exposures.borrow_mut().retain(|w| w.strong_count() > 0);
-        let mut live = Vec::new();
-        for w in self.exposures.borrow().iter() {
-            live.extend(w.upgrade());
-        }
-        for exposure in live {
-            let (tools, this) = (tools.clone(), exposure.clone());
-            let done = crate::js::promise::from_future(Box::pin(async move {
-                if let Err(e) = this.register_all(tools).await {
-                    let message = crate::js::string_prop(&e, "message");
-                    warn(&format!(
-                        "exposeToWebMCP: the client's new tools: {message}"
-                    ));
-                }
-                Ok(JsValue::UNDEFINED)
-            }));
-            *exposure.registering.borrow_mut() = Some(done);
+        for exposure in self.exposures() {
+            match exposure.listed(tools.clone()) {
+                Ok(list) => exposure.host.follow(&list),
+                Err(e) => warn(&format!(
+                    "exposeToWebMCP: the client's new tools: {}",
+                    crate::js::string_prop(&e, "message")
+                )),
+            }
         }
     }
 }
 
 /// One `exposeToWebMCP`: its tools (swapped when a followed client's tools change), the
-/// runtime their calls go through, and the signal of the current registrations.
+/// runtime their calls go through, and its registrations (JS's).
 struct Exposure {
-    model_context: JsValue,
+    host: Host,
     prefix: String,
     runner: Rc<Runner>,
     tools: JsRefCell<Rc<Registry<Entry>>>,
     /// The client it follows, if it follows one.
     follows: Weak<Followed>,
-    /// Settles once the latest tool list of the followed client is registered.
-    registering: JsRefCell<Option<Promise>>,
-    /// The names the latest tool list registered, once it has.
-    names: JsRefCell<Vec<String>>,
-    /// Each tool registered with the browser (or being registered), by its prefixed name.
-    registered: JsRefCell<Vec<Registered>>,
     /// Counts tool lists (each is a run for `maxCallsPerRun`) and calls (their ids).
     generations: Cell<u64>,
     calls: Cell<u64>,
-    stopped: Cell<bool>,
     /// The app signal's listener.
     on_abort: JsRefCell<Option<AbortListener>>,
-}
-
-/// One tool's registration with the browser: what was registered (to tell a change), the
-/// controller whose abort unregisters it, and its `execute` function.
-struct Registered {
-    name: String,
-    /// The tool's description, input schema and annotations as registered, as one text.
-    shape: String,
-    controller: AbortController,
-    _execute: ExecuteFn,
-}
-
-impl Drop for Registered {
-    /// Unregisters the tool (aborting twice is harmless).
-    fn drop(&mut self) {
-        let _ = crate::js::call_method(&self.controller, "abort", &[]);
-    }
 }
 
 thread_local! {
     /// The registered clients' followed state, by client key: weak, and a client's entry goes
     /// when it leaves or is freed.
     static CLIENTS: JsRefCell<Vec<(usize, Weak<Followed>)>> = const { JsRefCell::new(Vec::new()) };
-    /// Exposures with tools registered: the browser holds their `execute` closures.
+    /// Exposures with tools registered, until their signal aborts.
     static LIVE: JsRefCell<Vec<Rc<Exposure>>> = const { JsRefCell::new(Vec::new()) };
 }
 
@@ -164,7 +156,7 @@ pub(crate) fn followed(key: usize) -> Option<Rc<Followed>> {
 /// Marks the JS `client` object with `key`, so `exposeToWebMCP(client)` finds what
 /// `followed` follows. Called by `Client.register`.
 pub(crate) fn track_client(client: &JsValue, key: usize, followed: Weak<Followed>) {
-    let _ = Reflect::set(client, &key_symbol(), &JsValue::from_f64(key as f64));
+    let _ = js_sys::Reflect::set(client, &key_symbol(), &JsValue::from_f64(key as f64));
     forget_client(key);
     CLIENTS.with(|c| c.borrow_mut().push((key, followed)));
 }
@@ -175,13 +167,10 @@ pub(crate) async fn registered(key: usize) {
     let Some(followed) = followed(key) else {
         return;
     };
-    let mut exposures = Vec::new();
-    for w in followed.exposures.borrow().iter() {
-        exposures.extend(w.upgrade());
-    }
+    let exposures = followed.exposures();
     drop(followed);
     for exposure in exposures {
-        exposure.registered_all().await;
+        let _ = crate::js::promise::wait(&exposure.host.settled()).await;
     }
 }
 
@@ -195,158 +184,50 @@ pub(crate) fn forget_client(key: usize) {
 }
 
 fn warn(message: &str) {
-    let console = prop(&js_sys::global(), "console");
+    let console = crate::js::get(&js_sys::global(), "console");
     let _ = crate::js::call_method(&console, "warn", &[&message.into()]);
 }
 
-/// `document.modelContext`, else `navigator.modelContext`, if it can register tools.
-pub(crate) fn model_context() -> Option<JsValue> {
-    let global = js_sys::global();
-    for owner in ["document", "navigator"] {
-        let mc = prop(&prop(&global, owner), "modelContext");
-        if mc.is_object() && prop(&mc, "registerTool").is_function() {
-            return Some(mc);
-        }
-    }
-    None
-}
-
-use crate::js::{get as prop, set};
-
 impl Exposure {
-    /// Registers `tools` in place of the list registered before: the tools that went or changed
-    /// are unregistered, the new or changed ones registered, the others kept as they are.
-    /// `names` holds what it registered unless a newer list replaced it meanwhile. Fails with
-    /// an `invalid_option` `Error` naming a name the prefix breaks, or a `rejected` one naming
-    /// a refusal of the browser.
-    async fn register_all(self: &Rc<Self>, tools: Rc<Registry<Entry>>) -> Result<(), JsValue> {
-        for (i, name) in tools.names().iter().enumerate() {
-            check_name(
-                &format!("tools[{i}].name with the prefix"),
-                &format!("{}{name}", self.prefix),
-            )
-            .map_err(|e| crate::js::invalid(&e.to_string()))?;
-        }
-        if self.stopped.get() {
-            return Ok(());
-        }
-        *self.tools.borrow_mut() = tools.clone();
-        let generation = self.generations.get() + 1;
-        self.generations.set(generation);
-        let mut wanted = Vec::new();
-        for (def, entry) in tools.defs().iter().zip(tools.handlers()) {
-            let tool = Object::new();
-            set(
-                &tool,
-                "name",
-                &format!("{}{}", self.prefix, def.spec.name).into(),
-            );
+    /// Takes `tools` as the list on offer (a new run) and writes it as the host registers it:
+    /// `{ name, description, inputSchema, annotations? }` each. Fails with an `invalid_option`
+    /// `Error` naming a name the prefix breaks.
+    fn listed(&self, tools: Rc<Registry<Entry>>) -> Result<Array, JsValue> {
+        let list = Array::new();
+        for (i, (def, entry)) in tools.defs().iter().zip(tools.handlers()).enumerate() {
+            let name = format!("{}{}", self.prefix, def.spec.name);
+            check_name(&format!("tools[{i}].name with the prefix"), &name)
+                .map_err(|e| crate::js::invalid(&e.to_string()))?;
             // Chromium refuses an empty description; the name is what the model would go by.
             let description = match def.spec.description.as_str() {
                 "" => def.spec.name.as_str(),
                 d => d,
             };
-            let schema = input_schema(def).to_string();
-            let annotations = entry.annotations.as_deref().unwrap_or("");
-            let shape = format!("{description}\n{schema}\n{annotations}");
+            let tool = Object::new();
+            set(&tool, "name", &name.into());
             set(&tool, "description", &description.into());
-            set(&tool, "inputSchema", &from_json_text(&schema));
-            if !annotations.is_empty() {
+            set(&tool, "inputSchema", &from_json_text(&input_schema(def)));
+            if let Some(annotations) = entry.annotations.as_deref() {
                 set(&tool, "annotations", &from_json_text(annotations));
             }
-            wanted.push((def.spec.name.clone(), tool, shape));
+            list.push(&tool);
         }
-        // The tools that went or changed are unregistered (dropped: their signals abort)
-        // before anything registers, so a changed tool's name is free again.
-        let gone: Vec<Registered> = {
-            let mut registered = self.registered.borrow_mut();
-            let (kept, gone) = std::mem::take(&mut *registered).into_iter().partition(|r| {
-                wanted.iter().any(|(name, _, shape)| {
-                    r.name == format!("{}{name}", self.prefix) && r.shape == *shape
-                })
-            });
-            *registered = kept;
-            gone
-        };
-        drop(gone);
-        for (tool_name, tool, shape) in wanted {
-            if self.generations.get() != generation || self.stopped.get() {
-                return Ok(()); // a later list replaced this one, or the app's signal aborted
-            }
-            let name = format!("{}{tool_name}", self.prefix);
-            if self.registered.borrow().iter().any(|r| r.name == name) {
-                continue; // kept as it is
-            }
-            let weak = Rc::downgrade(self);
-            let execute = ExecuteFn::new(move |input: JsValue, _| match weak.upgrade() {
-                Some(exposure) => exposure.execute(&tool_name, &input).into(),
-                None => Promise::resolve(&no_longer_offered()).into(),
-            });
-            set(&tool, "execute", execute.as_ref());
-            let controller = AbortController::new().map_err(|_| {
-                crate::js::error(
-                    client_tools_core::api::ErrorKind::Rejected,
-                    "AbortController is missing",
-                )
-            })?;
-            let options = Object::new();
-            set(&options, "signal", &crate::js::get(&controller, "signal"));
-            // Kept from now on, so that a stop or a newer list meanwhile unregisters it too.
-            self.registered.borrow_mut().push(Registered {
-                name: name.clone(),
-                shape,
-                controller,
-                _execute: execute,
-            });
-            let done =
-                crate::js::call_method(&self.model_context, "registerTool", &[&tool, &options]);
-            let done = match done {
-                Ok(r) => crate::js::promise::wait(&r).await.map(|_| ()),
-                Err(e) => Err(e),
-            };
-            if let Err(e) = done {
-                if self.generations.get() != generation || self.stopped.get() {
-                    return Ok(()); // unregistered by the list that replaced this one, or the app
-                }
-                // Taken out first: dropping it calls JS (its controller's abort).
-                let refused = {
-                    let mut registered = self.registered.borrow_mut();
-                    let at = registered.iter().position(|r| r.name == name);
-                    at.map(|i| registered.remove(i))
-                };
-                drop(refused);
-                return Err(crate::js::error(
-                    client_tools_core::api::ErrorKind::Rejected,
-                    &format!(
-                        "registerTool({}) was refused: {}",
-                        Quoted(&name),
-                        error_text(&e)
-                    ),
-                ));
-            }
-        }
-        *self.names.borrow_mut() = self
-            .registered
-            .borrow()
-            .iter()
-            .map(|r| r.name.clone())
-            .collect();
-        Ok(())
+        *self.tools.borrow_mut() = tools;
+        self.generations.set(self.generations.get() + 1);
+        Ok(list)
     }
 
-    /// One call from the agent: through the runtime, answered as [`answer`] writes it. Each
-    /// tool list is a run (for `maxCallsPerRun`).
-    fn execute(self: &Rc<Self>, tool: &str, input: &JsValue) -> Promise {
+    /// One call from the agent: through the runtime; resolves a success's text, rejects with
+    /// an error's. Each tool list is a run (for `maxCallsPerRun`).
+    fn execute(self: &Rc<Self>, name: &str, input: &JsValue) -> Promise {
+        let tool = name.strip_prefix(self.prefix.as_str()).unwrap_or(name);
         let run = &format!("webmcp-{}", self.generations.get());
         let n = self.calls.get() + 1;
         self.calls.set(n);
         let call_id = format!("webmcp-{n}");
         let args = match crate::js::json::read_args(input) {
             Ok(args) => args,
-            Err(message) => {
-                let answer = Answer::error(ErrorKind::InvalidArguments, message);
-                return Promise::resolve(&written(answer));
-            }
+            Err(message) => return written(Answer::error(ErrorKind::InvalidArguments, message)),
         };
         let tools = self.tools.borrow().clone();
         let call = Call {
@@ -375,104 +256,57 @@ impl Exposure {
                 deadline,
                 None,
             ),
-            (Admission::Answer(answer), _) => return Promise::resolve(&written(answer)),
-            _ => return Promise::resolve(&no_longer_offered()),
+            (Admission::Answer(answer), _) => return written(answer),
+            _ => return no_longer_offered(),
         };
-        let this = self.clone();
+        let follows = self.follows.clone();
         crate::js::promise::from_future(Box::pin(async move {
             let answer = outcome.await;
-            this.settle_tools().await;
-            Ok(match answer {
-                Some(answer) => written(answer),
-                None => error_result("the call was aborted."),
-            })
+            // The scope changes the handler made are declared (the host registers them
+            // before the answer goes back).
+            if let Some(followed) = follows.upgrade() {
+                followed.flush();
+            }
+            match answer {
+                Some(answer) => text_of(answer),
+                None => Err("the call was aborted.".into()),
+            }
         }))
     }
 
-    /// The ordering rule for WebMCP: the scope changes a handler made before it settled are
-    /// registered before its answer goes back, so the agent's next look at the page's tools
-    /// finds the new screen's.
-    async fn settle_tools(&self) {
-        let Some(followed) = self.follows.upgrade() else {
-            return;
-        };
-        followed.flush();
-        drop(followed);
-        self.registered_all().await;
-    }
-
-    /// Waits until the latest tool list of the followed client is registered: until no newer
-    /// list replaced the one awaited (a refusal was warned of already).
-    async fn registered_all(&self) {
-        loop {
-            let Some(registering) = self.registering.borrow().clone() else {
-                return;
-            };
-            let _ = crate::js::promise::wait(&registering).await;
-            let same = (self.registering.borrow().as_ref())
-                .is_some_and(|now| JsValue::from(now) == JsValue::from(&registering));
-            if same {
-                return;
-            }
-        }
-    }
-
-    /// The app's signal aborted: every tool is unregistered and no client is followed.
+    /// The app's signal aborted (or the first list was refused): every tool is unregistered
+    /// and no client is followed.
     fn stop(self: &Rc<Self>) {
-        self.stopped.set(true);
-        // Unregistered at once (their signals abort); their `execute` functions and the
-        // listener are dropped after this call returns: this may run inside the signal's
-        // listener, and the signal aborts only once.
-        let registered = std::mem::take(&mut *self.registered.borrow_mut());
-        for r in &registered {
-            let _ = crate::js::call_method(&r.controller, "abort", &[]);
-        }
+        self.host.stop();
+        // The listener is dropped after this call returns: this may run inside it.
         let on_abort = self.on_abort.borrow_mut().take();
         let this = self.clone();
         crate::js::promise::spawn(Box::pin(async move {
-            drop((registered, on_abort));
+            drop(on_abort);
             LIVE.with(|l| l.borrow_mut().retain(|e| !Rc::ptr_eq(e, &this)));
         }));
     }
 }
 
-/// An answer as the agent reads it: a success as its text, an error as [`error_result`].
-fn written(answer: Answer) -> JsValue {
+/// An answer as the host takes it: a success's text, or an error's as the rejection.
+fn text_of(answer: Answer) -> Result<JsValue, JsValue> {
     let (text, is_error) = answer.into_text(ResultLimit::None);
-    if is_error {
-        error_result(&text)
-    } else {
-        text.into()
+    match is_error {
+        true => Err(text.into()),
+        false => Ok(text.into()),
     }
 }
 
-/// An error as MCP's tool result: `{ content: [{ type: "text", text }], isError: true }`.
-fn error_result(text: &str) -> JsValue {
-    let part = Object::new();
-    set(&part, "type", &"text".into());
-    set(&part, "text", &text.into());
-    let out = Object::new();
-    set(&out, "content", &js_sys::Array::of1(&part));
-    set(&out, "isError", &true.into());
-    out.into()
+fn written(answer: Answer) -> Promise {
+    match text_of(answer) {
+        Ok(text) => Promise::resolve(&text),
+        Err(text) => Promise::reject(&text),
+    }
 }
 
 /// The answer of a call on a tool the exposure no longer offers.
-fn no_longer_offered() -> JsValue {
-    error_result("this tool is no longer offered.")
-}
-
-fn error_text(e: &JsValue) -> String {
-    match e.is_instance_of::<js_sys::Error>() {
-        true => format!(
-            "{}: {}",
-            crate::js::string_prop(e, "name"),
-            crate::js::string_prop(e, "message")
-        ),
-        false => e
-            .as_string()
-            .unwrap_or_else(|| "an unknown error".to_owned()),
-    }
+fn no_longer_offered() -> Promise {
+    Promise::reject(&"this tool is no longer offered.".into())
 }
 
 /// Where an exposure's tools come from.
@@ -488,16 +322,15 @@ pub(crate) enum Source {
 /// names with `prefix`, until `signal` aborts. What is done at once: a followed client's scope
 /// changes declared, the exposure made and following the client; the future registers the
 /// tools and gives `done` of their names as registered (the caller's outcome, written by the
-/// caller: one future, not one awaiting another, which costs the .wasm ~300 bytes). `None`
-/// when `signal` has aborted already (nothing registers). Fails with an `invalid_option` `Error` for a client with no tools to
-/// follow, or (the future) one naming a name the prefix breaks, or a `rejected` one naming a
-/// tool the browser refused.
+/// caller). `None` when `signal` has aborted already (nothing registers). Fails with an
+/// `invalid_option` `Error` for a client with no tools to follow, or one naming a name the
+/// prefix breaks, or (the future) a `rejected` one naming a tool the browser refused.
 pub(crate) fn expose(
     model_context: JsValue,
     source: Source,
     prefix: String,
     signal: Option<AbortSignal>,
-    done: fn(&[String]) -> JsValue,
+    done: fn(Array) -> JsValue,
 ) -> Result<Option<impl Future<Output = Result<JsValue, JsValue>> + 'static>, JsValue> {
     let (client, tools) = match source {
         // The scope changes made so far are declared first: what is offered is what registers.
@@ -506,7 +339,7 @@ pub(crate) fn expose(
                 f.flush();
                 f.offered()
             });
-            (Some(followed), tools)
+            (followed, tools)
         }
         Source::Tools(tools) => (None, Some(Rc::new(tools))),
     };
@@ -515,27 +348,36 @@ pub(crate) fn expose(
             "source: this client has no tools to follow",
         ));
     };
-    let exposure = Rc::new(Exposure {
-        model_context,
-        prefix,
-        runner: Runner::new(),
-        tools: JsRefCell::new(Rc::new(Registry::new())),
-        follows: match &client {
-            Some(Some(followed)) => Rc::downgrade(followed),
-            _ => Weak::new(),
-        },
-        registering: JsRefCell::new(None),
-        names: JsRefCell::new(Vec::new()),
-        registered: JsRefCell::new(Vec::new()),
-        generations: Cell::new(0),
-        calls: Cell::new(0),
-        stopped: Cell::new(false),
-        on_abort: JsRefCell::new(None),
-    });
-    if let Some(signal) = &signal {
-        if crate::js::bool_prop(signal, "aborted") {
-            return Ok(None);
+    if signal
+        .as_ref()
+        .is_some_and(|s| crate::js::bool_prop(s, "aborted"))
+    {
+        return Ok(None);
+    }
+    let exposure = Rc::new_cyclic(|weak: &Weak<Exposure>| {
+        let weak = weak.clone();
+        // The browser holds it (and JS's collector frees it): a call after the exposure is
+        // gone is told the tool is no longer offered.
+        let run = Closure::<crate::js::Callback>::new(move |name: JsValue, input| {
+            match weak.upgrade() {
+                Some(exposure) => exposure.execute(&name.as_string().unwrap_or_default(), &input),
+                None => no_longer_offered(),
+            }
+            .into()
+        });
+        Exposure {
+            host: Host::new(&model_context, run.into_js_value().unchecked_ref()),
+            prefix,
+            runner: Runner::new(),
+            tools: JsRefCell::new(Rc::new(Registry::new())),
+            follows: client.as_ref().map(Rc::downgrade).unwrap_or_default(),
+            generations: Cell::new(0),
+            calls: Cell::new(0),
+            on_abort: JsRefCell::new(None),
         }
+    });
+    let list = exposure.listed(tools)?;
+    if let Some(signal) = &signal {
         let weak = Rc::downgrade(&exposure);
         let on_abort = AbortListener::new(signal.as_ref(), "abort", move |_| {
             if let Some(e) = weak.upgrade() {
@@ -546,23 +388,26 @@ pub(crate) fn expose(
     }
     // Followed until the signal aborts; without one, for the page's life. From now on, so a
     // change while the first list registers replaces it.
-    if let Some(Some(followed)) = &client {
+    if let Some(followed) = &client {
         followed
             .exposures
             .borrow_mut()
             .push(Rc::downgrade(&exposure));
     }
+    // The exposure lives as long as its registrations: until the signal aborts.
+    LIVE.with(|l| l.borrow_mut().push(exposure.clone()));
+    let registering = exposure.host.update(&list);
     Ok(Some(async move {
-        (exposure.register_all(tools).await).inspect_err(|_| exposure.stop())?;
+        if let Err(refused) = crate::js::promise::wait(&registering).await {
+            exposure.stop();
+            let refused = refused.as_string().unwrap_or_default();
+            return Err(crate::js::error(
+                client_tools_core::api::ErrorKind::Rejected,
+                &refused,
+            ));
+        }
         // A change of the client's tools meanwhile replaced the list: what it registered.
-        if exposure.generations.get() != 1 {
-            exposure.settle_tools().await;
-        }
-        // The exposure lives as long as its registrations: the browser holds its closures.
-        if !exposure.stopped.get() {
-            LIVE.with(|l| l.borrow_mut().push(exposure.clone()));
-        }
-        let registered = done(&exposure.names.borrow());
-        Ok(registered)
+        let _ = crate::js::promise::wait(&exposure.host.settled()).await;
+        Ok(done(exposure.host.names()))
     }))
 }

@@ -21,15 +21,11 @@ fn tools_of(list: &JsValue) -> Result<Source, JsValue> {
     ))
 }
 
-/// `{ supported, registered }`.
-fn resolved(supported: bool, registered: &[String]) -> JsValue {
+/// `{ supported, registered }`: the names registered, an array of strings.
+fn resolved(supported: bool, registered: Array) -> JsValue {
     let out = Object::new();
     crate::js::set(&out, "supported", &supported.into());
-    let names = Array::new();
-    for n in registered {
-        names.push(&JsValue::from_str(n));
-    }
-    crate::js::set(&out, "registered", &names);
+    crate::js::set(&out, "registered", &registered);
     out.into()
 }
 
@@ -53,7 +49,7 @@ pub fn expose_to_webmcp(
     let prefix = options.prefix.map(|p| p.0).unwrap_or_default();
     let signal = options.signal.map(|s| s.0);
     let Some(model_context) = webmcp::model_context() else {
-        return Promise::resolve(&resolved(false, &[]));
+        return Promise::resolve(&resolved(false, Array::new()));
     };
     // A `Client` carries its key (see `Client.register`).
     let client_key = crate::js::get(&source, "constructor")
@@ -69,11 +65,11 @@ pub fn expose_to_webmcp(
             Err(e) => return Promise::reject(&e),
         },
     };
-    match webmcp::expose(model_context, source, prefix, signal, |names| {
+    match webmcp::expose(model_context.into(), source, prefix, signal, |names| {
         resolved(true, names)
     }) {
         Err(e) => Promise::reject(&e),
-        Ok(None) => Promise::resolve(&resolved(true, &[])),
+        Ok(None) => Promise::resolve(&resolved(true, Array::new())),
         Ok(Some(registering)) => crate::js::promise::from_future(Box::pin(registering)),
     }
 }

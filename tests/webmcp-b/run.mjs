@@ -154,6 +154,31 @@ for (const major of [1, 2]) {
     try { seen.abortDuring = { resolved: await exposing }; } catch (e) { seen.abortDuring = { rejected: `${e.code ?? e.name}: ${e.message}` }; }
     await new Promise((r) => setTimeout(r, 100));
     seen.afterAbortDuring = (await names()).filter((n) => n.startsWith("late_"));
+    // Aborted in the same task as the call: no registration has settled yet.
+    const ac3 = new AbortController();
+    const exposingNow = sdk.exposeToWebMCP(many, { signal: ac3.signal, prefix: "now_" });
+    ac3.abort();
+    try { seen.abortAtOnce = { resolved: await exposingNow }; } catch (e) { seen.abortAtOnce = { rejected: `${e.code ?? e.name}: ${e.message}` }; }
+    await new Promise((r) => setTimeout(r, 100));
+    seen.afterAbortAtOnce = (await names()).filter((n) => n.startsWith("now_"));
+    // 40 tools: how many registrations the SDK has in flight at once, and how long they take.
+    const mc = document.modelContext;
+    const register = mc.registerTool;
+    let inFlight = 0;
+    seen.mostInFlight = 0;
+    mc.registerTool = function (...args) {
+      inFlight++;
+      seen.mostInFlight = Math.max(seen.mostInFlight, inFlight);
+      return Promise.resolve(register.apply(this, args)).finally(() => inFlight--);
+    };
+    const ac4 = new AbortController();
+    const forty = Array.from({ length: 40 }, (_, i) => ({ name: `f${i}`, handler: () => "x" }));
+    const start = performance.now();
+    seen.forty = await sdk.exposeToWebMCP(forty, { signal: ac4.signal, prefix: "forty_" });
+    seen.fortyMs = performance.now() - start;
+    seen.fortyListed = (await names()).filter((n) => n.startsWith("forty_")).length;
+    ac4.abort();
+    mc.registerTool = register;
     return seen;
   });
   await checks.check(`${label}a followed client's tools are listed`, () => {
@@ -176,6 +201,16 @@ for (const major of [1, 2]) {
     if (follow.abortDuring.rejected) throw new Error(`rejected: ${follow.abortDuring.rejected}`);
     if (follow.afterAbortDuring.length) throw new Error(`still registered: ${follow.afterAbortDuring.join(", ")}`);
     return `${follow.registeredBeforeAbort} of 20 registered when it aborted; resolved ${JSON.stringify(follow.abortDuring.resolved)}`;
+  });
+  await checks.check(`${label}aborting the app's signal in the same task as the call resolves as aborted, nothing registered`, () => {
+    if (follow.abortAtOnce.rejected) throw new Error(`rejected: ${follow.abortAtOnce.rejected}`);
+    if (follow.abortAtOnce.resolved.registered.length) throw new Error(JSON.stringify(follow.abortAtOnce.resolved));
+    if (follow.afterAbortAtOnce.length) throw new Error(`still registered: ${follow.afterAbortAtOnce.join(", ")}`);
+  });
+  await checks.check(`${label}40 tools register side by side`, () => {
+    if (follow.forty.registered.length !== 40 || follow.fortyListed !== 40) throw new Error(`${follow.forty.registered.length} registered, ${follow.fortyListed} listed`);
+    if (follow.mostInFlight < 2) throw new Error(`one registerTool at a time (at most ${follow.mostInFlight} in flight)`);
+    return `${follow.mostInFlight} registerTool calls in flight at most; all 40 registered in ${follow.fortyMs.toFixed(0)} ms`;
   });
   await checks.check(`${label}no uncaught page errors`, () => {
     if (errors.length) throw new Error(errors.join("; "));
