@@ -11,13 +11,48 @@ export const BROWSER_HINT =
   "A bundler that does not copy client_tools_bg.wasm (esbuild) needs the file copied and its URL " +
   "given before the first Client.register: init({ module_or_path: url }) (README: esbuild).";
 
+// The WebAssembly features the module is built with (rustc's for wasm32), each with the
+// smallest module only an engine that has it validates (its sections after the header, in hex)
+// and the first versions that have it: Chrome/Edge, Firefox, Safari/iOS (README: Browsers).
+const FEATURES = [
+  ["sign-extension operators", "01060160017f017f030201000a0701050020" + "00c00b", "74, 62, 14.1"],
+  ["non-trapping float-to-int conversions", "01060160017d017f030201000a080106002000fc000b", "75, 64, 15"],
+  ["multi-value", "0106016000027f7f030201000a08010600410041000b", "85, 78, 13.1"],
+  ["bulk memory", "0104016000000302010005030100000a0d010b00410041004100fc0b000b", "75, 79, 15"],
+  ["reference types", "010501600001" + "6f030201000a06010400d06f0b", "96, 79, 15"],
+];
+
+/**
+ * The `wasm_load` Error naming the WebAssembly feature this engine lacks and the browser
+ * versions that have it, before any byte of the module is fetched; undefined when it has all.
+ */
+export function unsupported() {
+  const wasm = globalThis.WebAssembly;
+  if (typeof wasm?.validate !== "function") {
+    return coded("wasm_load", "client-tools: this browser has no WebAssembly (README: Browsers)");
+  }
+  for (const [name, hex, versions] of FEATURES) {
+    const bytes = Uint8Array.from(("0061736d01000000" + hex).match(/../g), (b) => parseInt(b, 16));
+    if (!wasm.validate(bytes)) {
+      const [chrome, firefox, safari] = versions.split(", ");
+      return coded(
+        "wasm_load",
+        `client-tools: this browser's WebAssembly has no ${name}, which the module uses: it needs ` +
+          `Chrome/Edge ${chrome}, Firefox ${firefox} or Safari/iOS ${safari} or newer (README: Browsers)`,
+      );
+    }
+  }
+}
+
 /**
  * Loads `glue`'s module (the wasm-bindgen glue) from `options.module_or_path`, or, when
  * `options` is undefined, from `defaultSource()`: a URL in browsers, the file's bytes in Node.
  * Rejects with a `wasm_load` Error saying what failed, and `hint` (what to do) when the module
- * is not there.
+ * is not there; first, when this engine lacks a WebAssembly feature the module uses.
  */
 export async function load(glue, options, defaultSource, hint) {
+  const missing = unsupported();
+  if (missing) throw missing;
   let source;
   try {
     source = options === undefined ? await defaultSource() : await options.module_or_path;

@@ -8,6 +8,7 @@
 import { fromStandardSchema } from "./standard.js";
 import { refKeys, resolveRefs, withoutRefs } from "./refs.js";
 import { coded, messageOf, readOrRefuse } from "./errors.js";
+import { unsupported } from "./api.js";
 
 /** Marks a page tool made before the module loaded: register/setTools complete it. */
 const PENDING = Symbol("client-tools pending page tool");
@@ -43,6 +44,9 @@ export function pageTools(glue, init, isLoaded) {
   for (const [exportName, defaultName] of Object.entries(FACTORIES)) {
     if (!(exportName in glue)) continue; // the lite build
     factories[exportName] = (options) => {
+      // Below the browser floor a factory throws what register would reject with.
+      const missing = unsupported();
+      if (missing) throw missing;
       const refs = readOrRefuse(exportName, () => refKeys(options));
       if (refs.length > 0) return withRefs(exportName, options, refs);
       if (isLoaded()) return glue[exportName](options);
