@@ -9,7 +9,8 @@
 //! hold JS resources (listeners, abort controllers) that undo themselves on drop; `net` is
 //! `fetch`; `sending` queues the engine's requests by urgency, a few at a time; `share` lets
 //! the tabs on one session read one event stream (the shell of `client_tools_core::share`); `handlers`
-//! calls a JS handler (for every transport).
+//! calls a JS handler (for every transport); `keys` and `read` read an app's option objects
+//! (the JS API's, client-tools/testing's), naming the field that does not fit.
 //! JS plumbing shared with the page tools is `crate::js`.
 
 pub(crate) mod calls;
@@ -19,11 +20,13 @@ pub(crate) mod events;
 pub(crate) mod guards;
 pub(crate) mod handlers;
 mod host;
-#[cfg(any(feature = "js-api", feature = "page-tools"))]
+#[cfg(any(feature = "js-api", feature = "page-tools", feature = "testing-js"))]
 pub(crate) mod keys;
 mod lifecycle;
 pub(crate) mod net;
 pub(crate) mod oneshot;
+#[cfg(any(feature = "js-api", feature = "testing-js"))]
+pub(crate) mod read;
 mod sending;
 mod share;
 mod stream;

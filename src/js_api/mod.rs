@@ -9,7 +9,9 @@ mod client;
 mod dts;
 mod handler;
 pub(crate) mod options;
-pub(crate) mod read;
+// The option readers live with the shell (`crate::browser::read`), where client-tools/testing's
+// TestAgent, built without `js-api`, reads its options with them too.
+pub(crate) use crate::browser::read;
 pub(crate) mod registry;
 mod turns;
 #[cfg(feature = "webmcp")]

@@ -10,14 +10,22 @@ use super::{
     RESULT_WITHIN_DEADLINE, SESSION_ID, TOKEN, TOOLS_BEFORE_NAVIGATING_RESULT,
     TOOL_NAMES_WITHIN_LIMITS,
 };
+use crate::browser::read::{self, Count};
 use client_tools_sessions::Limits;
 use js_sys::{Array, Object, Promise, Reflect, JSON};
+use serde::Deserialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-/// The keys `new TestAgent(limits)` takes, each a count of milliseconds.
-const LIMIT_KEYS: [&str; 2] = ["ackTimeoutMs", "resultTimeoutMs"];
+/// What `new TestAgent(limits)` takes, each a whole number of milliseconds, at least 1; read as
+/// the JS API reads its options (an unknown key named with the nearest known one).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct LimitOptions {
+    ack_timeout_ms: Option<Count>,
+    result_timeout_ms: Option<Count>,
+}
 
 /// The scripted agent of `client-tools/testing`.
 #[wasm_bindgen(js_name = TestAgent)]
@@ -79,33 +87,13 @@ fn limits(value: &JsValue) -> Result<Limits, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(limits);
     }
-    if !value.is_object() {
-        return Err(type_error(
-            "new TestAgent(limits): limits must be an object",
-        ));
+    let o: LimitOptions =
+        read::object(value, "limits.").map_err(|m| type_error(&format!("new TestAgent: {m}")))?;
+    if let Some(Count(ms)) = o.ack_timeout_ms {
+        limits.ack_timeout_ms = ms;
     }
-    let object: &Object = value.unchecked_ref();
-    for key in Object::keys(object).iter() {
-        let key = key.as_string().unwrap_or_default();
-        if !LIMIT_KEYS.contains(&key.as_str()) {
-            return Err(type_error(&format!(
-                "new TestAgent(limits): unknown option {key} (known: {})",
-                LIMIT_KEYS.join(", ")
-            )));
-        }
-        let v = Reflect::get(value, &key.as_str().into()).unwrap_or(JsValue::UNDEFINED);
-        let ms = match v.as_f64() {
-            Some(n) if n.is_finite() && n >= 1.0 && n.fract() == 0.0 => n as u64,
-            _ => {
-                return Err(type_error(&format!(
-                "new TestAgent(limits): {key} must be a whole number of milliseconds, at least 1"
-            )))
-            }
-        };
-        match key.as_str() {
-            "ackTimeoutMs" => limits.ack_timeout_ms = ms,
-            _ => limits.result_timeout_ms = ms,
-        }
+    if let Some(Count(ms)) = o.result_timeout_ms {
+        limits.result_timeout_ms = ms;
     }
     Ok(limits)
 }

@@ -32,11 +32,16 @@ await check("the rules' names are the Rust constants'", () => {
 });
 
 await check("new TestAgent refuses a limit it does not know, or one that is not a count of ms", () => {
-  assert.throws(() => new TestAgent({ resultTimeout: 5 }), { name: "TypeError", message: "client-tools/testing: new TestAgent(limits): unknown option resultTimeout (known: ackTimeoutMs, resultTimeoutMs)" });
-  assert.throws(() => new TestAgent({ ackTimeoutMs: 0 }), /ackTimeoutMs must be a whole number of milliseconds, at least 1/);
-  assert.throws(() => new TestAgent({ ackTimeoutMs: 1.5 }), /ackTimeoutMs must be a whole number/);
-  assert.throws(() => new TestAgent("fast"), /limits must be an object/);
+  // Read as the JS API reads its options (src/browser/read.rs): the field named, the nearest key.
+  assert.throws(() => new TestAgent({ resultTimeout: 5 }), { name: "TypeError", message: "client-tools/testing: new TestAgent: limits.resultTimeout: unknown option; did you mean resultTimeoutMs?" });
+  assert.throws(() => new TestAgent({ speed: 5 }), { name: "TypeError", message: "client-tools/testing: new TestAgent: limits.speed: unknown option; the options are ackTimeoutMs, resultTimeoutMs" });
+  assert.throws(() => new TestAgent({ ackTimeoutMs: 0 }), { name: "TypeError", message: "client-tools/testing: new TestAgent: limits.ackTimeoutMs: must be a whole number of at least 1, got 0" });
+  assert.throws(() => new TestAgent({ ackTimeoutMs: 1.5 }), /limits\.ackTimeoutMs: must be a whole number of at least 1, got 1\.5/);
+  assert.throws(() => new TestAgent({ resultTimeoutMs: "5" }), /limits\.resultTimeoutMs: must be a number, got a string/);
+  assert.throws(() => new TestAgent("fast"), /new TestAgent: limits: must be an object, got a string/);
   new TestAgent({ ackTimeoutMs: 1000, resultTimeoutMs: 2000 }).free();
+  new TestAgent({ ackTimeoutMs: undefined }).free();
+  new TestAgent(null).free();
 });
 
 await check("options() are what Client.register takes: baseUrl, sessionId, token, fetch", () => {

@@ -1,114 +1,48 @@
-// The orders app: registers the tab as client "web" and swaps its tools on every screen change.
+// The orders app's page: the app (./app.js) in the demo's page, registered as client "web" on
+// the session the address bar names, swapping its tools on every screen change.
 import { readSessionParams } from "../shared/params.js";
+import { App } from "./app.js";
 import { HOME, ROUTE_TITLES, routeOf } from "./router.js";
-import { OrderStore, loadSettings, saveSettings } from "./store.js";
-import { toolsFor } from "./tools.js";
-import { renderOrderForm, renderOrders, renderSettings } from "./views.js";
+import { saveSettings } from "./store.js";
 
 const SDK_URL = "/pkg/client_tools.js";
 
-class App {
-  constructor(params) {
-    this.params = params;
-    this.store = new OrderStore();
-    this.settings = loadSettings();
-    this.route = null;
-    this.view = null;
-    this.client = null;
-    this.sdk = null;
-    // setTools calls run one after another, each declaring the screen current at its turn.
-    this.toolsUpdate = Promise.resolve();
+/** Loads the SDK, then registers the tab as client "web" with the current screen's tools. */
+async function connect(app, params) {
+  // Imported here, not at the top, so the app still renders when pkg/ is missing or broken.
+  let sdk;
+  try {
+    sdk = await import(SDK_URL);
+    await sdk.default();
+  } catch (error) {
+    throw new Error(`cannot load the SDK from ${SDK_URL} (run scripts/build-pkg): ${error.message}`);
   }
+  app.sdk = sdk;
+  await app.connect({
+    baseUrl: params.baseUrl,
+    sessionId: params.sessionId,
+    token: params.token,
+    lifetime: { type: "ttl", data: { seconds: 60 } },
+    whenHidden: "keep",
+    onStatus: (status) => setStatus(...describeStatus(status, app.client?.name)),
+    onCall: (event) => showCall(event),
+  });
+}
 
-  /**
-   * Shows the screen `target` names and declares its tools; resolves once the server has them,
-   * so the navigate tool answers only after the new list is in place.
-   */
-  async go(target) {
-    const route = routeOf(target, location.href);
-    if (route !== this.route) {
-      // A link click already changed the hash; a tool call or script did not.
-      if (location.hash !== `#${route}`) history.pushState(null, "", `${location.pathname}${location.search}#${route}`);
-      this.show(route);
-    }
-    await this.declareTools();
-    return `Now on ${ROUTE_TITLES[route]} (${route}).`;
-  }
-
-  /** Renders `route` into the page without touching the history (back/forward, links). */
-  show(route) {
-    const render = {
-      "/orders": () => renderOrders(this.store),
-      "/orders/new": () => renderOrderForm(this.store),
-      "/settings": () => renderSettings(this.settings, (settings) => this.applySettings(settings)),
-    }[route];
-    this.route = route;
-    this.view = render();
-    document.getElementById("view").replaceChildren(this.view);
-    document.title = `${ROUTE_TITLES[route]} · client-tools demo`;
-    for (const link of document.querySelectorAll("nav a[data-route]")) {
-      link.toggleAttribute("aria-current", link.dataset.route === route);
-    }
-  }
-
-  /** The human in the loop: asks before an agent's submit or screen change when the setting is on. */
-  confirmAgent(action) {
-    if (!this.settings.confirmAgent) return true;
-    const what = action.kind === "submit" ? "submit this form" : `open ${screenName(action.url)}`;
-    return window.confirm(`The agent wants to ${what}. Allow it?`);
-  }
-
-  applySettings(settings) {
-    this.settings = settings;
-    document.documentElement.dataset.theme = settings.theme;
-    document.documentElement.classList.toggle("compact", settings.compact);
-    document.getElementById("shop-name").textContent = settings.displayName;
-    return saveSettings(settings);
-  }
-
-  declareTools() {
-    const next = this.toolsUpdate.then(async () => {
-      if (this.client) await this.client.setTools(toolsFor(this.sdk, this.route, this, this.view));
-    });
-    // A failed update must not block the next one; the caller still sees this one's error.
-    this.toolsUpdate = next.catch(() => {});
-    return next;
-  }
-
-  /** Loads the SDK, registers the tab as client "web" with the current screen's tools. */
-  async connect() {
-    // Imported here, not at the top, so the app still renders when pkg/ is missing or broken.
-    let sdk;
-    try {
-      sdk = await import(SDK_URL);
-      await sdk.default();
-    } catch (error) {
-      throw new Error(`cannot load the SDK from ${SDK_URL} (run scripts/build-pkg): ${error.message}`);
-    }
-    this.sdk = sdk;
-    const registeredRoute = this.route;
-    this.client = await sdk.Client.register({
-      baseUrl: this.params.baseUrl,
-      sessionId: this.params.sessionId,
-      token: this.params.token,
-      name: "web",
-      lifetime: { type: "ttl", data: { seconds: 60 } },
-      whenHidden: "keep",
-      tools: toolsFor(sdk, this.route, this, this.view),
-      onStatus: (status) => setStatus(...describeStatus(status, this.client?.name)),
-      onCall: (event) => showCall(event),
-    });
-    // The user may have changed screens while the registration was in flight.
-    if (this.route !== registeredRoute) await this.declareTools();
+/** The page's part of a screen change: its title and the current link. */
+function markScreen(route) {
+  document.title = `${ROUTE_TITLES[route]} · client-tools demo`;
+  for (const link of document.querySelectorAll("nav a[data-route]")) {
+    link.toggleAttribute("aria-current", link.dataset.route === route);
   }
 }
 
-function screenName(url) {
-  try {
-    return `the ${ROUTE_TITLES[routeOf(url, location.href)]} screen`;
-  } catch {
-    return url;
-  }
+/** Applies the shop's settings to the page and stores them; whether they were stored. */
+function applySettings(settings) {
+  document.documentElement.dataset.theme = settings.theme;
+  document.documentElement.classList.toggle("compact", settings.compact);
+  document.getElementById("shop-name").textContent = settings.displayName;
+  return saveSettings(settings);
 }
 
 /**
@@ -175,8 +109,8 @@ async function main() {
     setStatus(error.message, "error");
     return;
   }
-  const app = new App(params);
-  app.applySettings(app.settings);
+  const app = new App({ root: document.getElementById("view"), onShow: markScreen, onSettings: applySettings });
+  applySettings(app.settings);
   let route = HOME;
   try {
     route = routeOf(location.href, location.href);
@@ -190,7 +124,7 @@ async function main() {
   });
   try {
     setStatus("connecting…", "pending");
-    await app.connect();
+    await connect(app, params);
   } catch (error) {
     setStatus(`not connected: ${error.message}`, "error");
   }

@@ -5,7 +5,11 @@
 //! (`whenHiden: unknown option; did you mean whenHidden?`).
 //!
 //! One reader for every option set, so that each option type's `Deserialize` is built once, over
-//! this deserializer, and each field type once, over serde-wasm-bindgen's.
+//! this deserializer, and each field type once, over serde-wasm-bindgen's: the JS API's
+//! (`crate::js_api`) and client-tools/testing's `new TestAgent(limits)` (`crate::testing`).
+
+// client-tools/testing's module (`testing-js` without `js-api`) reads only counts.
+#![cfg_attr(not(feature = "js-api"), allow(dead_code))]
 
 use serde::de::{self, DeserializeSeed, SeqAccess, Visitor};
 use wasm_bindgen::{JsCast, JsValue};
