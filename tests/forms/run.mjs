@@ -261,6 +261,17 @@ if (opts.devserver) {
     for (const t of ["describe_form", "fill_form", "submit_form", "navigate"]) {
       assert.ok(names.includes(`client__forms__${t}`), `the model does not see ${t}: ${names}`);
     }
+    // A garbage collection first (allocation churn provokes one in Firefox and WebKit; WebKit's
+    // own came in loaded runs): the page must hold its Client, since a collected Client leaves
+    // the session (docs/sessions.md), and the model's calls then fail client_gone.
+    await page.evaluate(async () => {
+      for (let round = 0; round < 5; round++) {
+        let junk = [];
+        for (let i = 0; i < 400; i++) junk.push(new Array(25000).fill(i));
+        junk = null;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    });
     const { id: runId } = await agent("POST", "/runs", {});
     const filled = await modelCalls(runId, "fill_form", { fields: { "Your name": "Kim", Email: "kim@example.org", Topic: "Sales" } });
     assert.deepEqual([filled.state, filled.is_error], ["succeeded", false], JSON.stringify(filled));
@@ -314,6 +325,10 @@ for (const { name, page: path, fn } of checks) {
     failed++;
     console.log(`FAIL  ${name}\n      ${String(e.message ?? e).split("\n").join("\n      ")}`);
     if (errors.length) console.log(`      page errors: ${errors.join(" | ")}`);
+    if (path.includes("?client")) {
+      const statuses = await page.evaluate(() => window.clientStatuses ?? []).catch((e) => [`unread: ${e.message}`]);
+      console.log(`      the client's statuses: ${statuses.join(" | ")}`);
+    }
   } finally {
     await context.close();
   }

@@ -2,9 +2,9 @@
 # End-to-end tests of the page tools (src/tools/) on three fixture apps built with Vite: a React 19
 # form with controlled inputs, a Vue 3 form with v-model under vue-router, and a plain HTML form.
 # Builds the crate with wasm-pack (--target web) into tests/forms/.sdk/, installs npm deps when
-# node_modules is missing, builds the apps, and drives them in headless Chromium and Firefox,
-# and WebKit by hand (run.mjs; FORMS_BROWSERS below). Closing line of each: "BROWSER: N passed, M failed"; exits non-zero on any
-# failure.
+# node_modules is missing, builds the apps, and drives them in headless Chromium, Firefox and
+# WebKit (run.mjs; FORMS_BROWSERS below). Closing line of each: "BROWSER: N passed, M failed";
+# exits non-zero on any failure.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -29,11 +29,9 @@ rm -rf dist
 npx vite build --logLevel warn || fail "vite build failed"
 # Each engine in turn (issue 41): Chromium through playwright-core, Firefox and WebKit through
 # WebDriver (geckodriver; WebKitWebDriver opens a window, so in a virtual X display).
-# FORMS_BROWSERS picks them: Chromium and Firefox by default; WebKit by hand
-# (FORMS_BROWSERS=webkit) while its "client:" check fails after the others have run
-# ("client_gone" during fill_form; alone, --only client, it passes).
+# FORMS_BROWSERS picks them (default: all three).
 rc=0
-for browser in ${FORMS_BROWSERS:-chromium firefox}; do
+for browser in ${FORMS_BROWSERS:-chromium firefox webkit}; do
   run=(node run.mjs --dist dist --devserver "$target_dir/debug/devserver" --browser "$browser" "$@")
   [ "$browser" = webkit ] && run=(xvfb-run -a "${run[@]}")
   "${run[@]}" || rc=1

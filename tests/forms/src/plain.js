@@ -20,14 +20,20 @@ const tools = {
 // With ?base=…&session=…&token=…, the page also registers the tools with a server through the
 // SDK's Client, so the agent's calls arrive the real way.
 const query = new URLSearchParams(location.search);
+// The page keeps its Client (window.client): a Client garbage-collected once nothing refers to
+// it leaves the session (docs/sessions.md), which WebKit's and Firefox's collectors did in the
+// middle of the client check when this was a local of the block. Its statuses are kept for the
+// check's failure message.
+window.clientStatuses = [];
 if (query.get("base")) {
-  const client = await Client.register({
+  window.client = await Client.register({
     baseUrl: query.get("base"),
     sessionId: query.get("session"),
     token: query.get("token"),
     name: "forms",
     tools: Object.values(tools),
+    onStatus: (status) => window.clientStatuses.push(JSON.stringify(status)),
   });
-  document.body.dataset.client = client.name;
+  document.body.dataset.client = window.client.name;
 }
 expose(tools, () => Object.fromEntries(new FormData(form)));
