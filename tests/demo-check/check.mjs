@@ -2,11 +2,15 @@
 // against a fresh devserver and exits 0 only when every step was answered correctly.
 //
 //   node tests/demo-check/check.mjs --devserver BIN --www DIR --pkg DIR [--screenshot FILE]
+//                                   [--browser chromium|firefox|webkit]
+// Chromium through playwright-core; Firefox and WebKit (issue 41) through WebDriver
+// (./webdriver.mjs: geckodriver, WebKitWebDriver under xvfb-run).
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";
 import { chromium } from "playwright-core";
 import { CHROMIUM, Checks, startDevserver } from "./devserver.mjs";
+import { launch } from "./webdriver.mjs";
 
 const { values: opts } = parseArgs({
   options: {
@@ -14,6 +18,7 @@ const { values: opts } = parseArgs({
     www: { type: "string", default: "www" },
     pkg: { type: "string", default: "pkg" },
     screenshot: { type: "string" },
+    browser: { type: "string", default: "chromium" },
   },
 });
 if (!opts.devserver) {
@@ -37,7 +42,7 @@ async function modelTools(base) {
 try {
   server = await startDevserver(opts.devserver, ["--addr", "127.0.0.1:0", "--session", `${SESSION}:${TOKEN}`, "--www", opts.www, "--pkg", opts.pkg]);
   console.log(`devserver at ${server.url}`);
-  browser = await chromium.launch({ ...CHROMIUM, headless: true });
+  browser = opts.browser === "chromium" ? await chromium.launch({ ...CHROMIUM, headless: true }) : await launch(opts.browser);
   const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
   const pageErrors = [];
   page.on("pageerror", (error) => pageErrors.push(error.message));
@@ -156,5 +161,5 @@ try {
   await browser?.close().catch(() => {});
   await server?.stop();
 }
-console.log(checks.summary());
+console.log(`${opts.browser}: ${checks.summary()}`);
 process.exit(checks.failed === 0 && checks.passed > 0 ? 0 : 1);

@@ -2,7 +2,9 @@
 // hostile calls through the devserver's agent routes (as a model would call them), and every
 // answer must be byte-identical between the two. A difference prints the call and both answers.
 //
-//   node run.mjs --devserver BIN --sdk DIR [--only TOOL] [--dump FILE]
+//   node run.mjs --devserver BIN --sdk DIR [--only TOOL] [--dump FILE] [--browser chromium|firefox|webkit]
+// Chromium through playwright-core; Firefox and WebKit (issue 41) through WebDriver
+// (../demo-check/webdriver.mjs: geckodriver, WebKitWebDriver under xvfb-run).
 // --only keeps the calls to tools whose name contains TOOL; --dump writes every call with page
 // A's answer to FILE (one JSON line each).
 // Closes with "N passed, M failed" (one check per call, plus the setup checks).
@@ -12,11 +14,15 @@ import { dirname, join } from "node:path";
 import { writeFileSync } from "node:fs";
 import { chromium } from "playwright-core";
 import { CHROMIUM, Checks, startDevserver } from "../demo-check/devserver.mjs";
+import { launch } from "../demo-check/webdriver.mjs";
 import { PAGES, secretStrings } from "./secrets.mjs";
 import { table } from "./table.mjs";
 
 const { values: opts } = parseArgs({
-  options: { devserver: { type: "string" }, sdk: { type: "string" }, only: { type: "string" }, dump: { type: "string" } },
+  options: {
+    devserver: { type: "string" }, sdk: { type: "string" }, only: { type: "string" }, dump: { type: "string" },
+    browser: { type: "string", default: "chromium" },
+  },
 });
 if (!opts.devserver || !opts.sdk) {
   console.error("run.mjs: --devserver BIN and --sdk DIR are required");
@@ -30,7 +36,7 @@ const sessions = Object.values(PAGES).flatMap((p) => ["--session", `${p.session}
 const devserver = await startDevserver(opts.devserver, [
   "--addr", "127.0.0.1:0", "--www", join(here, "www"), "--pkg", opts.sdk, ...sessions,
 ]);
-const browser = await chromium.launch({ ...CHROMIUM, headless: true });
+const browser = opts.browser === "chromium" ? await chromium.launch({ ...CHROMIUM, headless: true }) : await launch(opts.browser);
 
 async function agent(page, method, path, body) {
   const response = await fetch(`${devserver.url}/v1/sessions/${page.session}${path}`, {
@@ -49,7 +55,8 @@ async function open(page) {
   const tab = await context.newPage();
   page.errors = [];
   tab.on("pageerror", (e) => page.errors.push(e.message));
-  await tab.addInitScript((s) => { window.SECRETS = s; }, page.secrets);
+  // Before the page's scripts in Chromium, after its load through WebDriver: page.js waits.
+  await tab.addInitScript((s) => { window.SECRETS = s; dispatchEvent(new Event("secrets")); }, page.secrets);
   page.url = `${devserver.url}/page.html?session=${page.session}&token=${page.token}&${page.query}#${page.fragment}`;
   await tab.goto(page.url);
   await tab.waitForFunction(() => document.body.dataset.ready === "1" || document.body.dataset.error, null, { timeout: 20000 });
@@ -163,5 +170,5 @@ if (ok) {
 }
 await browser.close();
 await devserver.stop();
-console.log(checks.summary());
+console.log(`${opts.browser}: ${checks.summary()}`);
 process.exit(checks.failed === 0 ? 0 : 1);

@@ -1,5 +1,5 @@
 // The page of the non-interference suite: writes this page's secrets (window.SECRETS, set by
-// run.mjs before the page loads) into the shared markup, then registers the four page tools in
+// run.mjs; see secretsFromRunner) into the shared markup, then registers the four page tools in
 // every configuration the suite calls: no options, `root` only (the *_scoped tools; a tool's
 // name is an option too, so each has one), a fixed `form` (*_fixed), and a few more.
 // A page loaded into the `sink` frame by a form submission does nothing.
@@ -74,9 +74,21 @@ function writeSecrets(s) {
   document.documentElement.append(vault);
 }
 
+// run.mjs sets window.SECRETS before the page's scripts in Chromium (playwright-core's
+// addInitScript); WebDriver classic (Firefox, WebKit: ../../demo-check/webdriver.mjs) can only
+// once the page has loaded, and then dispatches "secrets".
+async function secretsFromRunner() {
+  if (!window.SECRETS) {
+    await new Promise((done, fail) => {
+      addEventListener("secrets", done, { once: true });
+      setTimeout(() => fail(new Error("window.SECRETS is not set (no \"secrets\" event in 20 s)")), 20000);
+    });
+  }
+  return window.SECRETS;
+}
+
 async function main() {
-  const secrets = window.SECRETS;
-  if (!secrets) throw new Error("window.SECRETS is not set");
+  const secrets = await secretsFromRunner();
   writeSecrets(secrets);
   for (const f of document.querySelectorAll("form[data-app-handled]")) {
     f.addEventListener("submit", (e) => e.preventDefault());
