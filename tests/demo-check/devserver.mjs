@@ -16,6 +16,10 @@ export const CHROMIUM = Object.freeze({
 export function startDevserver(bin, args, { timeoutMs = 30000 } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"] });
+    // Stopped too when the runner exits without stop() (a check that threw past it).
+    const orphan = () => child.kill("SIGTERM");
+    process.once("exit", orphan);
+    child.once("exit", () => process.off("exit", orphan));
     let output = "";
     let settled = false;
     const finish = (error, value) => {

@@ -71,10 +71,19 @@ async function command(base, method, path, body) {
   return answer.value;
 }
 
+/** The drivers still running, stopped when the runner exits without closing them (a check
+ *  that threw past its runner): no driver or browser outlives the suite. */
+const running = new Set();
+process.once("exit", () => {
+  for (const child of running) child.kill("SIGTERM");
+});
+
 /** Starts one driver process of the engine; resolves once it answers /status. */
 async function startDriver(engine, driver) {
   const port = await freePort();
   const child = spawn(driver.bin(), driver.args(port), { stdio: ["ignore", "pipe", "pipe"] });
+  running.add(child);
+  child.once("exit", () => running.delete(child));
   let output = "";
   const keep = (c) => {
     output += c;
