@@ -137,7 +137,6 @@ export async function launch(engine) {
         },
       };
       open.add(context);
-      page.context = context;
       return context;
     },
     /** A context's page, its window sized to `viewport` (the window's outer size here). */
@@ -189,15 +188,15 @@ class Page {
   async handlePrompt() {
     const message = await this.raw("GET", "/alert/text").catch(() => null);
     if (message === null) return;
-    const dialog = {
-      message: () => message,
-      accept: () => this.raw("POST", "/alert/accept", {}),
-      dismiss: () => this.raw("POST", "/alert/dismiss", {}),
-    };
+    // A handler may not await its answer (playwright-core's need not): the command runs again
+    // only once the prompt is answered.
+    let answered = null;
+    const answer = (how) => (answered ??= this.raw("POST", `/alert/${how}`, {}).catch(() => {}));
+    const dialog = { message: () => message, accept: () => answer("accept"), dismiss: () => answer("dismiss") };
     const handlers = this.handlers.dialog.splice(0);
     this.handlers.dialog.push(...handlers.filter((h) => !h.once));
-    if (handlers.length === 0) await dialog.dismiss();
     for (const h of handlers) await h.fn(dialog);
+    await (answered ?? dialog.dismiss());
   }
 
   on(event, handler, once = false) {
@@ -268,7 +267,8 @@ class Page {
     const script =
       `const done = arguments[arguments.length - 1]; const f = (${fn.toString()}); ` +
       "const ok = (v) => done({ ok: v === undefined ? null : v }); " +
-      "const err = (e) => done({ err: String(e && e.stack || e) }); " +
+      // JavaScriptCore's stack has no message line: both.
+      "const err = (e) => done({ err: e && e.stack ? `${e}\n${e.stack}` : String(e) }); " +
       "let v; try { v = f(arguments[0]); } catch (e) { err(e); return; } " +
       "if (v && typeof v.then === 'function') v.then(ok, err); else ok(v);";
     const r = await this.command("POST", "/execute/async", { script, args: [arg === undefined ? null : arg] });
@@ -450,13 +450,13 @@ class Locator {
   /** `fn(element, arg)` in the element's frame (the function's source: no closures). */
   async evaluate(fn, arg) {
     await this.attached();
-    const r = await this.run(`(els, a) => { try { return { ok: (${fn.toString()})(els[0], a) ?? null }; } catch (e) { return { err: String(e && e.stack || e) }; } }`, arg);
+    const r = await this.run(`(els, a) => { try { return { ok: (${fn.toString()})(els[0], a) ?? null }; } catch (e) { return { err: e && e.stack ? \`\${e}\n\${e.stack}\` : String(e) }; } }`, arg);
     if (r && "err" in r) throw new Error(r.err);
     return r?.ok ?? undefined;
   }
 
   async evaluateAll(fn, arg) {
-    const r = await this.run(`(els, a) => { try { return { ok: (${fn.toString()})(els, a) ?? null }; } catch (e) { return { err: String(e && e.stack || e) }; } }`, arg);
+    const r = await this.run(`(els, a) => { try { return { ok: (${fn.toString()})(els, a) ?? null }; } catch (e) { return { err: e && e.stack ? \`\${e}\n\${e.stack}\` : String(e) }; } }`, arg);
     if (r && "err" in r) throw new Error(r.err);
     return r?.ok ?? undefined;
   }
