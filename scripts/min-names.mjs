@@ -111,7 +111,7 @@ for (const section of sections) {
       else fail(`import ${module}.${field} has kind ${kind}, which this script does not know`);
       const desc = section.body.subarray(start, r.pos);
       if (module.startsWith("./snippets/")) {
-        // A function of the SDK's own JS file (src/ws/frames.js), imported straight from it:
+        // A function of the SDK's own JS file (src/snippets.js), imported straight from it:
         // the module's path gets a short name, the function keeps its own.
         let short = snippetRenames.get(module);
         if (!short) snippetRenames.set(module, (short = snippetNames.next().value));

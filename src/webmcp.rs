@@ -2,7 +2,7 @@
 //! (`document.modelContext.registerTool`), run through the call runtime (the browser does not
 //! check arguments: the runtime does), and unregistered when the app's signal aborts.
 //!
-//! The registrations themselves are JS's (src/webmcp/host.js: each tool its own, a swap
+//! The registrations themselves are JS's (src/snippets.js: each tool its own, a swap
 //! touching only what changed, the answer's shape per host); this side keeps what is the SDK's:
 //! the tool list as the registry checked it, the calls through the runtime, and the client an
 //! exposure follows.
@@ -20,7 +20,7 @@ use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 use web_sys::AbortSignal;
 
-#[wasm_bindgen(module = "/src/webmcp/host.js")]
+#[wasm_bindgen(module = "/src/snippets.js")]
 extern "C" {
     /// `document.modelContext`, else `navigator.modelContext`, if it can register tools.
     #[wasm_bindgen(js_name = modelContext)]

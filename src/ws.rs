@@ -38,7 +38,7 @@ pub(crate) struct Shared {
     calls: Calls,
     pump: Pump,
     pub(crate) listeners: JsRefCell<Vec<Listener>>,
-    /// The dialect's frame test, in JS (src/ws/frames.js): what `attach`'s listener and the
+    /// The dialect's frame test, in JS (src/snippets.js): what `attach`'s listener and the
     /// package's `receive` run before a frame enters the module.
     pub(crate) frame_test: Function,
 }

@@ -35,7 +35,7 @@ impl Listener {
 
     /// Adds, as the listener, what the JS function `front` makes of `f`'s function: a JS
     /// function that decides which events reach `f`, without entering the module for the
-    /// others (WsTools' frames: src/ws/frames.js, a JS class's, so in `js-api` builds).
+    /// others (WsTools' frames: src/snippets.js, a JS class's, so in `js-api` builds).
     #[cfg(feature = "js-api")]
     pub(crate) fn behind(
         target: &EventTarget,

@@ -12,7 +12,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::WebSocket;
 
-#[wasm_bindgen(module = "/src/ws/frames.js")]
+#[wasm_bindgen(module = "/src/snippets.js")]
 extern "C" {
     /// The test of a message's data for `markers` (the dialect's `Dialect::markers`), in JS.
     #[wasm_bindgen(js_name = frameTest)]
@@ -97,7 +97,7 @@ fn open(options: &JsValue, socket: Option<WebSocket>) -> Result<Rc<Shared>, Stri
     ))
 }
 
-/// The frame test of `dialect` (src/ws/frames.js over its markers).
+/// The frame test of `dialect` (src/snippets.js over its markers).
 fn dialect_test(dialect: Dialect) -> Function {
     let markers = Array::new();
     for m in dialect.markers() {

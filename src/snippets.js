@@ -1,8 +1,66 @@
+// The JS that the SDK's Rust imports, in one module that wasm-bindgen ships beside the glue:
+// WsTools' frame test (src/js_api/ws.rs) and WebMCP's registrations (src/webmcp.rs). One file,
+// not one per feature: without a bundler each snippet is one more module the page fetches
+// before the SDK starts, and wasm-bindgen-test-runner's headless page stalled intermittently
+// (1 of 4 to 2 of 3 runs of tests/web_ws, at page load) once a second snippet module came,
+// never in 8 runs with one. A bundler drops the half a build does not import.
+
+// ---- WsTools' frame test ----
+
+// The JS half of WsTools' frame test: whether a message can be one the bridge reads (a tool
+// call; in OpenAI's dialect also a frame about the response's state), decided on the JS string
+// before anything crosses into the WebAssembly module, so that audio frames and transcripts,
+// most of what a voice socket carries, are never copied into it. The markers are the
+// dialect's (`Dialect::markers`, core/src/adapters/ws/types.rs): a frame of interest holds one.
+// src/js_api/ws.rs imports it.
+
+/**
+ * The test of a message's data for `markers`: true when it is a string holding one of them.
+ * The markers are looked for by their first character: a character only one marker starts
+ * with is one `includes` (V8 scans for the first character as a memchr, and an audio frame's
+ * base64 holds no quote or backslash); the markers sharing one (four of OpenAI's five start
+ * with a quote) are one `indexOf` pass over the frame, each hit's next character compared
+ * before the marker is, rather than one pass per marker.
+ */
+export function frameTest(markers) {
+  const firsts = [...new Set(markers.map((m) => m[0]))];
+  const groups = firsts.map((c) => markers.filter((m) => m[0] === c));
+  const seconds = groups.map((group) => group.map((m) => m.charCodeAt(1)));
+  return (data) => {
+    if (typeof data !== "string") return false;
+    for (let g = 0; g < groups.length; g++) {
+      const group = groups[g];
+      if (group.length === 1) {
+        if (data.includes(group[0])) return true;
+        continue;
+      }
+      const first = firsts[g];
+      const second = seconds[g];
+      for (let at = data.indexOf(first); at !== -1; at = data.indexOf(first, at + 1)) {
+        const next = data.charCodeAt(at + 1);
+        for (let k = 0; k < group.length; k++) {
+          if (second[k] === next && data.startsWith(group[k], at)) return true;
+        }
+      }
+    }
+    return false;
+  };
+}
+
+/** What puts `test` in front of a `message` listener: the listener that hands it only the
+ * events whose data pass. */
+export function frameFront(test) {
+  return (listener) => (event) => {
+    if (test(event.data)) listener(event);
+  };
+}
+
+// ---- WebMCP ----
+
 // WebMCP's side of `exposeToWebMCP` (src/webmcp.rs imports it): the registrations with the
 // browser's `modelContext`, kept in JS because they are JS objects, promises and abort signals
 // through and through. What a call does is the SDK's one call runtime, in Rust: a registered
 // tool's `execute` hands the call to `run` and shapes what comes back for the host.
-// wasm-bindgen ships this file beside the glue.
 //
 // What Chromium 156 and the MCP-B polyfill offer: `registerTool(tool, { signal })` returning a
 // promise, unregistering when that signal aborts; no `unregisterTool`. So each tool has its own
@@ -25,9 +83,6 @@ export function modelContext() {
  * JSON text.
  */
 const errorResult = (text) => ({ content: [{ type: 'text', text }], isError: true });
-
-const reason = (e) =>
-  e instanceof Error ? `${e.name}: ${e.message}` : typeof e === 'string' ? e : 'an unknown error';
 
 /** One `exposeToWebMCP`'s registrations. */
 export class Exposure {
@@ -107,7 +162,8 @@ export class Exposure {
       if (this.tools.get(name)?.controller !== controller) return; // unregistered meanwhile
       this.tools.delete(name);
       controller.abort();
-      return `registerTool(${JSON.stringify(name)}) was refused: ${reason(e)}`;
+      // An Error (a DOMException included) reads "Name: message".
+      return `registerTool(${JSON.stringify(name)}) was refused: ${String(e)}`;
     }
   }
 
