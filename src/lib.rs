@@ -88,9 +88,7 @@ mod browser;
 mod js;
 #[cfg(feature = "js-api")]
 pub mod js_api;
-#[cfg(feature = "js-api")]
 mod registry;
-#[cfg(feature = "js-api")]
 mod runner;
 #[cfg(feature = "js-api")]
 mod turns;
@@ -117,9 +115,13 @@ pub mod debug {
     }
 }
 
-pub use api::{Browser, BrowserOptions, CallContext, Cancelled, Client, Options, Tool, ToolScope};
+pub use api::{
+    Browser, BrowserOptions, CallContext, Cancelled, Client, ExecuteOptions, Execution, Options,
+    Registry, Tool, ToolScope,
+};
 pub use client_tools_core::api::{Error, ErrorKind, IntoToolResult};
 pub use client_tools_core::calls::Returned;
+pub use client_tools_core::calls::{Answer, Content, ErrorKind as AnswerKind};
 pub use client_tools_core::engine::{CallEvent, ClientState, Paths, Status, WhenHidden};
 pub use client_tools_core::protocol::Lifetime;
 pub use client_tools_core::{engine, protocol, schema, sse};

@@ -30,16 +30,18 @@ use web_sys::AbortSignal;
 #[derive(Clone)]
 pub(crate) struct Entry {
     pub handler: Handler,
+    /// Read by the JS `ToolRegistry` only.
+    #[cfg_attr(not(feature = "js-api"), allow(dead_code))]
     pub source: JsValue,
     /// Read by `exposeToWebMCP` only (not in the lite build, which still takes them).
-    #[cfg_attr(not(feature = "webmcp"), allow(dead_code))]
+    #[cfg_attr(not(all(feature = "js-api", feature = "webmcp")), allow(dead_code))]
     pub annotations: Option<String>,
 }
 
-#[cfg(feature = "webmcp")]
+#[cfg(all(feature = "js-api", feature = "webmcp"))]
 impl Entry {
     /// A client's tool as an entry, for `exposeToWebMCP` (it has no definition object).
-    pub(crate) fn of(tool: &crate::api::Tool) -> Entry {
+    pub(crate) fn of(tool: &crate::api::tool::Tool) -> Entry {
         Entry {
             handler: tool.parts().handler.clone(),
             source: JsValue::UNDEFINED,
@@ -223,6 +225,7 @@ impl Pumped for Runner {
 }
 
 /// A JS value as JSON for the runtime (`JSON.stringify`; `undefined` as `null`).
+#[cfg(feature = "js-api")]
 pub(crate) fn to_json(v: &JsValue) -> Result<Value, String> {
     if v.is_undefined() {
         return Ok(Value::Null);
@@ -235,6 +238,7 @@ pub(crate) fn to_json(v: &JsValue) -> Result<Value, String> {
 }
 
 /// JSON text as a JS value, parsed by the browser (keys keep their order).
+#[cfg(feature = "js-api")]
 pub(crate) fn from_json_text(text: &str) -> JsValue {
     js_sys::JSON::parse(text).unwrap_or(JsValue::NULL)
 }

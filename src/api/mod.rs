@@ -6,6 +6,7 @@
 pub(crate) mod client;
 pub(crate) mod context;
 pub(crate) mod options;
+pub(crate) mod registry;
 pub(crate) mod scope;
 pub(crate) mod shell;
 pub(crate) mod tool;
@@ -13,6 +14,7 @@ pub(crate) mod tool;
 pub use client::Client;
 pub use context::{CallContext, Cancelled};
 pub use options::{BrowserOptions, Options};
+pub use registry::{ExecuteOptions, Execution, Registry};
 pub use scope::ToolScope;
 pub use shell::Browser;
 pub use tool::Tool;

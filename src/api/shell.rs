@@ -2,7 +2,7 @@
 //! [`CallContext`], handlers and callbacks run on the page's event loop (need not be `Send`),
 //! and the options hold what only a tab has.
 
-use super::CallContext;
+use super::context::CallContext;
 use client_tools_core::api::shell::Local;
 use client_tools_core::api::Shell;
 use client_tools_core::protocol::Lifetime;

@@ -1,6 +1,6 @@
 //! A tool a page serves: the core's one `Tool` builder over the browser shell.
 
-use super::Browser;
+use super::shell::Browser;
 
 /// A tool the page offers: its declaration, its local rules and its handler. The builders are
 /// [`client_tools_core::api::Tool`]'s, the same as the worker's (`client_tools_native::Tool`);

@@ -3,7 +3,7 @@
 //! `setTools`, `exposeToWebMCP` and `TurnTools` wherever a tool array is.
 
 use crate::js_api::options;
-use crate::registry::{self, Tools};
+use crate::registry::{self, Running, Started, Tools};
 use crate::runner::{from_json_text, Entry};
 use client_tools_core::adapters::registry::Registry;
 use client_tools_core::api::ErrorKind;
@@ -18,7 +18,7 @@ use wasm_bindgen::prelude::*;
 /// the registry (or any other object) finds it usable.
 #[wasm_bindgen]
 pub struct ToolRegistry {
-    registry: Tools,
+    registry: Tools<Promise>,
 }
 
 impl ToolRegistry {
@@ -249,8 +249,18 @@ impl ToolRegistry {
             Ok(read) => read,
             Err(e) => return Promise::reject(&e),
         };
-        self.registry
-            .once(call_id, |n| self.run(&name, args, &options, n, deadline_ms))
+        let (answer, forget) = self
+            .registry
+            .once(call_id, |n| self.run(&name, args, &options, n, deadline_ms));
+        if let Some(forget) = forget {
+            let failed = answer.clone();
+            crate::js::promise::spawn(Box::pin(async move {
+                if crate::js::promise::settle(&failed).await.is_err() {
+                    forget.forget();
+                }
+            }));
+        }
+        answer
     }
 }
 
@@ -288,7 +298,7 @@ impl ToolRegistry {
             .as_ref()
             .is_some_and(|s| crate::js::bool_prop(s, "aborted"))
         {
-            return Promise::reject(&registry::aborted(&name));
+            return rejected(ErrorKind::Aborted, &registry::aborted(&name));
         }
         // Arguments that are not JSON (a BigInt, a throwing `toJSON`, a cycle) are answered as
         // invalid, in the SDK's words, as the runtime answers arguments that fail the schema.
@@ -306,7 +316,23 @@ impl ToolRegistry {
             deadline_ms,
             signal: signal.as_ref(),
         };
-        self.registry.run(call, args, result_value)
+        match self.registry.run(call, args) {
+            Started::Answered(answer) => resolved(answer),
+            Started::Reused => rejected(ErrorKind::Rejected, registry::REUSED),
+            Started::Running(Running { outcome, ended }) => {
+                crate::js::promise::from_future(Box::pin(async move {
+                    let answer = outcome.await;
+                    ended.forget();
+                    match answer {
+                        Some(answer) => Ok(result_value(answer)),
+                        None => Err(crate::js::error(
+                            ErrorKind::Aborted,
+                            &registry::aborted(&name),
+                        )),
+                    }
+                }))
+            }
+        }
     }
 }
 
