@@ -117,7 +117,7 @@ pub mod debug {
 
 pub use api::{
     Browser, BrowserOptions, CallContext, Cancelled, Client, ExecuteOptions, Execution, Options,
-    Registry, Tool, ToolScope,
+    Registry, Tool, ToolScope, TurnCallEvent, TurnTools, TurnToolsOptions,
 };
 pub use client_tools_core::api::{Error, ErrorKind, IntoToolResult};
 pub use client_tools_core::calls::Returned;

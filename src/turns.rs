@@ -1,7 +1,8 @@
 //! `TurnTools`' behaviour (its JS face: `js_api::turns`): a turn's calls run concurrently
 //! through the call runtime, `onCall` told of each, and the next request's `toolResponses`
 //! written in the calls' order. The pure half (reading the calls, matching, writing the
-//! responses) is the core's `adapters::turns`.
+//! responses) is the core's `adapters::turns`. The Rust face (`api::turns`) runs the same
+//! steps typed; this loop is not shared with it for size (see that module).
 
 use crate::runner::{from_json_text, Entry, Runner};
 use client_tools_core::adapters::registry::Registry;

@@ -93,6 +93,11 @@ impl Registry {
         Ok(Registry::of(registry))
     }
 
+    /// The tools, for another transport (moved out, not copied).
+    pub(crate) fn into_tools(self) -> Tools_<Entry> {
+        self.tools.into_tools()
+    }
+
     fn of(tools: Tools_<Entry>) -> Registry {
         Registry {
             tools: Tools::new(tools),
@@ -224,7 +229,7 @@ fn owned<S: AsRef<str>>(names: &[S]) -> Vec<String> {
 }
 
 /// The core's JSON text of an export as a value (the core writes it, so it parses).
-fn json(text: &str) -> Value {
+pub(crate) fn json(text: &str) -> Value {
     client_tools_core::json::parse(text).unwrap_or(Value::Null)
 }
 
