@@ -99,7 +99,6 @@ pub mod testing;
 pub mod tools;
 #[cfg(all(feature = "js-api", feature = "webmcp"))]
 mod webmcp;
-#[cfg(feature = "js-api")]
 mod ws;
 
 /// Checks for the SDK's own tests, in debug builds only: see `src/js/cell.rs`.
@@ -117,8 +116,9 @@ pub mod debug {
 
 pub use api::{
     Browser, BrowserOptions, CallContext, Cancelled, Client, ExecuteOptions, Execution, Options,
-    Registry, Tool, ToolScope,
+    Registry, Tool, ToolScope, WsOptions, WsTools,
 };
+pub use client_tools_core::adapters::ws::{Dialect, RespondAfterResult, WsCallEvent};
 pub use client_tools_core::api::{Error, ErrorKind, IntoToolResult};
 pub use client_tools_core::calls::Returned;
 pub use client_tools_core::calls::{Answer, Content, ErrorKind as AnswerKind};

@@ -1,6 +1,8 @@
-//! The browser half of `WsTools`: it carries out what the pure bridge
-//! ([`client_tools_core::adapters::ws`]) asks (send a frame, run or abort a JS handler, tell
-//! the app) and feeds it what happened (frames, handler results, its one timer).
+//! The browser half of `WsTools`, under both faces (`client_tools::WsTools` in `crate::api::ws`,
+//! the JS class in `crate::js_api::ws`, each a conversion of its options into this): it
+//! carries out what the pure bridge ([`client_tools_core::adapters::ws`]) asks (send a frame,
+//! run or abort a handler, tell the app) and feeds it what happened (frames, handler results,
+//! its one timer).
 //!
 //! As in the Client's shell, no `RefCell` borrow is held while calling into JS: a handler or
 //! `onCall` may call straight back (`setTools`, `closed()`).
@@ -11,6 +13,7 @@ use crate::browser::{handlers, now};
 use crate::js::JsRefCell;
 use client_tools_core::adapters::ws::{WsBridge, WsCallEvent, WsOutput, WsTool};
 use client_tools_core::calls::Returned;
+use client_tools_core::protocol::validate::ValidationError;
 use client_tools_core::time::Instant;
 use js_sys::Function;
 use std::rc::Rc;
@@ -20,13 +23,19 @@ use web_sys::WebSocket;
 /// Each tool's handler, by name (a tool list's names are unique).
 pub(crate) type Handlers = Vec<(String, crate::api::shell::Handler)>;
 
+/// The app's `send` of one frame: it fails with the reason, e.g. what a JS `send` threw.
+pub(crate) type Send = Box<dyn Fn(&str) -> Result<(), String>>;
+
 /// Where the bridge's frames go.
 pub(crate) enum Sender {
-    /// The app's `send(text)`.
-    Js(Function),
+    /// The app's `send`.
+    App(Send),
     /// The socket `WsTools.attach` was given.
     Socket(WebSocket),
 }
+
+/// The app's `onCall`, told how each call is doing.
+pub(crate) type OnCall = Option<Box<dyn Fn(&WsCallEvent)>>;
 
 /// The state one `WsTools` shares with its timer, listeners and handler tasks.
 pub(crate) struct Shared {
@@ -34,13 +43,10 @@ pub(crate) struct Shared {
     /// Each tool's handler, by name (the names are unique).
     pub(crate) handlers: JsRefCell<Handlers>,
     sender: Sender,
-    on_call: Option<Function>,
+    on_call: OnCall,
     calls: Calls,
     pump: Pump,
     pub(crate) listeners: JsRefCell<Vec<Listener>>,
-    /// The dialect's frame test, in JS (src/snippets.js): what `attach`'s listener and the
-    /// package's `receive` run before a frame enters the module.
-    pub(crate) frame_test: Function,
 }
 
 impl Shared {
@@ -48,8 +54,7 @@ impl Shared {
         bridge: WsBridge,
         handlers: Handlers,
         sender: Sender,
-        on_call: Option<Function>,
-        frame_test: Function,
+        on_call: OnCall,
     ) -> Rc<Shared> {
         Rc::new(Shared {
             bridge: JsRefCell::new(bridge),
@@ -59,26 +64,28 @@ impl Shared {
             calls: Calls::new(),
             pump: Pump::default(),
             listeners: JsRefCell::default(),
-            frame_test,
         })
     }
 
     /// One frame's data: a text frame goes to the bridge; binary frames (audio) are not
     /// tool calls.
     pub(crate) fn receive(self: &Rc<Self>, data: &JsValue) -> bool {
-        let Some(text) = data.as_string() else {
-            return false;
-        };
-        let was_call = self.bridge.borrow_mut().receive(&text, now());
+        data.as_string()
+            .is_some_and(|text| self.receive_text(&text))
+    }
+
+    /// One text frame: true when it was a tool call.
+    pub(crate) fn receive_text(self: &Rc<Self>, text: &str) -> bool {
+        let was_call = self.bridge.borrow_mut().receive(text, now());
         self.drain();
         was_call
     }
 
-    /// Listens on `ws` (`WsTools.attach`): its messages' data behind `front` (the frame test,
-    /// in JS), and its close, after which the listeners go. The listeners hold the bridge:
-    /// while attached, the socket keeps it alive, whatever the app keeps; the cycle ends with
-    /// the listeners (close, or [`Shared::detach`]).
-    pub(crate) fn listen(self: &Rc<Self>, ws: &WebSocket, front: &Function) {
+    /// Listens on `ws` (`WsTools.attach`): its messages' data, behind `front` if given (the
+    /// JS class's frame test, which keeps most frames out of the module), and its close,
+    /// after which the listeners go. The listeners hold the bridge: while attached, the
+    /// socket keeps it alive; the cycle ends with the listeners (close, or [`Shared::detach`]).
+    pub(crate) fn listen(self: &Rc<Self>, ws: &WebSocket, front: Option<&Function>) {
         let target: &web_sys::EventTarget = ws.as_ref();
         let s = self.clone();
         let on_message = Listener::behind(target, "message", front, move |e| {
@@ -105,8 +112,12 @@ impl Shared {
     }
 
     /// Replaces the tools on offer; running calls go on. Fails naming a bad tool.
-    pub(crate) fn set_tools(&self, tools: Vec<WsTool>, handlers: Handlers) -> Result<(), String> {
-        (self.bridge.borrow_mut().set_tools(tools)).map_err(|e| e.to_string())?;
+    pub(crate) fn set_tools(
+        &self,
+        tools: Vec<WsTool>,
+        handlers: Handlers,
+    ) -> Result<(), ValidationError> {
+        self.bridge.borrow_mut().set_tools(tools)?;
         *self.handlers.borrow_mut() = handlers;
         Ok(())
     }
@@ -150,18 +161,20 @@ impl Pumped for Shared {
         match out {
             WsOutput::Send { text, call_id } => {
                 let sent = match &self.sender {
-                    Sender::Js(f) => crate::js::call(f, &[&JsValue::from_str(&text)]).map(drop),
+                    Sender::App(send) => send(&text),
                     // A closing socket drops a frame without an error: say so.
                     // `readyState` 1 is `WebSocket.OPEN`.
                     Sender::Socket(ws) if crate::js::number_prop(ws, "readyState") != 1.0 => {
-                        Err(JsValue::from_str("the socket is not open"))
+                        Err("the socket is not open".to_owned())
                     }
                     Sender::Socket(ws) => {
-                        crate::js::call_method(ws, "send", &[&JsValue::from_str(&text)]).map(drop)
+                        (crate::js::call_method(ws, "send", &[&JsValue::from_str(&text)]))
+                            .map(drop)
+                            .map_err(|e| crate::js::error_text(&e))
                     }
                 };
                 if let Err(e) = sent {
-                    let reason = format!("send failed: {}", crate::js::error_text(&e));
+                    let reason = format!("send failed: {e}");
                     tell(&self.on_call, &WsCallEvent::SendFailed { call_id, reason });
                 }
             }
@@ -227,7 +240,10 @@ impl Shared {
     }
 }
 
-/// Calls `onCall` with `event` as a plain object (a throwing callback must not stop the bridge).
-fn tell(callback: &Option<Function>, event: &WsCallEvent) {
-    crate::js::tell(callback.as_ref(), &crate::browser::events::ws_call(event));
+/// Tells the app's `onCall` (the JS face's conversion keeps a throwing callback from
+/// stopping the bridge).
+fn tell(on_call: &OnCall, event: &WsCallEvent) {
+    if let Some(f) = on_call {
+        f(event);
+    }
 }

@@ -387,7 +387,10 @@ fn bad_tools_are_refused_naming_the_tool() {
     let e = b
         .set_tools(vec![ws_support::tool("a", None), t])
         .unwrap_err();
-    assert_eq!(e.to_string(), "tools[1].timeoutMs: 0, must be at least 1");
+    assert_eq!(
+        e.to_string(),
+        "tools[1].timeoutMs: 0 ms, must be at least 1"
+    );
     let e = b
         .set_tools(vec![
             ws_support::tool("a", None),

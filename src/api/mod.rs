@@ -10,6 +10,7 @@ pub(crate) mod registry;
 pub(crate) mod scope;
 pub(crate) mod shell;
 pub(crate) mod tool;
+pub(crate) mod ws;
 
 pub use client::Client;
 pub use context::{CallContext, Cancelled};
@@ -18,3 +19,4 @@ pub use registry::{ExecuteOptions, Execution, Registry};
 pub use scope::ToolScope;
 pub use shell::Browser;
 pub use tool::Tool;
+pub use ws::{WsOptions, WsTools};

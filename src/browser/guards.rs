@@ -35,15 +35,14 @@ impl Listener {
 
     /// Adds, as the listener, what the JS function `front` makes of `f`'s function: a JS
     /// function that decides which events reach `f`, without entering the module for the
-    /// others (WsTools' frames: src/snippets.js, a JS class's, so in `js-api` builds).
-    #[cfg(feature = "js-api")]
+    /// others (the JS `WsTools`' frame test, src/snippets.js); `f` itself without one.
     pub(crate) fn behind(
         target: &EventTarget,
         kind: &'static str,
-        front: &js_sys::Function,
+        front: Option<&js_sys::Function>,
         f: impl FnMut(Event) + 'static,
     ) -> Option<Listener> {
-        Listener::boxed(target, kind, Some(front), Box::new(f))
+        Listener::boxed(target, kind, front, Box::new(f))
     }
 
     /// The one body of `new` and `behind`, for every listener's closure (boxed).

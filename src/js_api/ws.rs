@@ -4,8 +4,8 @@
 
 use crate::js_api::options::{self, WsAttachOptions, WsToolsOptions};
 use crate::js_api::read;
-use crate::ws::{Handlers, Sender, Shared};
-use client_tools_core::adapters::ws::{Dialect, RespondAfterResult, WsBridge, WsTool};
+use crate::ws::{Handlers, OnCall, Sender, Shared};
+use client_tools_core::adapters::ws::{Dialect, RespondAfterResult, WsBridge, WsCallEvent, WsTool};
 use js_sys::{Array, Function};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -69,7 +69,13 @@ fn open(options: &JsValue, socket: Option<WebSocket>) -> Result<Rc<Shared>, Stri
                 on_call: o.on_call,
                 respond_after_result: o.respond_after_result,
             };
-            (attach, Sender::Js(o.send.0))
+            let send = o.send.0;
+            let send = move |text: &str| {
+                (crate::js::call(&send, &[&JsValue::from_str(text)]))
+                    .map(drop)
+                    .map_err(|e| crate::js::error_text(&e))
+            };
+            (attach, Sender::App(Box::new(send)))
         }
     };
     let dialect = o
@@ -88,13 +94,14 @@ fn open(options: &JsValue, socket: Option<WebSocket>) -> Result<Rc<Shared>, Stri
     let (tools, handlers) = read_tools(&tools)?;
     let mut bridge = WsBridge::new(dialect, respond);
     bridge.set_tools(tools).map_err(|e| e.to_string())?;
-    Ok(Shared::new(
-        bridge,
-        handlers,
-        sender,
-        o.on_call.map(|f| f.0),
-        dialect_test(dialect),
-    ))
+    // `onCall` gets each event as a plain object; what it throws stays in JS.
+    let on_call: OnCall = o.on_call.map(|f| {
+        let f = f.0;
+        Box::new(move |event: &WsCallEvent| {
+            crate::js::tell(Some(&f), &crate::browser::events::ws_call(event))
+        }) as Box<dyn Fn(&WsCallEvent)>
+    });
+    Ok(Shared::new(bridge, handlers, sender, on_call))
 }
 
 /// The frame test of `dialect` (src/snippets.js over its markers).
@@ -143,7 +150,8 @@ impl WsTools {
         let ws: WebSocket = ws.unchecked_into();
         let shared = open(&options, Some(ws.clone())).map_err(|m| error(&m))?;
         // Only the messages that pass the frame test, in JS, enter the module.
-        shared.listen(&ws, &frame_front(&shared.frame_test));
+        let test = dialect_test(shared.bridge.borrow().dialect());
+        shared.listen(&ws, Some(&frame_front(&test)));
         Ok(WsTools { shared })
     }
 
@@ -173,9 +181,7 @@ impl WsTools {
         #[wasm_bindgen(unchecked_param_type = "WsToolDefinition[] | ToolRegistry")] tools: JsValue,
     ) -> Result<(), JsValue> {
         let (tools, handlers) = read_tools(&tools).map_err(|m| error(&m))?;
-        self.shared
-            .set_tools(tools, handlers)
-            .map_err(|e| error(&e))
+        (self.shared.set_tools(tools, handlers)).map_err(|e| error(&e.to_string()))
     }
 
     /// The tools as the platform's configuration wants them: Cartesia's and ElevenLabs'

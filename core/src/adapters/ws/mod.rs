@@ -42,8 +42,7 @@ pub use types::{Dialect, RespondAfterResult, WsCallEvent, WsOutput, WsTool};
 use crate::adapters::registry::EMPTY_SCHEMA;
 use crate::calls::{Admission, Answer, Call, CallRuntime, ErrorKind, Returned, ToolDef};
 use crate::json::json_text;
-use crate::protocol::validate::{self, ValidationError};
-use crate::protocol::ToolSpec;
+use crate::protocol::validate::ValidationError;
 use crate::str_map::StrMap;
 use crate::time::Instant;
 use frame::{push_quoted, unread_all, Incoming, IncomingCall, Malformed};
@@ -150,22 +149,8 @@ impl WsBridge {
     /// parameters value that is not an object, or a `timeout_ms` / `max_calls_per_run` of 0.
     /// Running calls go on.
     pub fn set_tools(&mut self, tools: Vec<WsTool>) -> Result<(), ValidationError> {
-        let specs: Vec<&ToolSpec> = tools.iter().map(|t| &t.def.spec).collect();
-        validate::tool_list(&specs)?;
-        for (i, t) in tools.iter().enumerate() {
-            for (field, zero) in [
-                ("timeoutMs", t.def.timeout_ms == Some(0)),
-                ("maxCallsPerRun", t.def.max_calls_per_run == Some(0)),
-            ] {
-                if zero {
-                    return Err(ValidationError::new(
-                        format!("tools[{i}].{field}"),
-                        validate::ErrorKind::OutOfRange,
-                        "0, must be at least 1",
-                    ));
-                }
-            }
-        }
+        let defs: Vec<&ToolDef> = tools.iter().map(|t| &t.def).collect();
+        crate::engine::validate_tool_refs(&defs)?;
         (self.tools, self.expects) = tools
             .into_iter()
             .map(|t| (t.def, t.expects_response))
