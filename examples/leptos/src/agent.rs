@@ -4,10 +4,14 @@
 //! change (one page's component unmounts, the next one mounts) is one change, because the
 //! declaration is sent from a task that runs once the render is done.
 //!
+//! A voice agent on the app's own WebSocket is served the same tools ([`Agent::voice`]): its
+//! `WsTools` follows every change at once (nothing is declared over the wire; the platform's
+//! session configuration takes [`Agent::voice_declarations`]).
+//!
 //! The same helper goes in a Yew app as a hook (`use_effect_with((), …)` adding the tools and
 //! its cleanup removing them) and in Dioxus as `use_hook` + `use_drop`; only `Agent` is needed.
 
-use client_tools::{Client, Error, Options, Tool};
+use client_tools::{Client, Dialect, Error, Options, Tool, WsOptions, WsTools};
 use leptos::prelude::*;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -21,6 +25,8 @@ pub struct Agent(Rc<State>);
 #[derive(Default)]
 struct State {
     client: RefCell<Option<Client>>,
+    /// The voice agent's socket, served the same tools.
+    voice: RefCell<Option<WsTools>>,
     /// Each mounted `use_tools` call's tools, by its id, in mount order.
     scopes: RefCell<Vec<(u64, Vec<Tool>)>>,
     next_scope: Cell<u64>,
@@ -55,6 +61,22 @@ impl Agent {
             }
             done(&state);
         });
+    }
+
+    /// Serves the mounted components' tools to a voice agent over `socket` too, until the
+    /// socket closes or the last `Agent` is dropped; every change of the tools reaches it.
+    pub fn voice(&self, socket: &web_sys::WebSocket, dialect: Dialect) -> Result<(), Error> {
+        let voice = WsTools::attach(socket, WsOptions::new(dialect, self.tools()))?;
+        *self.0.voice.borrow_mut() = Some(voice);
+        Ok(())
+    }
+
+    /// The voice agent's tools as its platform's configuration declares them (`[]` without one).
+    pub fn voice_declarations(&self) -> serde_json::Value {
+        let voice = self.0.voice.borrow();
+        voice
+            .as_ref()
+            .map_or(serde_json::json!([]), WsTools::declarations)
     }
 
     /// The registration, once it succeeded.
@@ -99,6 +121,11 @@ impl Agent {
     fn changed(&self) {
         let state = &self.0;
         state.version.set(state.version.get() + 1);
+        if let Some(voice) = state.voice.borrow().as_ref() {
+            if let Err(e) = voice.set_tools(self.tools()) {
+                *state.failure.borrow_mut() = Some(e);
+            }
+        }
         if state.client.borrow().is_some() {
             queue(state);
         }

@@ -34,15 +34,14 @@ struct Orders {
     highlighted: RwSignal<Option<u32>>,
 }
 
-/// Mounts the app into `parent` and registers its tools with `options`. Keep the handle: the
-/// app (and its registration) lives until it is dropped.
+/// Mounts the app into `parent`, its components' tools served through `agent` (registered
+/// with [`Agent::connect`], a voice agent's socket with [`Agent::voice`]). Keep the handle:
+/// the app lives until it is dropped (and the registration until the last `Agent` is).
 pub fn mount(
     parent: web_sys::HtmlElement,
-    options: Options,
+    agent: Agent,
 ) -> leptos::mount::UnmountHandle<impl leptos::tachys::view::Mountable> {
     leptos::mount::mount_to(parent, move || {
-        let agent = Agent::default();
-        agent.connect(options);
         provide_agent(agent);
         view! { <App/> }
     })
@@ -59,8 +58,9 @@ pub fn start(server: &str, session: &str, token: &str) {
         .expect("a body")
         .append_child(&root)
         .expect("appended");
-    let options = Options::new(server, session, token).name("leptos");
-    std::mem::forget(mount(wasm_bindgen::JsCast::unchecked_into(root), options));
+    let agent = Agent::default();
+    agent.connect(Options::new(server, session, token).name("leptos"));
+    std::mem::forget(mount(wasm_bindgen::JsCast::unchecked_into(root), agent));
 }
 
 #[component]

@@ -6,7 +6,8 @@
 //! (`scripts/test` starts the devserver and sets it).
 #![cfg(target_arch = "wasm32")]
 
-use client_tools::BrowserOptions;
+use client_tools::{BrowserOptions, Dialect};
+use client_tools_leptos_example::agent::Agent as App;
 use client_tools_leptos_example::mount;
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
@@ -33,6 +34,17 @@ extern "C" {
     #[wasm_bindgen(js_name = modelTools)]
     fn model_tools(base: &str, s: &JsValue) -> js_sys::Promise;
     fn sleep(ms: u32) -> js_sys::Promise;
+}
+
+// A voice agent's side: the devserver's voice simulator (tests/web/ws_agent.js).
+#[wasm_bindgen(module = "/../../tests/web/ws_agent.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = openSocket)]
+    fn open_socket(base: &str, s: &JsValue, dialect: &str) -> js_sys::Promise;
+    #[wasm_bindgen(js_name = placeCall)]
+    fn place_call(base: &str, s: &JsValue, body: &JsValue) -> js_sys::Promise;
+    #[wasm_bindgen(js_name = waitWsCall)]
+    fn wait_ws_call(base: &str, s: &JsValue, id: &str, seconds: u32) -> js_sys::Promise;
 }
 
 /// The devserver's URL: `scripts/test` starts it and passes it in at build time.
@@ -167,7 +179,9 @@ async fn an_agent_uses_the_apps_tools_and_follows_its_routes() {
     let options = client_tools::Options::new(devserver(), &agent.id, &agent.token)
         .name("leptos")
         .share_stream(false);
-    let app = mount(root.clone(), options);
+    let tools = App::default();
+    tools.connect(options);
+    let app = mount(root.clone(), tools);
     let expect = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
 
     // Registered with the tools of the mounted components: the list's and the navigation's.
@@ -303,5 +317,81 @@ async fn an_agent_uses_the_apps_tools_and_follows_its_routes() {
     );
 
     drop(app);
+    root.remove();
+}
+
+/// The voice agent's side of one call: placed on the simulator, answered over the socket.
+async fn voice_call(session: &JsValue, tool: &str, parameters: Value) -> Value {
+    let body = json!({"tool_name": tool, "parameters": parameters}).to_string();
+    let body = js_sys::JSON::parse(&body).unwrap();
+    let id: String = read("a voice call", place_call(devserver(), session, &body)).await;
+    read("its outcome", wait_ws_call(devserver(), session, &id, 8)).await
+}
+
+#[wasm_bindgen_test]
+async fn a_voice_agent_calls_the_same_tools_over_its_socket_and_they_follow_the_route() {
+    let session = JsFuture::from(new_session(devserver()))
+        .await
+        .expect("a session");
+    let socket: web_sys::WebSocket = JsFuture::from(open_socket(devserver(), &session, "cartesia"))
+        .await
+        .expect("a socket on the voice simulator")
+        .unchecked_into();
+    let root: web_sys::HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    document().body().unwrap().append_child(&root).unwrap();
+    let tools = App::default();
+    tools
+        .voice(&socket, Dialect::Cartesia)
+        .expect("a valid list");
+    let app = mount(root.clone(), tools.clone());
+    let names = |tools: &App| -> Vec<String> {
+        let declared = tools.voice_declarations();
+        let mut names: Vec<String> = (declared.as_array().into_iter().flatten())
+            .map(|d| d["name"].as_str().unwrap_or_default().to_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    // The router renders its route in a task of its own.
+    let list = ["highlight_order", "navigate", "read_orders"];
+    wait_for("the list's tools", || names(&tools) == list).await;
+
+    // The list's own tool, called by voice, changes what the page shows.
+    let out = voice_call(&session, "highlight_order", json!({"id": 3})).await;
+    assert_eq!(out["state"], "answered", "{out}");
+    assert_eq!(out["result"], "Order 3 is highlighted.", "{out}");
+    wait_for("row 3 highlighted", || {
+        query("tr.highlighted[data-id='3']").is_some()
+    })
+    .await;
+
+    // A navigating call: the form's tools replace the list's before the result goes back.
+    let out = voice_call(&session, "navigate", json!({"url": "/orders/new"})).await;
+    assert_eq!(out["is_error"], false, "{out}");
+    assert!(query("form#new-order").is_some(), "the new route is shown");
+    assert_eq!(names(&tools), ["fill_form", "navigate"]);
+    let gone = voice_call(&session, "highlight_order", json!({"id": 3})).await;
+    assert_eq!(
+        gone["is_error"], true,
+        "the list's tool left with it: {gone}"
+    );
+    let out = voice_call(
+        &session,
+        "fill_form",
+        json!({"fields": {"Customer": "Alan"}}),
+    )
+    .await;
+    assert_eq!(out["is_error"], false, "{out}");
+    let customer: web_sys::HtmlInputElement =
+        query("input[name=customer]").unwrap().unchecked_into();
+    assert_eq!(customer.value(), "Alan");
+    assert!(tools.failure().is_none());
+
+    // Back to the list: its tools come back.
+    let out = voice_call(&session, "navigate", json!({"url": "/"})).await;
+    assert_eq!(out["is_error"], false, "{out}");
+    assert_eq!(names(&tools), list);
+    drop(app);
+    socket.close().unwrap();
     root.remove();
 }
