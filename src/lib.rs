@@ -93,12 +93,12 @@ mod runner;
 #[cfg(feature = "js-api")]
 mod turns;
 
+#[cfg(feature = "webmcp")]
+mod exposure;
 #[cfg(feature = "testing")]
 pub mod testing;
 #[cfg(feature = "page-tools")]
 pub mod tools;
-#[cfg(all(feature = "js-api", feature = "webmcp"))]
-mod webmcp;
 mod ws;
 
 /// Checks for the SDK's own tests, in debug builds only: see `src/js/cell.rs`.
@@ -114,6 +114,8 @@ pub mod debug {
     }
 }
 
+#[cfg(feature = "webmcp")]
+pub use api::webmcp;
 pub use api::{
     Browser, BrowserOptions, CallContext, Cancelled, Client, ExecuteOptions, Execution, Options,
     Registry, Tool, ToolScope, WsOptions, WsTools,

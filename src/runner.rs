@@ -34,11 +34,11 @@ pub(crate) struct Entry {
     #[cfg_attr(not(feature = "js-api"), allow(dead_code))]
     pub source: JsValue,
     /// Read by `exposeToWebMCP` only (not in the lite build, which still takes them).
-    #[cfg_attr(not(all(feature = "js-api", feature = "webmcp")), allow(dead_code))]
+    #[cfg_attr(not(feature = "webmcp"), allow(dead_code))]
     pub annotations: Option<String>,
 }
 
-#[cfg(all(feature = "js-api", feature = "webmcp"))]
+#[cfg(feature = "webmcp")]
 impl Entry {
     /// A client's tool as an entry, for `exposeToWebMCP` (it has no definition object).
     pub(crate) fn of(tool: &crate::api::tool::Tool) -> Entry {
@@ -238,7 +238,7 @@ pub(crate) fn to_json(v: &JsValue) -> Result<Value, String> {
 }
 
 /// JSON text as a JS value, parsed by the browser (keys keep their order).
-#[cfg(feature = "js-api")]
+#[cfg(any(feature = "js-api", feature = "webmcp"))]
 pub(crate) fn from_json_text(text: &str) -> JsValue {
     js_sys::JSON::parse(text).unwrap_or(JsValue::NULL)
 }

@@ -1,5 +1,5 @@
 // The JS that the SDK's Rust imports, in one module that wasm-bindgen ships beside the glue:
-// WsTools' frame test (src/js_api/ws.rs) and WebMCP's registrations (src/webmcp.rs). One file,
+// WsTools' frame test (src/js_api/ws.rs) and WebMCP's registrations (src/exposure.rs). One file,
 // not one per feature: without a bundler each snippet is one more module the page fetches
 // before the SDK starts, and wasm-bindgen-test-runner's headless page stalled intermittently
 // (1 of 4 to 2 of 3 runs of tests/web_ws, at page load) once a second snippet module came,
@@ -57,7 +57,7 @@ export function frameFront(test) {
 
 // ---- WebMCP ----
 
-// WebMCP's side of `exposeToWebMCP` (src/webmcp.rs imports it): the registrations with the
+// WebMCP's side of `exposeToWebMCP` (src/exposure.rs imports it): the registrations with the
 // browser's `modelContext`, kept in JS because they are JS objects, promises and abort signals
 // through and through. What a call does is the SDK's one call runtime, in Rust: a registered
 // tool's `execute` hands the call to `run` and shapes what comes back for the host.

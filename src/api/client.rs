@@ -41,6 +41,25 @@ pub(crate) async fn settled(pending: Pending) -> Result<(), Error> {
     })
 }
 
+/// The outcome of a change of the tools (`set_tools`, a scope's `update`), errors in the Rust
+/// spelling: once the server has the new list, and (with WebMCP) once every
+/// `webmcp::expose` that follows the client has registered it too (the ordering rule).
+pub(crate) fn declared(
+    shared: &Rc<Shared>,
+    started: Result<Pending, Error>,
+) -> impl Future<Output = Result<(), Error>> {
+    #[cfg(feature = "webmcp")]
+    let key = shared.key();
+    #[cfg(not(feature = "webmcp"))]
+    let _ = shared;
+    async move {
+        settled(started.map_err(Error::in_rust_spelling)?).await?;
+        #[cfg(feature = "webmcp")]
+        crate::exposure::registered(key).await;
+        Ok(())
+    }
+}
+
 /// A per-client prefix of every `Idempotency-Key`: `crypto.randomUUID()` where there is one
 /// (a window's, a worker's, or Node's; secure contexts only), else the time and a random
 /// number, still unique enough per page.
@@ -181,7 +200,7 @@ impl Client {
     /// (`tools[1].name: …`), or when the server refuses the list.
     pub fn set_tools(&self, tools: Vec<Tool>) -> impl Future<Output = Result<(), Error>> {
         let started = self.begin_set_tools(tools);
-        async move { settled(started.map_err(Error::in_rust_spelling)?).await }
+        declared(&self.shared, started)
     }
 
     /// The engine part of `set_tools`, errors in the JS spelling.

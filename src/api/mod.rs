@@ -10,6 +10,8 @@ pub(crate) mod registry;
 pub(crate) mod scope;
 pub(crate) mod shell;
 pub(crate) mod tool;
+#[cfg(feature = "webmcp")]
+pub mod webmcp;
 pub(crate) mod ws;
 
 pub use client::Client;

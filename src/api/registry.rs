@@ -93,6 +93,12 @@ impl Registry {
         Ok(Registry::of(registry))
     }
 
+    /// A copy of the tools (the handlers shared), for another transport (WebMCP).
+    #[cfg(feature = "webmcp")]
+    pub(super) fn tools_copy(&self) -> Tools_<Entry> {
+        self.tools.tools.borrow().clone()
+    }
+
     fn of(tools: Tools_<Entry>) -> Registry {
         Registry {
             tools: Tools::new(tools),

@@ -39,7 +39,7 @@ pub(crate) struct Shared {
     /// The tools on offer (the scopes' union last taken; the names are unique).
     offered: JsRefCell<Rc<Vec<Tool>>>,
     /// Told each time the offer changes (an `exposeToWebMCP` following the client).
-    #[cfg(all(feature = "js-api", feature = "webmcp"))]
+    #[cfg(feature = "webmcp")]
     on_offer: JsRefCell<Option<Rc<dyn Fn()>>>,
     on_status: Option<Callback<Browser, Status>>,
     on_call: Option<Callback<Browser, CallEvent>>,
@@ -83,7 +83,7 @@ impl Shared {
             request_timeout_ms,
             engine: JsRefCell::new(engine),
             offered: JsRefCell::new(Rc::new(tools.clone())),
-            #[cfg(all(feature = "js-api", feature = "webmcp"))]
+            #[cfg(feature = "webmcp")]
             on_offer: JsRefCell::default(),
             scopes: JsRefCell::new(Scopes::new(tools)),
             scope_waiters: JsRefCell::default(),
@@ -236,7 +236,7 @@ impl Shared {
         }
         self.drain();
         // Cloned out first: no borrow is held while the follower runs.
-        #[cfg(all(feature = "js-api", feature = "webmcp"))]
+        #[cfg(feature = "webmcp")]
         {
             let on_offer = self.on_offer.borrow().clone();
             if let Some(f) = on_offer {
@@ -251,9 +251,16 @@ impl Shared {
     }
 
     /// `f` is told each time the tools on offer change (replacing whatever was told before).
-    #[cfg(all(feature = "js-api", feature = "webmcp"))]
+    #[cfg(feature = "webmcp")]
     pub(crate) fn on_offer(&self, f: Rc<dyn Fn()>) {
         *self.on_offer.borrow_mut() = Some(f);
+    }
+
+    /// The key WebMCP's exposures find the client by (`exposeToWebMCP(client)`, the Rust
+    /// face's `webmcp::expose(&client)`): this state's address, unique while it lives.
+    #[cfg_attr(not(feature = "webmcp"), allow(dead_code))]
+    pub(crate) fn key(self: &Rc<Self>) -> usize {
+        Rc::as_ptr(self) as usize
     }
 
     /// Carries out every output the engine has, then re-arms the one timer ([`guards::drain`]).

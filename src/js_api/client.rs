@@ -21,7 +21,7 @@ pub struct Client {
 impl Client {
     /// The key `exposeToWebMCP` finds this client by.
     fn key(&self) -> usize {
-        std::rc::Rc::as_ptr(&self.client.shared) as usize
+        self.client.shared.key()
     }
 }
 
@@ -36,7 +36,7 @@ fn rejected(e: &Error) -> Promise {
 #[cfg(feature = "webmcp")]
 impl Drop for Client {
     fn drop(&mut self) {
-        crate::webmcp::forget_client(self.key());
+        crate::exposure::forget_client(self.key());
     }
 }
 
@@ -48,7 +48,7 @@ impl Client {
         match crate::Client::register_js_spelled(opts).await {
             Ok(client) => {
                 #[cfg(feature = "webmcp")]
-                let followed = crate::webmcp::Followed::new(&client.shared);
+                let followed = crate::exposure::Followed::new(&client.shared);
                 let client = Client {
                     client,
                     leaving: JsRefCell::new(None),
@@ -57,7 +57,7 @@ impl Client {
                 let key = client.key();
                 let client = JsValue::from(client);
                 #[cfg(feature = "webmcp")]
-                crate::webmcp::track_client(&client, key, followed);
+                crate::exposure::track_client(&client, key, followed);
                 Ok(client)
             }
             // The signal's own reason, as a JS `await` of an aborted fetch rejects.
@@ -196,7 +196,7 @@ impl Client {
             return p.clone();
         }
         #[cfg(feature = "webmcp")]
-        crate::webmcp::forget_client(self.key());
+        crate::exposure::forget_client(self.key());
         let promise = settle(self.client.begin_leave(), None);
         *self.leaving.borrow_mut() = Some(promise.clone());
         promise
@@ -212,7 +212,7 @@ fn settle(pending: crate::api::client::Pending, tools_of: Option<usize>) -> Prom
             Ok(()) => {
                 #[cfg(feature = "webmcp")]
                 if let Some(key) = tools_of {
-                    crate::webmcp::registered(key).await;
+                    crate::exposure::registered(key).await;
                 }
                 #[cfg(not(feature = "webmcp"))]
                 let _ = tools_of;

@@ -1,9 +1,9 @@
-//! `exposeToWebMCP`, the JS face of [`crate::webmcp`]: its options and source read from JS
+//! `exposeToWebMCP`, the JS face of [`crate::exposure`]: its options and source read from JS
 //! values (a tool array, a `ToolRegistry`, or a `Client`, found by the key it carries), and the
 //! outcome written back as `{ supported, registered }`.
 
 use super::registry::{tool_list, ToolRegistry};
-use crate::webmcp::{self, Source};
+use crate::exposure::{self, Source};
 use js_sys::{Array, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 
@@ -48,24 +48,24 @@ pub fn expose_to_webmcp(
     };
     let prefix = options.prefix.map(|p| p.0).unwrap_or_default();
     let signal = options.signal.map(|s| s.0);
-    let Some(model_context) = webmcp::model_context() else {
+    let Some(model_context) = exposure::model_context() else {
         return Promise::resolve(&resolved(false, Array::new()));
     };
     // A `Client` carries its key (see `Client.register`).
     let client_key = crate::js::get(&source, "constructor")
         .is_function()
-        .then(|| Reflect::get(&source, &webmcp::key_symbol()).ok())
+        .then(|| Reflect::get(&source, &exposure::key_symbol()).ok())
         .flatten()
         .and_then(|k| k.as_f64())
         .map(|k| k as usize);
     let source = match client_key {
-        Some(key) => Source::Client(webmcp::followed(key)),
+        Some(key) => Source::Client(exposure::followed(key)),
         None => match tools_of(&tool_list(&source)) {
             Ok(source) => source,
             Err(e) => return Promise::reject(&e),
         },
     };
-    match webmcp::expose(model_context.into(), source, prefix, signal, |names| {
+    match exposure::expose(model_context.into(), source, prefix, signal, |names| {
         resolved(true, names)
     }) {
         Err(e) => Promise::reject(&e),

@@ -1,6 +1,8 @@
-//! WebMCP exposure (the JS API's `exposeToWebMCP`: `js_api::webmcp`): the page's tools offered to an in-browser agent through WebMCP
-//! (`document.modelContext.registerTool`), run through the call runtime (the browser does not
-//! check arguments: the runtime does), and unregistered when the app's signal aborts.
+//! WebMCP exposure, under both faces (`client_tools::webmcp::expose` in `crate::api::webmcp`, the
+//! JS API's `exposeToWebMCP` in `js_api::webmcp`): the page's tools offered to an in-browser
+//! agent through WebMCP (`document.modelContext.registerTool`), run through the call runtime
+//! (the browser does not check arguments: the runtime does), and unregistered when the
+//! exposure's signal aborts.
 //!
 //! The registrations themselves are JS's (src/snippets.js: each tool its own, a swap
 //! touching only what changed, the answer's shape per host); this side keeps what is the SDK's:
@@ -136,6 +138,7 @@ thread_local! {
     static LIVE: JsRefCell<Vec<Rc<Exposure>>> = const { JsRefCell::new(Vec::new()) };
 }
 
+#[cfg(feature = "js-api")]
 /// The property a `Client` object carries its key under.
 pub(crate) fn key_symbol() -> JsValue {
     js_sys::Symbol::for_("client-tools.client").into()
@@ -153,6 +156,19 @@ pub(crate) fn followed(key: usize) -> Option<Rc<Followed>> {
     })
 }
 
+/// The followed state of a Rust `Client`'s `shared` (`client_tools::webmcp::expose`), made on first use
+/// and found by its key as a JS client's is; `None` for a client whose state is gone.
+pub(crate) fn follow(shared: &Rc<Shared>) -> Option<Rc<Followed>> {
+    let key = shared.key();
+    if let Some(followed) = followed(key) {
+        return Some(followed);
+    }
+    let followed = Followed::new(shared);
+    CLIENTS.with(|c| c.borrow_mut().push((key, followed.clone())));
+    followed.upgrade()
+}
+
+#[cfg(feature = "js-api")]
 /// Marks the JS `client` object with `key`, so `exposeToWebMCP(client)` finds what
 /// `followed` follows. Called by `Client.register`.
 pub(crate) fn track_client(client: &JsValue, key: usize, followed: Weak<Followed>) {
@@ -174,6 +190,7 @@ pub(crate) async fn registered(key: usize) {
     }
 }
 
+#[cfg(feature = "js-api")]
 /// The client `key` left: `exposeToWebMCP` no longer finds it (the exposures that follow it
 /// keep what they registered).
 pub(crate) fn forget_client(key: usize) {
