@@ -38,7 +38,7 @@ use serde_json::Value;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt;
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
@@ -105,6 +105,13 @@ export function setHidden(hidden) {
 }
 export function href() { return globalThis.location ? String(globalThis.location.href) : ""; }
 export function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
+export function later(ms) {
+  return new Promise((r) => {
+    const t = setTimeout(r, ms);
+    // In Node, a deadline minutes away does not keep the test process alive.
+    if (t && typeof t.unref === "function") t.unref();
+  });
+}
 "#)]
 extern "C" {
     fn respond(status: u16, body: &str, retry_after: Option<u32>) -> Promise;
@@ -116,6 +123,7 @@ extern "C" {
     fn href() -> String;
     #[wasm_bindgen(js_name = sleep)]
     fn sleep_js(ms: u32) -> Promise;
+    fn later(ms: u32) -> Promise;
 }
 
 /// A protocol rule the app broke: its name (one of this module's constants) and what happened.
@@ -176,11 +184,15 @@ struct State {
     /// Results posted after their handler changed the URL, no tool list declared yet: by client.
     navigated: Vec<(String, String)>,
     violations: Vec<Violation>,
+    /// The deadline (Unix ms) a timer is set for: the session's next, when it was armed.
+    armed: Option<u64>,
 }
 
 struct Inner {
     core: RefCell<SessionCore>,
     state: RefCell<State>,
+    /// Itself, for the deadline timer (which must not keep a dropped agent alive).
+    me: Weak<Inner>,
 }
 
 /// The scripted agent: the platform's side of one session, in the page. Cheap to clone (a
@@ -219,9 +231,10 @@ impl TestAgent {
 
     /// An agent with shorter (or longer) deadlines and limits, e.g. a 2-s result deadline.
     pub fn with_limits(limits: Limits) -> TestAgent {
-        let inner = Rc::new(Inner {
+        let inner = Rc::new_cyclic(|me| Inner {
             core: RefCell::new(SessionCore::new(SESSION_ID.into(), limits, counting_id)),
             state: RefCell::default(),
+            me: me.clone(),
         });
         let weak = Rc::downgrade(&inner);
         let fetch = Closure::<dyn FnMut(JsValue, JsValue) -> Promise>::new(
@@ -384,8 +397,6 @@ impl TestAgent {
     async fn wait(&self, call_id: &str) -> Result<CallOutcome, Violation> {
         let inner = &self.inner;
         loop {
-            inner.core.borrow_mut().on_deadline(now_ms());
-            inner.pump();
             if let Some(v) = inner.state.borrow().violations.first() {
                 return Err(v.clone());
             }
@@ -469,9 +480,44 @@ impl Inner {
             .push(Violation { rule, message });
     }
 
-    /// Sends what the log holds past each open stream's last event. The text is written with
-    /// the state borrowed, and pushed into the streams (JS) after the borrows end.
+    /// Sets a timer for the session's next deadline unless one is set for it or earlier, as
+    /// the devserver's deadline task does: when it fires, what is due fails or lapses
+    /// ([`SessionCore::on_deadline`]) and the streams hear of it at its time, with no request
+    /// needed (a registration whose pings fail lapses, and `tools()` says so).
+    fn arm(&self) {
+        let Some(at) = self.core.borrow().next_deadline() else {
+            return;
+        };
+        {
+            let mut st = self.state.borrow_mut();
+            if st.armed.is_some_and(|armed| armed <= at) {
+                return;
+            }
+            st.armed = Some(at);
+        }
+        let me = self.me.clone();
+        let wait = at.saturating_sub(now_ms()).min(u64::from(u32::MAX)) as u32;
+        wasm_bindgen_futures::spawn_local(async move {
+            let _ = JsFuture::from(later(wait)).await;
+            let Some(inner) = me.upgrade() else { return };
+            {
+                // A timer for a later deadline than the one armed since was superseded.
+                let mut st = inner.state.borrow_mut();
+                if st.armed != Some(at) {
+                    return;
+                }
+                st.armed = None;
+            }
+            inner.core.borrow_mut().on_deadline(now_ms());
+            inner.pump();
+        });
+    }
+
+    /// Sends what the log holds past each open stream's last event, and sets the timer for
+    /// the next deadline. The text is written with the state borrowed, and pushed into the
+    /// streams (JS) after the borrows end.
     fn pump(&self) {
+        self.arm();
         let out: Vec<(JsValue, String)> = {
             let core = self.core.borrow();
             let mut st = self.state.borrow_mut();
@@ -545,9 +591,10 @@ impl Inner {
             .ok()
             .and_then(|b| b.as_string())
             .unwrap_or_default();
-        let now = now_ms();
-        self.core.borrow_mut().on_deadline(now);
-        let answer = self.core.borrow_mut().handle(&method, &path, &body, now);
+        let answer = self
+            .core
+            .borrow_mut()
+            .handle(&method, &path, body.as_bytes(), now_ms());
         if let Ok(route) = Route::of(&method, &path) {
             self.observe(&route, answer.status, &answer.body);
         }
@@ -574,14 +621,14 @@ impl Inner {
     }
 
     /// Checks the rules a request and its answer tell about.
-    fn observe(&self, route: &Route<'_>, status: u16, body: &str) {
+    fn observe(&self, route: &Route, status: u16, body: &str) {
         let kind = || {
             serde_json::from_str::<Value>(body)
                 .ok()
                 .and_then(|v| v["error"]["type"].as_str().map(str::to_owned))
                 .unwrap_or_default()
         };
-        match *route {
+        match route {
             Route::Register | Route::ReplaceTools { .. } if status == 400 => {
                 let v: Value = serde_json::from_str(body).unwrap_or_default();
                 let param = v["error"]["param"].as_str().unwrap_or_default();

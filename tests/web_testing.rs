@@ -4,7 +4,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use client_tools::testing::{TestAgent, TOOLS_BEFORE_NAVIGATING_RESULT};
-use client_tools::{Client, ClientState, Tool};
+use client_tools::{Client, ClientState, Lifetime, Tool};
 use serde_json::json;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -195,6 +195,36 @@ async fn faults_503s_a_dropped_stream_and_repeated_events_lose_no_call_and_run_n
         "pong"
     );
     client.leave().await.expect("left");
+}
+
+/// A registration lapses at its TTL on the agent's own timer, as on the devserver, with no
+/// request needed: here every ping fails (503), and `tools()` says the client is gone once
+/// its 5 s are up. (Before: the agent applied deadlines only when a request or a call came,
+/// so the lapsed client's tools stayed listed.)
+#[wasm_bindgen_test]
+async fn a_registration_whose_pings_fail_lapses_at_its_ttl_on_the_agents_timer() {
+    let agent = TestAgent::new();
+    let ping = Tool::new("ping", "Answers pong.", |_args, _ctx| async { "pong" });
+    let options = agent
+        .options()
+        .lifetime(Lifetime::Ttl { seconds: 5 })
+        .tool(ping);
+    let client = Client::register(options).await.expect("registered");
+    assert_eq!(agent.tools(), ["client__web__ping"]);
+    agent.fail_next(u32::MAX);
+    let mut waited = 0;
+    while !agent.tools().is_empty() {
+        assert!(
+            waited < 9_000,
+            "the registration outlived its 5-s TTL by 4 s: {:?}",
+            agent.tools()
+        );
+        sleep(100).await;
+        waited += 100;
+    }
+    assert!(waited >= 2_000, "lapsed after {waited} ms, before its TTL");
+    agent.fail_next(0);
+    let _ = client.leave().await;
 }
 
 #[wasm_bindgen_test]

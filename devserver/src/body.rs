@@ -35,7 +35,8 @@ impl<S: Send + Sync, T: DeserializeOwned + Default> FromRequest<S> for OptionalJ
     }
 }
 
-async fn read<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, HttpError> {
+/// The body's bytes; 413 over 1 MiB, 400 when it cannot be read.
+pub async fn read<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, HttpError> {
     // The router's DefaultBodyLimit makes a longer body fail here with 413.
     Bytes::from_request(req, state).await.map_err(|rejection| {
         if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {

@@ -10,6 +10,7 @@ use axum::body::Body;
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
+use client_tools_sessions::routes::percent_decode;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -122,23 +123,6 @@ fn resolve(root: &Path, rel: &str) -> Option<PathBuf> {
         file.push("index.html");
     }
     Some(file)
-}
-
-fn percent_decode(s: &str) -> Option<String> {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = s.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
 }
 
 /// The MIME type of a file by its extension.

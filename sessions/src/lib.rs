@@ -6,9 +6,10 @@
 //! too: [`SessionCore::next_deadline`] says when to come back, [`SessionCore::on_deadline`]
 //! fails what is late and lapses what has expired.
 //!
-//! Two drivers: the devserver (axum and tokio: HTTP routes, timers, streams that wake on new
-//! events) and the SDK's in-page test agent (`client_tools::testing`), so the two cannot
-//! disagree about a rule.
+//! Two drivers, both serving the client's routes through [`SessionCore::handle`] and setting a
+//! timer at [`SessionCore::next_deadline`]: the devserver (axum and tokio: the request read into
+//! the router and its answer written, a deadline task, streams that wake on new events) and the
+//! SDK's in-page test agent (`client_tools::testing`), so the two cannot disagree about a rule.
 
 #![warn(missing_docs)]
 

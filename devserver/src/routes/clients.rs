@@ -1,98 +1,59 @@
-//! The client's routes of PROTOCOL.md: register, ping, leave, replace the tools, read the
-//! pending calls, ack and answer a call.
+//! The client's routes of PROTOCOL.md (register, ping, leave, replace the tools, read the
+//! pending calls, ack and answer a call) served by the shared sans-I/O router,
+//! [`SessionCore::handle`](client_tools_sessions::SessionCore::handle), as the SDK's in-page
+//! test agent serves them: axum only reads the request and writes the answer. The session
+//! guard (faults, auth, idempotency) and the body limit run before.
 
-use crate::body::JsonBody;
-use crate::error::HttpError;
-use crate::extract::Ids;
+use crate::body::read;
 use crate::state::Session;
-use axum::extract::Extension;
-use axum::http::StatusCode;
+use axum::body::Body;
+use axum::extract::{Extension, Request};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
 use axum::Json;
-use client_tools_core::protocol::{
-    AckAnswer, CallResult, ClientInfo, PendingCalls, PingAnswer, RegisterRequest,
-    ReplaceToolsRequest,
-};
-use serde::Deserialize;
 use serde_json::{json, Value};
 use std::sync::Arc;
 
 type Ext = Extension<Arc<Session>>;
 
-#[derive(Deserialize)]
-pub struct ClientPath {
-    client_id: String,
+/// Every method on `…/clients` and `…/clients/{…}`: the path under the session, as it came
+/// (percent-encoded: the router decodes the ids), the method and the body go to the shared
+/// router; its answer comes back as is.
+pub async fn serve(Extension(session): Ext, req: Request) -> Response {
+    let method = req.method().as_str().to_owned();
+    let prefix = format!("/v1/sessions/{}", session.id);
+    let path = req
+        .uri()
+        .path()
+        .strip_prefix(&prefix)
+        .unwrap_or_default()
+        .to_owned();
+    let body = match read(req, &()).await {
+        Ok(bytes) => bytes,
+        Err(e) => return e.into_response(),
+    };
+    let answer = session.handle(&method, &path, &body);
+    let status = StatusCode::from_u16(answer.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let mut response = if answer.status == 204 {
+        status.into_response()
+    } else {
+        let mut r = Response::new(Body::from(answer.body));
+        *r.status_mut() = status;
+        r.headers_mut().insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
+        r
+    };
+    if let Some(seconds) = answer.retry_after {
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+    }
+    response
 }
 
-#[derive(Deserialize)]
-pub struct CallPath {
-    client_id: String,
-    call_id: String,
-}
-
-/// `POST …/clients` → `201` with the client object.
-pub async fn register(
-    Extension(session): Ext,
-    JsonBody(req): JsonBody<RegisterRequest>,
-) -> Result<(StatusCode, Json<ClientInfo>), HttpError> {
-    Ok((StatusCode::CREATED, Json(session.register(req)?)))
-}
-
-/// `GET …/clients` → the live clients (for the console).
+/// `GET …/clients` → the live clients (for the console; not a client route).
 pub async fn list(Extension(session): Ext) -> Json<Value> {
     Json(json!({"clients": session.clients()}))
-}
-
-/// `POST …/clients/{client_id}/ping` → `{"expires_at"}`.
-pub async fn ping(
-    Extension(session): Ext,
-    Ids(p): Ids<ClientPath>,
-) -> Result<Json<PingAnswer>, HttpError> {
-    let expires_at = session.ping(&p.client_id)?;
-    Ok(Json(PingAnswer { expires_at }))
-}
-
-/// `DELETE …/clients/{client_id}` → `204`.
-pub async fn leave(
-    Extension(session): Ext,
-    Ids(p): Ids<ClientPath>,
-) -> Result<StatusCode, HttpError> {
-    session.leave(&p.client_id)?;
-    Ok(StatusCode::NO_CONTENT)
-}
-
-/// `PUT …/clients/{client_id}/tools` → `200` with the client object.
-pub async fn replace_tools(
-    Extension(session): Ext,
-    Ids(p): Ids<ClientPath>,
-    JsonBody(req): JsonBody<ReplaceToolsRequest>,
-) -> Result<Json<ClientInfo>, HttpError> {
-    Ok(Json(session.replace_tools(&p.client_id, req.tools)?))
-}
-
-/// `GET …/clients/{client_id}/calls` → the calls dispatched to it, not settled.
-pub async fn pending_calls(
-    Extension(session): Ext,
-    Ids(p): Ids<ClientPath>,
-) -> Result<Json<PendingCalls>, HttpError> {
-    let calls = session.pending_calls(&p.client_id)?;
-    Ok(Json(PendingCalls { calls }))
-}
-
-/// `POST …/calls/{call_id}/ack` → `{"result_deadline"}`.
-pub async fn ack(
-    Extension(session): Ext,
-    Ids(p): Ids<CallPath>,
-) -> Result<Json<AckAnswer>, HttpError> {
-    let result_deadline = session.ack(&p.client_id, &p.call_id)?;
-    Ok(Json(AckAnswer { result_deadline }))
-}
-
-/// `POST …/calls/{call_id}/result` → `200 {}`.
-pub async fn result(
-    Extension(session): Ext,
-    Ids(p): Ids<CallPath>,
-    JsonBody(result): JsonBody<CallResult>,
-) -> Result<Json<Value>, HttpError> {
-    session.answer(&p.client_id, &p.call_id, result)?;
-    Ok(Json(json!({})))
 }

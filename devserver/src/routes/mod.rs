@@ -16,7 +16,7 @@ use axum::extract::{DefaultBodyLimit, Request};
 use axum::http::header;
 use axum::middleware::{from_fn, from_fn_with_state, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post, put};
+use axum::routing::{any, get, post};
 use axum::Router;
 use client_tools_core::protocol::limits::BODY_MAX_BYTES;
 use std::sync::Arc;
@@ -26,28 +26,8 @@ pub fn router(hub: Arc<Hub>) -> Router {
     const S: &str = "/v1/sessions/{session_id}";
     let p = |rest: &str| format!("{S}{rest}");
     let sessions = Router::new()
-        .route(&p("/clients"), post(clients::register).get(clients::list))
-        .route(
-            &p("/clients/{client_id}"),
-            axum::routing::delete(clients::leave),
-        )
-        .route(&p("/clients/{client_id}/ping"), post(clients::ping))
-        .route(
-            &p("/clients/{client_id}/tools"),
-            put(clients::replace_tools),
-        )
-        .route(
-            &p("/clients/{client_id}/calls"),
-            get(clients::pending_calls),
-        )
-        .route(
-            &p("/clients/{client_id}/calls/{call_id}/ack"),
-            post(clients::ack),
-        )
-        .route(
-            &p("/clients/{client_id}/calls/{call_id}/result"),
-            post(clients::result),
-        )
+        .route(&p("/clients"), post(clients::serve).get(clients::list))
+        .route(&p("/clients/{*rest}"), any(clients::serve))
         .route(&p("/stream"), get(stream::open))
         .route(&p("/events"), get(agent::events))
         .route(&p("/tools"), get(agent::tools))

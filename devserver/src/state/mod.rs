@@ -1,8 +1,9 @@
 //! The server's state: a [`Hub`] of sessions, each a [`Session`] driving the sans-I/O
 //! [`SessionCore`] of `client-tools-sessions` behind one lock. Every rule of PROTOCOL.md that
-//! changes a session lives there; this module gives it the time, the deadline timers and a
-//! watch channel that wakes the streams and long polls, and the routes only translate HTTP to
-//! these calls. No lock is held across an `.await`.
+//! changes a session lives there, the client routes' router included; this module gives it
+//! the time, a deadline task per session and a watch channel that wakes the streams and long
+//! polls, and the routes only translate HTTP to these calls. No lock is held across an
+//! `.await`.
 
 use crate::cli::Config;
 use crate::clock::Clock;
@@ -10,13 +11,12 @@ use crate::error::HttpError;
 use crate::faults::Faults;
 use crate::idempotency::IdempotencyStore;
 use crate::ids::new_id;
-use client_tools_core::protocol::{
-    CallResult, ClientInfo, RegisterRequest, ToolDispatched, ToolSpec,
-};
-use client_tools_sessions::{CallView, ModelTool, RunView, SessionCore};
+use client_tools_core::protocol::ClientInfo;
+use client_tools_sessions::{Answer, CallView, ModelTool, RunView, SessionCore};
 use serde_json::Value;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use tokio::sync::watch;
 
 /// Locks a mutex; a panic elsewhere while holding it does not make every later request fail.
@@ -71,12 +71,7 @@ impl Hub {
     }
 
     fn insert(&self, id: String, token: String) -> Arc<Session> {
-        let session = Arc::new(Session::new(
-            id.clone(),
-            token.clone(),
-            self.config.clone(),
-            self.clock,
-        ));
+        let session = Session::new(id.clone(), token.clone(), self.config.clone(), self.clock);
         let mut reg = lock(&self.registry);
         reg.by_token.insert(token, id.clone());
         reg.sessions.insert(id, session.clone());
@@ -136,6 +131,12 @@ pub struct Session {
     pub faults: Mutex<Faults>,
     /// The id of the newest event: changes whenever the log grows.
     latest: watch::Sender<u64>,
+    /// The session's next deadline (Unix ms), which its deadline task sleeps towards.
+    deadline: watch::Sender<Option<u64>>,
+    /// Whether the deadline task runs (it starts with the first deadline).
+    timer_started: AtomicBool,
+    /// Itself, for the deadline task (which must not keep the session alive).
+    me: Weak<Session>,
 }
 
 impl crate::idempotency::Keeper for Session {
@@ -145,11 +146,11 @@ impl crate::idempotency::Keeper for Session {
 }
 
 impl Session {
-    fn new(id: String, token: String, config: Arc<Config>, clock: Clock) -> Session {
+    fn new(id: String, token: String, config: Arc<Config>, clock: Clock) -> Arc<Session> {
         let core = SessionCore::new(id.clone(), config.limits(), new_id);
         let idempotency =
             IdempotencyStore::new(config.idempotency_ttl_ms, config.idempotency_records);
-        Session {
+        Arc::new_cyclic(|me| Session {
             id,
             token,
             config,
@@ -158,7 +159,10 @@ impl Session {
             idempotency: Mutex::new(idempotency),
             faults: Mutex::new(Faults::default()),
             latest: watch::channel(0).0,
-        }
+            deadline: watch::channel(None).0,
+            timer_started: AtomicBool::new(false),
+            me: me.clone(),
+        })
     }
 
     /// The session's state, locked, to read. Never hold the guard across an `.await`.
@@ -171,56 +175,49 @@ impl Session {
         self.latest.subscribe()
     }
 
-    /// Runs one step of the state machine, then wakes the streams if it emitted events.
+    /// Runs one step of the state machine, then wakes the streams if it emitted events and
+    /// tells the deadline task ([`crate::timers`]) when the session's next deadline is.
     fn step<R>(&self, f: impl FnOnce(&mut SessionCore) -> R) -> R {
         let mut core = self.core();
         let out = f(&mut core);
         let last = core.log.last_id();
+        let next = core.next_deadline();
+        drop(core);
+        self.after_step(last, next);
+        out
+    }
+
+    /// What follows every step: the streams woken when the log grew to `last`, the deadline
+    /// task told of `next` (and started with the first deadline).
+    fn after_step(&self, last: u64, next: Option<u64>) {
         self.latest.send_if_modified(|seen| {
             let changed = *seen != last;
             *seen = last;
             changed
         });
-        out
-    }
-
-    /// Registers a client, and watches its TTL when it has one. See [`SessionCore::register`].
-    pub fn register(self: &Arc<Self>, req: RegisterRequest) -> Result<ClientInfo, HttpError> {
-        let now = self.clock.now_ms();
-        let (info, expires) = self.step(|core| {
-            let info = core.register(req, now)?;
-            let expires = core.client(&info.id).and_then(|c| c.expires);
-            Ok::<_, HttpError>((info, expires))
-        })?;
-        if let Some(at) = expires {
-            let (session, client_id) = (self.clone(), info.id.clone());
-            crate::timers::watch(self.clock.instant(at), move || {
-                let next =
-                    session.step(|core| core.lapse_if_due(&client_id, session.clock.now_ms()));
-                next.map(|at| session.clock.instant(at))
+        self.deadline.send_if_modified(|due| {
+            let changed = *due != next;
+            *due = next;
+            changed
+        });
+        if next.is_some() && !self.timer_started.swap(true, Ordering::AcqRel) {
+            let me = self.me.clone();
+            crate::timers::run(self.deadline.subscribe(), self.clock, move || {
+                let Some(session) = me.upgrade() else {
+                    return false;
+                };
+                let now = session.clock.now_ms();
+                session.step(|core| core.on_deadline(now));
+                true
             });
         }
-        Ok(info)
     }
 
-    /// See [`SessionCore::ping`].
-    pub fn ping(&self, client_id: &str) -> Result<Option<String>, HttpError> {
+    /// Serves one client request through the shared router ([`SessionCore::handle`]):
+    /// `path` is under `/v1/sessions/{session_id}`, as it came.
+    pub fn handle(&self, method: &str, path: &str, body: &[u8]) -> Answer {
         let now = self.clock.now_ms();
-        self.step(|core| core.ping(client_id, now))
-    }
-
-    /// See [`SessionCore::leave`].
-    pub fn leave(&self, client_id: &str) -> Result<(), HttpError> {
-        self.step(|core| core.leave(client_id))
-    }
-
-    /// See [`SessionCore::replace_tools`].
-    pub fn replace_tools(
-        &self,
-        client_id: &str,
-        tools: Vec<ToolSpec>,
-    ) -> Result<ClientInfo, HttpError> {
-        self.step(|core| core.replace_tools(client_id, tools))
+        self.step(|core| core.handle(method, path, body, now))
     }
 
     /// See [`SessionCore::clients`].
@@ -233,43 +230,15 @@ impl Session {
         self.core().model_tools()
     }
 
-    /// The model calls a tool; its deadlines are watched. See [`SessionCore::dispatch`].
+    /// The model calls a tool. See [`SessionCore::dispatch`].
     pub fn dispatch(
-        self: &Arc<Self>,
+        &self,
         run_id: &str,
         tool: &str,
         arguments: Value,
     ) -> Result<String, HttpError> {
         let now = self.clock.now_ms();
-        let call_id = self.step(|core| core.dispatch(run_id, tool, arguments, now))?;
-        let ack_deadline = now.saturating_add(self.config.ack_timeout_ms);
-        let (session, id) = (self.clone(), call_id.clone());
-        crate::timers::watch(self.clock.instant(ack_deadline), move || {
-            let next = session.step(|core| core.fail_if_late(&id, session.clock.now_ms()));
-            next.map(|at| session.clock.instant(at))
-        });
-        Ok(call_id)
-    }
-
-    /// See [`SessionCore::ack`].
-    pub fn ack(&self, client_id: &str, call_id: &str) -> Result<String, HttpError> {
-        let now = self.clock.now_ms();
-        self.step(|core| core.ack(client_id, call_id, now))
-    }
-
-    /// See [`SessionCore::answer`].
-    pub fn answer(
-        &self,
-        client_id: &str,
-        call_id: &str,
-        result: CallResult,
-    ) -> Result<(), HttpError> {
-        self.step(|core| core.answer(client_id, call_id, result))
-    }
-
-    /// See [`SessionCore::pending_calls`].
-    pub fn pending_calls(&self, client_id: &str) -> Result<Vec<ToolDispatched>, HttpError> {
-        self.core().pending_calls(client_id)
+        self.step(|core| core.dispatch(run_id, tool, arguments, now))
     }
 
     /// See [`SessionCore::call_view`].
