@@ -101,15 +101,28 @@ async fn a_worker_answers_calls_across_three_rotations() {
     .expect("registers");
     let id = client.id();
     for round in 1..=3 {
+        // Held across the rotation, as an app's backend that rotates the token hands out the
+        // fresh one from then on: the worker's next request (round 1: its first read of the
+        // pending calls, right after registering; then a ping, every ~1.7 s) is refused, and
+        // its source is asked and waits for the fresh token, every round. Unheld, a request
+        // refused before the test sets the fresh token would get the revoked one back, which
+        // the server refuses again: a fresh token refused before it was taken once stops the
+        // worker (docs/sessions.md, "Tokens that expire"), and its registration lapses.
+        backend.held.store(true, Ordering::SeqCst);
         let fresh = rotate(&mut agent).await;
-        *backend.current.lock().unwrap() = Ok(fresh);
-        // The next ping (every ~1.7 s) is refused: the source is asked once.
         until("the source asked again", || backend.asked() >= round).await;
+        *backend.current.lock().unwrap() = Ok(fresh);
+        backend.held.store(false, Ordering::SeqCst);
         let call = agent
             .call("rot", "echo", json!({"text": format!("r{round}")}))
             .await;
         let settled = agent.settled(&call).await;
-        assert_eq!(settled["text"], format!("echo r{round}"), "{settled}");
+        assert_eq!(
+            settled["text"],
+            format!("echo r{round}"),
+            "{settled}; the worker was told {:?}",
+            statuses.items()
+        );
         assert_eq!(settled["is_error"], false, "{settled}");
         assert_eq!(backend.asked(), round, "one ask per rotation");
         assert_eq!(client.state(), ClientState::Registered);
