@@ -12,6 +12,8 @@
 // glue refers to the module's imports and exports (pkg-template/wrap.js and guards.js use the glue's JS
 // exports), so both files are rewritten together here and checked to still fit: every import of
 // the module is a key of the glue's import object, every export the glue uses exists.
+// The glue's imports of the SDK's own JS (src/snippets.js) are rewritten too: by name instead of
+// wasm-bindgen's `import * as`, so that an app's bundler drops what a build does not call.
 import { readFile, writeFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 
@@ -87,6 +89,8 @@ const importRenames = new Map();
 const exportRenames = new Map();
 // The snippets' modules (their paths, a 16-digit hash in each): "b", "c", … ("a" is the glue's).
 const snippetRenames = new Map();
+// The functions the module imports from each snippet's module, by its path.
+const snippetFields = new Map();
 const snippetNames = (function* () {
   for (const n of shortNames()) if (n !== MODULE) yield n;
 })();
@@ -115,6 +119,8 @@ for (const section of sections) {
         // the module's path gets a short name, the function keeps its own.
         let short = snippetRenames.get(module);
         if (!short) snippetRenames.set(module, (short = snippetNames.next().value));
+        if (!snippetFields.has(module)) snippetFields.set(module, new Set());
+        snippetFields.get(module).add(field);
         out.push(...name(short), ...name(field), ...desc);
         continue;
       }
@@ -153,10 +159,40 @@ for (const [from, to] of importRenames) {
 const moduleKey = /"\.\/client_tools_bg\.js": import0/;
 if (!moduleKey.test(glue)) fail(`the glue has no "./client_tools_bg.js": import0: has wasm-bindgen's output changed?`);
 glue = glue.replace(moduleKey, `${MODULE}: import0`);
+// Each snippet's module as named imports: wasm-bindgen imports it whole, once per extern block
+// (`import * as import1 from "./snippets/…/src/snippets.js"`, and `"./snippets/…": import1` in
+// the import object), and a namespace import keeps every export of the file in an app's bundle:
+// the lite build would ship WebMCP's half of src/snippets.js, which only the full build calls.
+// The module imports a few of its functions by name (`frameTest`, `frameFront`): the glue imports
+// those by name instead, and the import object's key for the module is the object of them.
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 for (const [from, to] of snippetRenames) {
-  const key = new RegExp(`"${from.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}": (import\\d+)`, "g");
-  if (!key.test(glue)) fail(`the glue has no "${from}": importN key: has wasm-bindgen's output changed?`);
-  glue = glue.replace(key, `${to}: $1`);
+  const path = escape(from);
+  const namespaces = [...glue.matchAll(new RegExp(`^import \\* as (import\\d+) from ["']${path}["'];?\\n`, "gm"))];
+  if (!namespaces.length) fail(`the glue has no import * as importN from "${from}": has wasm-bindgen's output changed?`);
+  // The names the glue's own code imports from it already (its shims call them).
+  const bound = new Set();
+  for (const m of glue.matchAll(new RegExp(`^import \\{([^}]*)\\} from ["']${path}["']`, "gm"))) {
+    for (const n of m[1].split(",")) bound.add(n.trim());
+  }
+  const fields = [...snippetFields.get(from)];
+  const unbound = fields.filter((f) => !bound.has(f));
+  glue = glue.replace(namespaces[0][0], unbound.length ? `import { ${unbound.join(", ")} } from "${from}";\n` : "");
+  for (const m of namespaces.slice(1)) glue = glue.replace(m[0], "");
+  // The import object: one key for the module (wasm-bindgen writes one per namespace, each the
+  // whole module), the object of the functions the module imports.
+  let first = true;
+  const key = new RegExp(`^(\\s*)"${path}": (import\\d+),\\n`, "gm");
+  glue = glue.replace(key, (whole, indent, ns) => {
+    if (!namespaces.some((m) => m[1] === ns)) fail(`the glue's import object names ${ns} for "${from}", which it does not import`);
+    if (!first) return "";
+    first = false;
+    return `${indent}${to}: { ${fields.join(", ")} },\n`;
+  });
+  if (first) fail(`the glue has no "${from}": importN key: has wasm-bindgen's output changed?`);
+  for (const [, ns] of namespaces) {
+    if (new RegExp(`\\b${ns}\\b`).test(glue)) fail(`the glue still uses ${ns}, the namespace of "${from}", which is now imported by name`);
+  }
 }
 glue = glue.replace(/\bwasm\.([A-Za-z_$][\w$]*)/g, (whole, field) => {
   if (field === "memory") return whole;

@@ -3,7 +3,9 @@
 // not one per feature: without a bundler each snippet is one more module the page fetches
 // before the SDK starts, and wasm-bindgen-test-runner's headless page stalled intermittently
 // (1 of 4 to 2 of 3 runs of tests/web_ws, at page load) once a second snippet module came,
-// never in 8 runs with one. A bundler drops the half a build does not import.
+// never in 8 runs with one. A bundler drops the half a build does not import: the glue imports
+// the module's functions by name (scripts/min-names.mjs rewrites wasm-bindgen's `import * as`),
+// so the lite build carries none of WebMCP's.
 
 // ---- WsTools' frame test ----
 
