@@ -36,9 +36,13 @@ extern "C" {
     /// tool the browser refused.
     #[wasm_bindgen(method)]
     fn update(this: &Host, tools: &Array) -> Promise;
-    /// `update` for a followed client's new tools, warning of a refusal.
+    /// `update` for a followed client's new tools, warning of a refusal (`followFailed`).
     #[wasm_bindgen(method)]
     fn follow(this: &Host, tools: &Array);
+    /// Warns that a followed client's new tools were not registered, and `why`: nobody awaits
+    /// them.
+    #[wasm_bindgen(js_name = followFailed)]
+    fn follow_failed(why: &str);
     /// Settles once the latest list is registered.
     #[wasm_bindgen(method)]
     fn settled(this: &Host) -> Promise;
@@ -105,10 +109,7 @@ impl Followed {
         for exposure in self.exposures() {
             match exposure.listed(tools.clone()) {
                 Ok(list) => exposure.host.follow(&list),
-                Err(e) => warn(&format!(
-                    "exposeToWebMCP: the client's new tools: {}",
-                    crate::js::string_prop(&e, "message")
-                )),
+                Err(e) => follow_failed(&crate::js::string_prop(&e, "message")),
             }
         }
     }
@@ -198,11 +199,6 @@ pub(crate) fn forget_client(key: usize) {
         c.borrow_mut()
             .retain(|(k, w)| *k != key && w.strong_count() > 0)
     });
-}
-
-fn warn(message: &str) {
-    let console = crate::js::get(&js_sys::global(), "console");
-    let _ = crate::js::call_method(&console, "warn", &[&message.into()]);
 }
 
 impl Exposure {

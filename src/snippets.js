@@ -86,6 +86,14 @@ export function modelContext() {
  */
 const errorResult = (text) => ({ content: [{ type: 'text', text }], isError: true });
 
+/**
+ * Warns that a followed client's new tools were not registered, and `why` (the text of the
+ * browser's refusal, or of the SDK's error for the list): nobody awaits them.
+ */
+export function followFailed(why) {
+  console.warn(`exposeToWebMCP: the client's new tools: ${why}`);
+}
+
 /** One `exposeToWebMCP`'s registrations. */
 export class Exposure {
   /**
@@ -118,7 +126,7 @@ export class Exposure {
 
   /** `update` for a followed client's new tools: a refusal is warned of, as nobody awaits it. */
   follow(tools) {
-    this.update(tools).catch((e) => console.warn(`exposeToWebMCP: the client's new tools: ${e}`));
+    this.update(tools).catch(followFailed);
   }
 
   async register(wanted) {

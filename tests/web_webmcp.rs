@@ -194,6 +194,37 @@ export async function followsScopes(t) {
   return seen;
 }
 
+// A followed client's new tools that cannot register are warned of (nobody awaits them): a name
+// the prefix makes too long (the SDK's check), a tool the browser refuses (registerTool rejects).
+export async function followWarnings(t) {
+  const seen = { warnings: [] };
+  const ac = new AbortController();
+  const client = await t.register(t.options({ name: "warned", tools: [{ name: "kept", handler: () => "kept" }] }));
+  const mc = modelContext();
+  const warn = console.warn;
+  console.warn = (...args) => { seen.warnings.push(args.join(" ")); };
+  const register = mc.registerTool;
+  mc.registerTool = function (tool, options) {
+    if (tool.name === "p_refused") return Promise.reject(new DOMException("not now", "InvalidStateError"));
+    return register.call(this, tool, options);
+  };
+  try {
+    seen.exposed = await t.sdk.exposeToWebMCP(client, { signal: ac.signal, prefix: "p_" });
+    await client.setTools([{ name: "a".repeat(63), handler: () => "long" }]);
+    await t.a.sleep(50);
+    seen.afterLong = await names();
+    await client.setTools([{ name: "refused", handler: () => "refused" }]);
+    await t.a.sleep(50);
+    seen.afterRefused = await names();
+  } finally {
+    console.warn = warn;
+    delete mc.registerTool;
+    ac.abort();
+    await client.leave();
+  }
+  return seen;
+}
+
 export async function unsupported(t) {
   const tools = [{ name: "x", handler: () => "x" }];
   const own = Object.getOwnPropertyDescriptor(document, "modelContext");
@@ -214,6 +245,8 @@ extern "C" {
     #[wasm_bindgen(js_name = followsScopes)]
     fn follows_scopes(t: &JsValue) -> Promise;
     fn unsupported(t: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = followWarnings)]
+    fn follow_warnings(t: &JsValue) -> Promise;
 }
 
 #[wasm_bindgen_test]
@@ -367,4 +400,33 @@ async fn a_call_that_swaps_scopes_answers_once_the_new_tools_are_registered() {
 async fn without_webmcp_it_resolves_unsupported_and_never_throws() {
     let seen = run(unsupported).await;
     assert_eq!(seen, json!({"supported": false, "registered": []}));
+}
+
+#[wasm_bindgen_test]
+async fn a_followed_client_s_tools_that_cannot_register_are_warned_of() {
+    if support::skipped_outside_chromium(
+        "a_followed_client_s_tools_that_cannot_register_are_warned_of",
+        "document.modelContext && typeof document.modelContext.executeTool === 'function'",
+        "WebMCP (document.modelContext.executeTool)",
+    ) {
+        return;
+    }
+    let seen = run(follow_warnings).await;
+    assert_eq!(
+        seen["exposed"],
+        json!({"supported": true, "registered": ["p_kept"]})
+    );
+    assert_eq!(
+        seen["warnings"],
+        json!([
+            "exposeToWebMCP: the client's new tools: tools[0].name with the prefix: 65 characters, at most 64",
+            "exposeToWebMCP: the client's new tools: registerTool(\"p_refused\") was refused: InvalidStateError: not now",
+        ]),
+        "{}",
+        seen["warnings"]
+    );
+    // The list the prefix broke is not registered: the one before stays.
+    assert_eq!(seen["afterLong"], json!(["p_kept"]));
+    // The refused tool is not registered; the one that went is unregistered.
+    assert_eq!(seen["afterRefused"], json!([]));
 }
