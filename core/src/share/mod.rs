@@ -473,20 +473,7 @@ impl Share {
             return;
         };
         let stream = want.stream;
-        let mut headers: Vec<(&'static str, String)> = want
-            .headers
-            .iter()
-            .filter(|(n, _)| *n != "Last-Event-ID")
-            .cloned()
-            .collect();
-        let mut splitter = Parser::new();
-        if !self.position.is_empty() {
-            headers.push(("Last-Event-ID", self.position.clone()));
-            // The splitter starts where the engine is, so forwarded events carry the same
-            // last event ID as the leader's own, even from a server that sends some without `id`.
-            let _ = splitter.resume_from(&self.position);
-        }
-        self.splitter = splitter;
+        let headers = reading_on(&want.headers, &self.position, &mut self.splitter);
         let url = want.url.clone();
         match self.role {
             // A connection of an earlier stream the engine gave up on must not stay open, nor
@@ -734,16 +721,8 @@ impl Share {
         else {
             return;
         };
-        let mut headers: Vec<(&'static str, String)> = want
-            .headers
-            .iter()
-            .filter(|(n, _)| *n != "Last-Event-ID")
-            .cloned()
-            .collect();
-        headers.push(("Last-Event-ID", self.position.clone()));
-        let mut splitter = Parser::new();
-        let _ = splitter.resume_from(&self.position);
-        self.splitter = splitter;
+        // Past a reset, so this tab has a position.
+        let headers = reading_on(&want.headers, &self.position, &mut self.splitter);
         *catching = Some(CatchUp { until, since: now });
         self.out.push_back(Output::OpenConnection {
             stream: *stream,
@@ -1029,6 +1008,28 @@ fn first_id(text: &str) -> &str {
     text.strip_prefix("id: ")
         .and_then(|rest| rest.split('\n').next())
         .unwrap_or("")
+}
+
+/// The headers of a connection that reads on from `position`, the engine's last event ID (from
+/// the start when it is empty): the stream's `headers` with `Last-Event-ID` set to it. `splitter`
+/// starts anew there, so that forwarded events carry the same last event ID as the leader's
+/// own, even from a server that sends some without `id`.
+fn reading_on(
+    headers: &[(&'static str, String)],
+    position: &str,
+    splitter: &mut Parser,
+) -> Vec<(&'static str, String)> {
+    let mut headers: Vec<(&'static str, String)> = headers
+        .iter()
+        .filter(|(n, _)| *n != "Last-Event-ID")
+        .cloned()
+        .collect();
+    *splitter = Parser::new();
+    if !position.is_empty() {
+        headers.push(("Last-Event-ID", position.to_owned()));
+        let _ = splitter.resume_from(position);
+    }
+    headers
 }
 
 /// The items that `bytes` complete, read by `splitter`, as event-stream text ([`write_item`]).
