@@ -90,7 +90,6 @@ mod js;
 pub mod js_api;
 mod registry;
 mod runner;
-#[cfg(feature = "js-api")]
 mod turns;
 
 #[cfg(feature = "webmcp")]
@@ -118,8 +117,9 @@ pub mod debug {
 pub use api::webmcp;
 pub use api::{
     Browser, BrowserOptions, CallContext, Cancelled, Client, ExecuteOptions, Execution, Options,
-    Registry, Tool, ToolScope, WsOptions, WsTools,
+    Registry, Tool, ToolScope, TurnTools, TurnToolsOptions, WsOptions, WsTools,
 };
+pub use client_tools_core::adapters::turns::TurnCallEvent;
 pub use client_tools_core::adapters::ws::{Dialect, RespondAfterResult, WsCallEvent};
 pub use client_tools_core::api::{Error, ErrorKind, IntoToolResult};
 pub use client_tools_core::calls::Returned;

@@ -99,7 +99,6 @@ impl<R: Clone + 'static> Tools<R> {
     }
 
     /// The tools, for the other transports (moved out, not copied).
-    #[cfg(feature = "js-api")]
     pub(crate) fn into_tools(self) -> Registry<Entry> {
         self.tools.into_inner()
     }

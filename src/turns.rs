@@ -1,27 +1,33 @@
-//! `TurnTools`' behaviour (its JS face: `js_api::turns`): a turn's calls run concurrently
-//! through the call runtime, `onCall` told of each, and the next request's `toolResponses`
-//! written in the calls' order. The pure half (reading the calls, matching, writing the
-//! responses) is the core's `adapters::turns`.
+//! `TurnTools`' behaviour, under both faces (`client_tools::TurnTools` in `crate::api::turns`,
+//! the JS class in `crate::js_api::turns`, each a conversion into this): a turn's calls run
+//! concurrently through the call runtime, `on_call` told of each, and the next request's
+//! `toolResponses` written in the calls' order. The pure half (reading the calls, matching,
+//! writing the responses) is the core's `adapters::turns`.
 
-use crate::runner::{from_json_text, Entry, Runner};
+use crate::runner::{Entry, Runner};
 use client_tools_core::adapters::registry::Registry;
-use client_tools_core::adapters::turns::{self, Step, TurnCall};
+use client_tools_core::adapters::turns::{self, Step, TurnCall, TurnCallEvent};
 use client_tools_core::calls::{Answer, ErrorKind};
-use js_sys::{Function, Object, Promise};
+use std::future::Future;
 use std::rc::Rc;
-use wasm_bindgen::prelude::*;
+
+/// The app's `on_call`, as each face holds it (a JS function, a Rust closure): told as each
+/// call starts and is answered.
+pub(crate) trait OnCall: Clone + 'static {
+    fn tell(&self, event: &TurnCallEvent);
+}
 
 /// A turn-based session's tools, the runtime their calls go through, the run they count in,
-/// and the app's `onCall`.
-pub(crate) struct Turns {
+/// and the app's `on_call`.
+pub(crate) struct Turns<F> {
     tools: Rc<Registry<Entry>>,
     runner: Rc<Runner>,
     run_id: String,
-    on_call: Option<Function>,
+    on_call: Option<F>,
 }
 
-impl Turns {
-    pub(crate) fn new(tools: Registry<Entry>, run_id: String, on_call: Option<Function>) -> Turns {
+impl<F: OnCall> Turns<F> {
+    pub(crate) fn new(tools: Registry<Entry>, run_id: String, on_call: Option<F>) -> Turns<F> {
         Turns {
             tools: Rc::new(tools),
             runner: Runner::new(),
@@ -30,10 +36,15 @@ impl Turns {
         }
     }
 
-    /// Runs `calls` (those not answered before) concurrently: the promise of the next
-    /// request's input, `{ toolResponses: { toolResponses: [...] } }` in the calls' order, or
-    /// `null` when there is none to answer. A failure is a response `{ error }`.
-    pub(crate) fn answer(&self, calls: Vec<TurnCall>) -> Promise {
+    /// Starts `calls` (those not answered before) now, concurrently: the future of what
+    /// `face` makes of the next request's input, given as JSON text,
+    /// `{"toolResponses": {"toolResponses": [...]}}` in the calls' order, or `None` when there
+    /// is none to answer. A failure is a response `{"error"}`.
+    pub(crate) fn answer<T>(
+        &self,
+        calls: Vec<TurnCall>,
+        face: fn(Option<String>) -> T,
+    ) -> impl Future<Output = T> {
         let started = Runner::now();
         let steps = {
             let mut runtime = self.runner.runtime.borrow_mut();
@@ -59,7 +70,12 @@ impl Turns {
                     arguments,
                     deadline,
                 } => {
-                    tell(&self.on_call, "dispatched", &call.id, &tool, None);
+                    let id = call.id.clone();
+                    let dispatched = TurnCallEvent::Dispatched {
+                        id,
+                        tool: tool.clone(),
+                    };
+                    tell(&self.on_call, dispatched);
                     let handler = match self.tools.get(&tool) {
                         Some((_, e)) => e.handler.clone(),
                         None => continue, // admitted only for a tool of the registry
@@ -79,12 +95,12 @@ impl Turns {
             waiting.push((call, name, outcome));
         }
         let on_call = self.on_call.clone();
-        crate::js::promise::from_future(Box::pin(async move {
+        async move {
             if waiting.is_empty() {
-                return Ok(JsValue::NULL);
+                return face(None);
             }
             let mut responses = Vec::with_capacity(waiting.len());
-            for (call, name, outcome) in waiting {
+            for (call, tool, outcome) in waiting {
                 let answer = match outcome {
                     Err(answer) => answer,
                     // Without a caller's signal a call is always answered.
@@ -92,38 +108,23 @@ impl Turns {
                         Answer::error(ErrorKind::HandlerError, "The call was aborted.")
                     }),
                 };
-                let elapsed = Runner::now().since(started).as_ms();
-                tell(
-                    &on_call,
-                    "answered",
-                    &call.id,
-                    &name,
-                    Some((&answer, elapsed)),
-                );
+                let answered = TurnCallEvent::Answered {
+                    id: call.id.clone(),
+                    tool,
+                    is_error: answer.is_error(),
+                    elapsed_ms: Runner::now().since(started).as_ms(),
+                };
+                tell(&on_call, answered);
                 responses.push(turns::tool_response(&call, answer));
             }
-            Ok(from_json_text(&turns::tool_responses(&responses)))
-        }))
+            face(Some(turns::tool_responses(&responses)))
+        }
     }
 }
 
-/// Tells `onCall` about a call; a throwing callback is ignored (the call goes on).
-fn tell(
-    on_call: &Option<Function>,
-    kind: &str,
-    id: &str,
-    tool: &str,
-    answered: Option<(&Answer, u64)>,
-) {
-    let Some(f) = on_call else { return };
-    let event = Object::new();
-    let set = |k: &str, v: JsValue| crate::js::set(&event, k, &v);
-    set("type", kind.into());
-    set("id", id.into());
-    set("tool", tool.into());
-    if let Some((answer, elapsed)) = answered {
-        set("isError", answer.is_error().into());
-        set("elapsedMs", (elapsed as f64).into());
+/// Tells the app's `on_call`, if any.
+fn tell(on_call: &Option<impl OnCall>, event: TurnCallEvent) {
+    if let Some(f) = on_call {
+        f.tell(&event);
     }
-    let _ = crate::js::call(f, &[&event]);
 }

@@ -10,6 +10,7 @@ pub(crate) mod registry;
 pub(crate) mod scope;
 pub(crate) mod shell;
 pub(crate) mod tool;
+pub(crate) mod turns;
 #[cfg(feature = "webmcp")]
 pub mod webmcp;
 pub(crate) mod ws;
@@ -21,4 +22,5 @@ pub use registry::{ExecuteOptions, Execution, Registry};
 pub use scope::ToolScope;
 pub use shell::Browser;
 pub use tool::Tool;
+pub use turns::{TurnTools, TurnToolsOptions};
 pub use ws::{WsOptions, WsTools};

@@ -99,6 +99,11 @@ impl Registry {
         self.tools.tools.borrow().clone()
     }
 
+    /// The tools, for another transport (`TurnTools`): moved out, not copied.
+    pub(super) fn into_tools(self) -> Tools_<Entry> {
+        self.tools.into_tools()
+    }
+
     fn of(tools: Tools_<Entry>) -> Registry {
         Registry {
             tools: Tools::new(tools),
@@ -230,7 +235,7 @@ fn owned<S: AsRef<str>>(names: &[S]) -> Vec<String> {
 }
 
 /// The core's JSON text of an export as a value (the core writes it, so it parses).
-fn json(text: &str) -> Value {
+pub(super) fn json(text: &str) -> Value {
     client_tools_core::json::parse(text).unwrap_or(Value::Null)
 }
 

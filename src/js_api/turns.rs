@@ -3,17 +3,17 @@
 //! options and each response; running the calls is `crate::turns`'.
 
 use crate::js_api::registry::{tool_list, ToolRegistry};
-use crate::runner::to_json;
-use crate::turns::Turns;
-use client_tools_core::adapters::turns;
-use js_sys::{Object, Promise};
+use crate::runner::{from_json_text, to_json};
+use crate::turns::{OnCall, Turns};
+use client_tools_core::adapters::turns::{self, TurnCallEvent};
+use js_sys::{Function, Object, Promise};
 use wasm_bindgen::prelude::*;
 
 /// Answers the client function tool calls of a turn-based session (`toolCalls` out,
 /// `toolResponses` in) with the tools of a registry or an array.
 #[wasm_bindgen]
 pub struct TurnTools {
-    turns: Turns,
+    turns: Turns<Function>,
 }
 
 #[wasm_bindgen]
@@ -60,6 +60,35 @@ impl TurnTools {
             Ok(calls) => calls,
             Err(e) => return Promise::reject(&crate::js::invalid(&e)),
         };
-        self.turns.answer(calls)
+        let next = self.turns.answer(calls, |text| {
+            Ok(text.map_or(JsValue::NULL, |text| from_json_text(&text)))
+        });
+        crate::js::promise::from_future(Box::pin(next))
+    }
+}
+
+/// `onCall`: told each event as a plain object; a throwing callback is ignored (the call goes
+/// on).
+impl OnCall for Function {
+    fn tell(&self, event: &TurnCallEvent) {
+        let (kind, id, tool, answered) = match event {
+            TurnCallEvent::Dispatched { id, tool } => ("dispatched", id, tool, None),
+            TurnCallEvent::Answered {
+                id,
+                tool,
+                is_error,
+                elapsed_ms,
+            } => ("answered", id, tool, Some((*is_error, *elapsed_ms))),
+        };
+        let o = Object::new();
+        let set = |k: &str, v: JsValue| crate::js::set(&o, k, &v);
+        set("type", kind.into());
+        set("id", id.into());
+        set("tool", tool.into());
+        if let Some((is_error, elapsed_ms)) = answered {
+            set("isError", is_error.into());
+            set("elapsedMs", (elapsed_ms as f64).into());
+        }
+        let _ = crate::js::call(self, &[&o]);
     }
 }

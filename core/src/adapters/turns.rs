@@ -41,6 +41,31 @@ impl TurnCall {
     }
 }
 
+/// How a turn's call is doing, for the app's `onCall` (logs, a spinner): the JS
+/// `TurnCallEvent` `{ type, id, tool, isError?, elapsedMs? }`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TurnCallEvent {
+    /// The call's handler starts.
+    Dispatched {
+        /// The call's id, echoed in its response.
+        id: String,
+        /// The tool's name.
+        tool: String,
+    },
+    /// The call is answered (a refusal without running included).
+    Answered {
+        /// The call's id.
+        id: String,
+        /// The tool's name; for a call refused before running (an unknown tool, bad
+        /// arguments, over its limit), the call's `displayName`, else its full `tool`.
+        tool: String,
+        /// Whether the response is an `error`.
+        is_error: bool,
+        /// Time since the turn's calls started, in milliseconds.
+        elapsed_ms: u64,
+    },
+}
+
 /// What to do with one call of a turn.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Step {
