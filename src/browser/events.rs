@@ -1,10 +1,11 @@
 //! The app's `onStatus` and `onCall` events as JS objects (`ClientStatus`, `CallEvent`,
-//! `WsCallEvent` in the `.d.ts`): `{ type, … }` with the fields in the order the types list
+//! `WsCallEvent`, `TurnCallEvent` in the `.d.ts`): `{ type, … }` with the fields in the order the types list
 //! them, as `serde` writes the engine's events for the native worker, but built property by
 //! property, so that no serializer per event type is in the .wasm.
 
 use crate::engine::{CallEvent, Status};
 use crate::js;
+use client_tools_core::adapters::turns::TurnCallEvent;
 use client_tools_core::adapters::ws::WsCallEvent;
 use wasm_bindgen::JsValue;
 
@@ -114,6 +115,24 @@ pub(crate) fn call(e: &CallEvent) -> JsValue {
         } => Event::call("failed", call_id, tool)
             .str("reason", reason)
             .num("elapsedMs", elapsed.as_ms()),
+    };
+    e.0
+}
+
+/// A turn's call's `TurnCallEvent`.
+pub(crate) fn turn_call(e: &TurnCallEvent) -> JsValue {
+    let e = match e {
+        TurnCallEvent::Dispatched { id, tool } => {
+            Event::new("dispatched").str("id", id).str("tool", tool)
+        }
+        TurnCallEvent::Answered {
+            id,
+            tool,
+            is_error,
+            elapsed_ms,
+        } => (Event::new("answered").str("id", id).str("tool", tool))
+            .bool("isError", *is_error)
+            .num("elapsedMs", *elapsed_ms),
     };
     e.0
 }

@@ -71,24 +71,6 @@ impl TurnTools {
 /// on).
 impl OnCall for Function {
     fn tell(&self, event: &TurnCallEvent) {
-        let (kind, id, tool, answered) = match event {
-            TurnCallEvent::Dispatched { id, tool } => ("dispatched", id, tool, None),
-            TurnCallEvent::Answered {
-                id,
-                tool,
-                is_error,
-                elapsed_ms,
-            } => ("answered", id, tool, Some((*is_error, *elapsed_ms))),
-        };
-        let o = Object::new();
-        let set = |k: &str, v: JsValue| crate::js::set(&o, k, &v);
-        set("type", kind.into());
-        set("id", id.into());
-        set("tool", tool.into());
-        if let Some((is_error, elapsed_ms)) = answered {
-            set("isError", is_error.into());
-            set("elapsedMs", (elapsed_ms as f64).into());
-        }
-        let _ = crate::js::call(self, &[&o]);
+        crate::js::tell(Some(self), &crate::browser::events::turn_call(event));
     }
 }
