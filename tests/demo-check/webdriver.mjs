@@ -56,12 +56,22 @@ const freePort = () =>
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** One WebDriver command; rejects with the driver's error and message. */
+/** How long a driver may take to answer one command: past the session's own script and page
+ *  load timeouts (60 s), so that a driver that stops answering (WebKitWebDriver did once, a
+ *  confirm() open in a frame) fails the check that sent it instead of holding the suite. */
+const COMMAND_MS = 90000;
+
+/** One WebDriver command; rejects with the driver's error and message, or when the driver has
+ *  not answered in COMMAND_MS. */
 async function command(base, method, path, body) {
   const response = await fetch(base + path, {
     method,
     headers: { "Content-Type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(COMMAND_MS),
+  }).catch((e) => {
+    if (e.name !== "TimeoutError") throw e;
+    throw new Error(`WebDriver ${method} ${path}: no answer in ${COMMAND_MS / 1000} s (the driver stopped answering)`);
   });
   const answer = await response.json().catch(() => ({ value: { error: `HTTP ${response.status}`, message: "" } }));
   if (!response.ok || answer?.value?.error) {
