@@ -45,17 +45,19 @@ pub(crate) async fn settled(pending: Pending) -> Result<(), Error> {
 /// spelling: once the server has the new list, and (with WebMCP) once every
 /// `webmcp::expose` that follows the client has registered it too (the ordering rule).
 pub(crate) fn declared(
-    shared: &Rc<Shared>,
+    shared: Option<&Rc<Shared>>,
     started: Result<Pending, Error>,
 ) -> impl Future<Output = Result<(), Error>> {
     #[cfg(feature = "webmcp")]
-    let key = shared.key();
+    let key = shared.map(|shared| shared.key());
     #[cfg(not(feature = "webmcp"))]
     let _ = shared;
     async move {
         settled(started.map_err(Error::in_rust_spelling)?).await?;
         #[cfg(feature = "webmcp")]
-        crate::exposure::registered(key).await;
+        if let Some(key) = key {
+            crate::exposure::registered(key).await;
+        }
         Ok(())
     }
 }
@@ -200,7 +202,7 @@ impl Client {
     /// (`tools[1].name: …`), or when the server refuses the list.
     pub fn set_tools(&self, tools: Vec<Tool>) -> impl Future<Output = Result<(), Error>> {
         let started = self.begin_set_tools(tools);
-        declared(&self.shared, started)
+        declared(Some(&self.shared), started)
     }
 
     /// The engine part of `set_tools`, errors in the JS spelling.

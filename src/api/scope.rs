@@ -2,7 +2,7 @@
 //! on screen. The client offers the union of its live scopes; the rules are the core's
 //! ([`client_tools_core::api::Scopes`]).
 
-use super::client::{declared, settled, Client, Pending};
+use super::client::{declared, Client, Pending};
 use super::Tool;
 use crate::browser::oneshot;
 use crate::browser::Shared;
@@ -77,13 +77,7 @@ impl ToolScope {
     /// scope keeps its last good list.
     pub fn update(&self, tools: Vec<Tool>) -> impl Future<Output = Result<(), Error>> {
         let started = self.begin_update(tools);
-        let shared = self.shared.upgrade();
-        async move {
-            match shared {
-                Some(shared) => declared(&shared, started).await,
-                None => settled(started.map_err(Error::in_rust_spelling)?).await,
-            }
-        }
+        declared(self.shared.upgrade().as_ref(), started)
     }
 
     /// The synchronous part of `update`, errors in the JS spelling.
