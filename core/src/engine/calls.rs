@@ -712,7 +712,7 @@ impl Calls {
             self.end(id, LAPSED, now, out);
         }
         let live = &self.live;
-        requests.forget(|k| match k {
+        requests.forget(&|k| match k {
             ReqKind::Ack { call_id } | ReqKind::Result { call_id } => !live.contains_key(call_id),
             _ => false,
         });

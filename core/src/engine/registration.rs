@@ -186,7 +186,7 @@ impl Registration {
         out: &mut Outbox,
     ) {
         self.state = ClientState::Registering;
-        if requests.has(|k| matches!(k, ReqKind::Register { .. })) {
+        if requests.has(&|k| matches!(k, ReqKind::Register { .. })) {
             return;
         }
         let specs: Vec<&ToolSpec> = tools.iter().map(|t| &t.spec).collect();
@@ -240,7 +240,7 @@ impl Registration {
         let Some(client_id) = self.registered_id() else {
             return;
         };
-        if self.ttl().is_none() || requests.has(|k| matches!(k, ReqKind::Ping { .. })) {
+        if self.ttl().is_none() || requests.has(&|k| matches!(k, ReqKind::Ping { .. })) {
             return;
         }
         let kind = ReqKind::Ping {

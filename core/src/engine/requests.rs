@@ -326,15 +326,18 @@ impl Requests {
         (self.inflight.get(id)).is_some_and(|r| r.not_after.is_none_or(|at| now < at))
     }
 
-    /// Whether a request of this kind is on its way or waiting for its retry.
-    pub(super) fn has(&self, pred: impl Fn(&ReqKind) -> bool) -> bool {
+    /// Whether a request of this kind is on its way or waiting for its retry. The predicate is
+    /// a `dyn Fn`, as in [`Requests::forget`]: one copy of the loops for every caller.
+    pub(super) fn has(&self, pred: &dyn Fn(&ReqKind) -> bool) -> bool {
         self.inflight.iter().any(|(_, r)| pred(&r.kind))
             || self.retries.iter().any(|(_, r)| pred(&r.kind))
             || self.held.iter().any(|r| pred(&r.kind))
     }
 
     /// Forgets requests of this kind: their answers will be ignored, their retries dropped.
-    pub(super) fn forget(&mut self, pred: impl Fn(&ReqKind) -> bool) {
+    /// The predicate is a `dyn Fn`: one copy of the three `retain` loops for the five callers,
+    /// where a generic one made a copy per caller.
+    pub(super) fn forget(&mut self, pred: &dyn Fn(&ReqKind) -> bool) {
         self.inflight.retain(|r| !pred(&r.kind));
         self.retries.retain(|(_, r)| !pred(&r.kind));
         self.held.retain(|r| !pred(&r.kind));
@@ -353,7 +356,7 @@ impl Requests {
                 ops.push(op);
             }
         }
-        self.forget(|k| matches!(k, ReqKind::Leave { op: Some(_), .. }));
+        self.forget(&|k| matches!(k, ReqKind::Leave { op: Some(_), .. }));
         ops
     }
 

@@ -77,7 +77,7 @@ impl ToolList {
         now: Instant,
         out: &mut Outbox,
     ) {
-        if requests.has(|k| matches!(k, ReqKind::PutTools { .. })) {
+        if requests.has(&|k| matches!(k, ReqKind::PutTools { .. })) {
             return;
         }
         let specs: Vec<&ToolSpec> = self.tools.iter().map(|t| &t.spec).collect();

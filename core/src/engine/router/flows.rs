@@ -158,7 +158,7 @@ impl Router {
         if !self.stream.is_open() {
             return;
         }
-        if self.pending.is_some() || self.requests.has(|k| matches!(k, ReqKind::Pending { .. })) {
+        if self.pending.is_some() || self.requests.has(&|k| matches!(k, ReqKind::Pending { .. })) {
             return self.stream.read_pending_again();
         }
         let kind = ReqKind::Pending {
@@ -229,7 +229,7 @@ impl Router {
         };
         self.pending = None;
         (self.calls).lapsed(&old, now, &mut self.requests, &mut self.out);
-        self.requests.forget(|k| match k {
+        self.requests.forget(&|k| match k {
             ReqKind::Ping { client_id }
             | ReqKind::Pending { client_id }
             | ReqKind::PutTools { client_id, .. } => *client_id == old,
@@ -311,7 +311,7 @@ impl Router {
         }
         self.timers.stop(Timer::Ping);
         self.timers.stop(Timer::Reregister);
-        self.requests.forget(|k| {
+        self.requests.forget(&|k| {
             matches!(
                 k,
                 ReqKind::Ping { .. } | ReqKind::Pending { .. } | ReqKind::PutTools { .. }

@@ -380,7 +380,7 @@ impl Router {
             }
             let sending =
                 |k: &ReqKind| matches!(k, ReqKind::PutTools { version: v, .. } if *v == version);
-            if self.requests.has(sending) {
+            if self.requests.has(&sending) {
                 self.tools.wait(op, version);
                 return op;
             }
