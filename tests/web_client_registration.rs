@@ -241,8 +241,46 @@ export async function lapse404(t) {
   await c.leave();
   return seen;
 }
+
+// What the page's fetch, the sharing channel and the Web Lock see, in order, while a client
+// that shares its stream (the default) registers; then whether its stream opened.
+export async function postBeforeElection(t) {
+  const log = [];
+  const fetch0 = window.fetch;
+  const post0 = BroadcastChannel.prototype.postMessage;
+  const locks = navigator.locks;
+  const request0 = locks?.request;
+  window.fetch = function (input, init) {
+    const method = init?.method ?? (input instanceof Request ? input.method : "GET");
+    const path = new URL(input instanceof Request ? input.url : String(input), location.href).pathname;
+    log.push(`fetch ${method} ${path.replace(/^.*\/sessions\/[^/]+/, "")}`);
+    return fetch0.apply(this, arguments);
+  };
+  BroadcastChannel.prototype.postMessage = function (message) {
+    log.push(`channel ${Array.isArray(message) ? message[0] : typeof message}`);
+    return post0.apply(this, arguments);
+  };
+  if (request0) locks.request = function () { log.push("lock"); return request0.apply(this, arguments); };
+  try {
+    const w = t.a.watched(t.options({ name: "early", tools: [echo("x")] }));
+    const opened = new Promise((resolve) => {
+      const onStatus = w.options.onStatus;
+      w.options.onStatus = (st) => { onStatus(st); if (st.type === "streamOpen") resolve(true); };
+    });
+    const c = await t.register(w.options);
+    const streamOpen = await Promise.race([opened, new Promise((r) => setTimeout(() => r(false), 5000))]);
+    await c.leave();
+    return { log, locks: !!request0, streamOpen, state: c.state };
+  } finally {
+    window.fetch = fetch0;
+    BroadcastChannel.prototype.postMessage = post0;
+    if (request0) locks.request = request0;
+  }
+}
 "#)]
 extern "C" {
+    #[wasm_bindgen(js_name = postBeforeElection)]
+    fn post_before_election(t: &JsValue) -> Promise;
     #[wasm_bindgen(js_name = namesCounted)]
     fn names_counted(t: &JsValue) -> Promise;
     #[wasm_bindgen(js_name = badOptions)]
@@ -259,6 +297,31 @@ extern "C" {
     fn lapse_expired(t: &JsValue) -> Promise;
     #[wasm_bindgen(js_name = lapse404)]
     fn lapse_404(t: &JsValue) -> Promise;
+}
+
+/// The registration's `POST` is the first thing the client sends: the stream sharing's
+/// election (its hello on the channel, the Web Lock's request) follows it, and the stream still
+/// opens (issue 45: start-up).
+#[wasm_bindgen_test]
+async fn the_registration_post_goes_before_the_stream_sharing_election() {
+    let r = run(post_before_election).await;
+    let log = strings(&r["log"], "log");
+    assert_eq!(r["locks"], true, "this browser has Web Locks: {r}");
+    assert_eq!(
+        log.first().map(String::as_str),
+        Some("fetch POST /clients"),
+        "{r}"
+    );
+    assert!(
+        log.iter().any(|l| l == "lock"),
+        "the election still asks for the lock: {r}"
+    );
+    assert!(
+        log.iter().any(|l| l.starts_with("channel ")),
+        "and says hello: {r}"
+    );
+    assert_eq!(r["streamOpen"], true, "the stream opened: {r}");
+    assert_eq!(r["state"], "left", "{r}");
 }
 
 #[wasm_bindgen_test]

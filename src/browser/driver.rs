@@ -27,6 +27,9 @@ use client_tools_core::vec_map::VecMap;
 use std::cell::{Cell, OnceCell};
 use std::rc::{Rc, Weak};
 
+/// What the driver tells the sharing machine, run in a microtask (`Shared::to_share`).
+type Tell = Box<dyn FnOnce(&Rc<Share<Shared>>)>;
+
 pub(crate) use super::guards::now;
 
 /// Where an op's outcome (`set_tools`, `leave`) or the first registration goes.
@@ -158,6 +161,23 @@ impl Shared {
 
     fn share(&self) -> Option<&Rc<Share<Shared>>> {
         self.share.get()
+    }
+
+    /// Tells the sharing machine what the engine asked (open, close, stop) in a microtask, all
+    /// in the order asked: so the registration's `POST`, whose fetch `sending::send` queued in
+    /// the same drain, goes out before the election's work (its hello, the lock's request), at
+    /// start-up's cost (scripts/bench-start). No event can come between: the machine's other
+    /// inputs are the channel's messages, the lock and the connections, which all come later.
+    /// Boxed, as `js::promise::spawn`'s futures are: one future type for the three.
+    fn to_share(&self, tell: Tell) {
+        let Some(share) = self.share() else { return };
+        let share = Rc::downgrade(share);
+        crate::js::promise::spawn(Box::pin(async move {
+            // A client dropped meanwhile: its share's drop said goodbye to the other tabs.
+            if let Some(share) = share.upgrade() {
+                tell(&share);
+            }
+        }));
     }
 
     /// Feeds one input and carries out what follows.
@@ -309,12 +329,12 @@ impl Pumped for Shared {
                 url,
                 headers,
             } => match self.share() {
-                Some(share) => share.open(stream, url, headers),
+                Some(_) => self.to_share(Box::new(move |share| share.open(stream, url, headers))),
                 None => self.open_connection(stream, url, headers),
             },
             // Sharing, the machine closes this tab's own connection, if it has one.
             Output::CloseStream { stream } => match self.share() {
-                Some(share) => share.close(stream),
+                Some(_) => self.to_share(Box::new(move |share| share.close(stream))),
                 None => self.streams.close(stream),
             },
             Output::RunHandler {
@@ -500,9 +520,7 @@ impl Shared {
             status,
             Status::Left { .. } | Status::Error { fatal: true, .. }
         ) {
-            if let Some(share) = self.share().cloned() {
-                share.handle(ShareInput::Stop);
-            }
+            self.to_share(Box::new(|share| share.handle(ShareInput::Stop)));
         }
         if let Some(f) = &self.on_status {
             f(&status);
