@@ -12,9 +12,9 @@
 use crate::browser::Shared;
 use crate::js::set;
 use crate::js::JsRefCell;
-use crate::runner::{from_json_text, Entry, Runner};
+use crate::runner::{from_json_text, Admitted, Entry, Runner};
 use client_tools_core::adapters::registry::{check_name, input_schema, Registry};
-use client_tools_core::calls::{Admission, Answer, Call, ErrorKind, ResultLimit};
+use client_tools_core::calls::{Answer, Call, ErrorKind, ResultLimit};
 use js_sys::{Array, Function, Object, Promise};
 use std::cell::Cell;
 use std::future::Future;
@@ -78,14 +78,14 @@ impl Followed {
     }
 
     /// The tools the client offers now, unless it is gone.
-    fn offered(&self) -> Option<Rc<Registry<Entry>>> {
+    fn offered(&self) -> Option<Registry<Entry>> {
         let shared = self.shared.upgrade()?;
         let mut tools = Registry::new();
         for (i, t) in shared.offered().iter().enumerate() {
             // The names are unique: the client's scopes made them so.
             let _ = tools.register(&format!("tools[{i}]"), t.parts().def.clone(), Entry::of(t));
         }
-        Some(Rc::new(tools))
+        Some(tools)
     }
 
     /// Declares the scope changes made so far (the first half of the ordering rule: a call's
@@ -105,9 +105,9 @@ impl Followed {
 
     /// The client offers other tools: the exposures that follow it register them instead.
     fn offer_changed(&self) {
-        let Some(tools) = self.offered() else { return };
         for exposure in self.exposures() {
-            match exposure.listed(tools.clone()) {
+            let Some(tools) = self.offered() else { return };
+            match exposure.listed(tools) {
                 Ok(list) => exposure.host.follow(&list),
                 Err(e) => follow_failed(&crate::js::string_prop(&e, "message")),
             }
@@ -121,7 +121,7 @@ struct Exposure {
     host: Host,
     prefix: String,
     runner: Rc<Runner>,
-    tools: JsRefCell<Rc<Registry<Entry>>>,
+    tools: JsRefCell<Registry<Entry>>,
     /// The client it follows, if it follows one.
     follows: Weak<Followed>,
     /// Counts tool lists (each is a run for `maxCallsPerRun`) and calls (their ids).
@@ -205,7 +205,7 @@ impl Exposure {
     /// Takes `tools` as the list on offer (a new run) and writes it as the host registers it:
     /// `{ name, description, inputSchema, annotations? }` each. Fails with an `invalid_option`
     /// `Error` naming a name the prefix breaks.
-    fn listed(&self, tools: Rc<Registry<Entry>>) -> Result<Array, JsValue> {
+    fn listed(&self, tools: Registry<Entry>) -> Result<Array, JsValue> {
         let list = Array::new();
         for (i, (def, entry)) in tools.defs().iter().zip(tools.handlers()).enumerate() {
             let name = format!("{}{}", self.prefix, def.spec.name);
@@ -225,7 +225,7 @@ impl Exposure {
             }
             list.push(&tool);
         }
-        *self.tools.borrow_mut() = tools;
+        drop(self.tools.replace(tools));
         self.generations.set(self.generations.get() + 1);
         Ok(list)
     }
@@ -242,35 +242,15 @@ impl Exposure {
             Ok(args) => args,
             Err(message) => return written(Answer::error(ErrorKind::InvalidArguments, message)),
         };
-        let tools = self.tools.borrow().clone();
         let call = Call {
             call_id: &call_id,
             run_id: run,
             tool,
         };
-        let admitted =
-            self.runner
-                .runtime
-                .borrow_mut()
-                .admit(call, args, tools.defs(), Runner::now());
-        let outcome = match (admitted, tools.get(tool)) {
-            (
-                Admission::Run {
-                    arguments,
-                    deadline,
-                },
-                Some((_, entry)),
-            ) => self.runner.start(
-                &call_id,
-                run,
-                tool,
-                &entry.handler,
-                arguments,
-                deadline,
-                None,
-            ),
-            (Admission::Answer(answer), _) => return written(answer),
-            _ => return no_longer_offered(),
+        let outcome = match self.runner.run(call, args, &self.tools, None, None) {
+            Admitted::Running(outcome) => outcome,
+            Admitted::Answered(answer) => return written(answer),
+            Admitted::Duplicate => return no_longer_offered(),
         };
         let follows = self.follows.clone();
         crate::js::promise::from_future(Box::pin(async move {
@@ -354,7 +334,7 @@ pub(crate) fn expose(
             });
             (followed, tools)
         }
-        Source::Tools(tools) => (None, Some(Rc::new(tools))),
+        Source::Tools(tools) => (None, Some(tools)),
     };
     let Some(tools) = tools else {
         return Err(crate::js::invalid(
@@ -382,7 +362,7 @@ pub(crate) fn expose(
             host: Host::new(&model_context, run.into_js_value().unchecked_ref()),
             prefix,
             runner: Runner::new(),
-            tools: JsRefCell::new(Rc::new(Registry::new())),
+            tools: JsRefCell::new(Registry::new()),
             follows: client.as_ref().map(Rc::downgrade).unwrap_or_default(),
             generations: Cell::new(0),
             calls: Cell::new(0),

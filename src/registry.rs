@@ -4,11 +4,10 @@
 //! checks, `timeoutMs`, `maxCallsPerRun` per run), capped by the caller's deadline, and once
 //! per caller's call id.
 
-use crate::api::shell::Handler;
 use crate::js::JsRefCell;
-use crate::runner::{Entry, Outcome, Runner};
+use crate::runner::{Admitted, Entry, Outcome, Runner};
 use client_tools_core::adapters::registry::Registry;
-use client_tools_core::calls::{Admission, Answer, Call, Cutoff, Replays};
+use client_tools_core::calls::{Answer, Call, Replays};
 use client_tools_core::quote::Quoted;
 use client_tools_core::time::Duration;
 use std::cell::Cell;
@@ -43,7 +42,6 @@ impl<R> Forget<R> {
 pub(crate) struct Execute<'a> {
     pub(crate) n: u64,
     pub(crate) name: &'a str,
-    pub(crate) handler: &'a Handler,
     pub(crate) run_id: Option<String>,
     pub(crate) deadline_ms: Option<u64>,
     pub(crate) signal: Option<&'a AbortSignal>,
@@ -138,49 +136,28 @@ impl<R: Clone + 'static> Tools<R> {
             None => (call_id.clone(), true),
             Some(r) => (r, false),
         };
-        let name = call.name;
-        let now = Runner::now();
-        let mut runtime = self.runner.runtime.borrow_mut();
-        let admitted = runtime.admit(
+        let admitted = self.runner.run(
             Call {
                 call_id: &call_id,
                 run_id: &run_id,
-                tool: name,
+                tool: call.name,
             },
             args,
-            self.tools.borrow().defs(),
-            now,
+            &self.tools,
+            // The caller's deadline caps the tool's timeout.
+            call.deadline_ms.map(Duration::from_ms),
+            call.signal,
         );
         match admitted {
-            Admission::Run {
-                arguments,
-                mut deadline,
-            } => {
-                // The caller's deadline caps the tool's timeout.
-                if let Some(ms) = call.deadline_ms {
-                    let at = now + Duration::from_ms(ms);
-                    if runtime.cut_short(&call_id, at, Cutoff::Caller) {
-                        deadline = at;
-                    }
-                }
-                drop(runtime);
-                let outcome = self.runner.start(
-                    &call_id,
-                    &run_id,
-                    name,
-                    call.handler,
-                    arguments,
-                    deadline,
-                    call.signal,
-                );
+            Admitted::Running(outcome) => {
                 let ended = Ended {
                     runner: self.runner.clone(),
                     own_run: own_run.then_some(run_id),
                 };
                 Started::Running(Running { outcome, ended })
             }
-            Admission::Answer(answer) => Started::Answered(answer),
-            Admission::Duplicate => Started::Reused,
+            Admitted::Answered(answer) => Started::Answered(answer),
+            Admitted::Duplicate => Started::Reused,
         }
     }
 }

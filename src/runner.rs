@@ -13,8 +13,9 @@ use crate::browser::guards::{self, Listener, Pump, Pumped};
 use crate::browser::oneshot::{self, Receiver, Sender};
 use crate::browser::{handlers, now};
 use crate::js::JsRefCell;
-use client_tools_core::calls::{Answer, CallRuntime};
-use client_tools_core::time::Instant;
+use client_tools_core::adapters::registry::Registry;
+use client_tools_core::calls::{unknown_tool, Admission, Answer, Call, CallRuntime, Cutoff};
+use client_tools_core::time::{Duration, Instant};
 use client_tools_core::vec_map::VecMap;
 use serde_json::{Map, Value};
 use std::future::Future;
@@ -60,6 +61,16 @@ impl Future for Outcome {
     }
 }
 
+/// What a call became at its admission ([`Runner::run`]).
+pub(crate) enum Admitted {
+    /// Answered without running (an unknown tool, bad arguments, over `maxCallsPerRun`).
+    Answered(Answer),
+    /// Its call id is one the runtime has seen or still runs: nothing runs.
+    Duplicate,
+    /// Its handler runs.
+    Running(Outcome),
+}
+
 /// What is kept about a call whose handler runs; dropping it stops its listener on the
 /// caller's signal. Its `ctx` (signal, deadline, `afterResult`) is in `Runner::calls`.
 struct Pending {
@@ -92,6 +103,60 @@ impl Runner {
     /// "Now" for the runtime.
     pub(crate) fn now() -> Instant {
         now()
+    }
+
+    /// A call through the runtime, now: admitted against `tools` (its arguments checked, its
+    /// run's count), its deadline brought forward to `cap` from now (a caller's deadline), and
+    /// its handler started ([`Runner::start`]; `signal`, the caller's, cancels it). `tools` is
+    /// borrowed only to admit the call and take its handler: the start calls into JS.
+    pub(crate) fn run(
+        self: &Rc<Self>,
+        call: Call<'_>,
+        args: Value,
+        tools: &JsRefCell<Registry<Entry>>,
+        cap: Option<Duration>,
+        signal: Option<&AbortSignal>,
+    ) -> Admitted {
+        let now = Runner::now();
+        let (admitted, handler) = {
+            let tools = tools.borrow();
+            let mut runtime = self.runtime.borrow_mut();
+            // A tool not among `tools` is answered as `admit` answers it (its id seen first),
+            // as the turn-based adapter does: every admitted call has its handler.
+            let Some((_, entry)) = tools.get(call.tool) else {
+                if !runtime.mark_seen(call.call_id) {
+                    return Admitted::Duplicate;
+                }
+                return Admitted::Answered(unknown_tool(call.tool, tools.defs()));
+            };
+            let admitted = runtime.admit(call, args, tools.defs(), now);
+            (admitted, entry.handler.clone())
+        };
+        let (arguments, mut deadline) = match admitted {
+            Admission::Run {
+                arguments,
+                deadline,
+            } => (arguments, deadline),
+            Admission::Answer(answer) => return Admitted::Answered(answer),
+            Admission::Duplicate => return Admitted::Duplicate,
+        };
+        if let Some(cap) = cap {
+            let at = now + cap;
+            let mut runtime = self.runtime.borrow_mut();
+            if runtime.cut_short(call.call_id, at, Cutoff::Caller) {
+                deadline = at;
+            }
+        }
+        let outcome = self.start(
+            call.call_id,
+            call.run_id,
+            call.tool,
+            &handler,
+            arguments,
+            deadline,
+            signal,
+        );
+        Admitted::Running(outcome)
     }
 
     /// Runs `handler` for a call the runtime admitted with `arguments` and `deadline`, and

@@ -192,20 +192,16 @@ impl Registry {
         deadline: Option<Duration>,
         signal: Option<&AbortSignal>,
     ) -> Rc<Slot> {
-        let handler = match self.tools.tools.borrow().get(name) {
-            Some((_, entry)) => entry.handler.clone(),
-            None => {
-                let unknown = self.tools.tools.borrow().unknown(name);
-                return Slot::done(Err(Error::new(ErrorKind::UnknownTool, unknown)));
-            }
-        };
+        if !self.tools.tools.borrow().has(name) {
+            let unknown = self.tools.tools.borrow().unknown(name);
+            return Slot::done(Err(Error::new(ErrorKind::UnknownTool, unknown)));
+        }
         if signal.is_some_and(|s| crate::js::bool_prop(s, "aborted")) {
             return Slot::done(Err(Error::new(ErrorKind::Aborted, registry::aborted(name))));
         }
         let call = Execute {
             n,
             name,
-            handler: &handler,
             run_id,
             deadline_ms: deadline.map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
             signal,

@@ -279,13 +279,10 @@ impl ToolRegistry {
             Ok(n) => n,
             Err(e) => return Promise::reject(&e),
         };
-        let handler = match self.registry.tools.borrow().get(&name) {
-            Some((_, entry)) => entry.handler.clone(),
-            None => {
-                let unknown = self.registry.tools.borrow().unknown(&name);
-                return rejected(ErrorKind::UnknownTool, &unknown);
-            }
-        };
+        if !self.registry.tools.borrow().has(&name) {
+            let unknown = self.registry.tools.borrow().unknown(&name);
+            return rejected(ErrorKind::UnknownTool, &unknown);
+        }
         let run_id = match crate::js::string_option(options, "runId") {
             Ok(r) => r,
             Err(e) => return Promise::reject(&e),
@@ -311,7 +308,6 @@ impl ToolRegistry {
         let call = registry::Execute {
             n,
             name: &name,
-            handler: &handler,
             run_id,
             deadline_ms,
             signal: signal.as_ref(),
