@@ -1,7 +1,8 @@
 //! The click tool: presses a button, link, tab or menu item by the ref another tool gave, as a
 //! person would, and only one a person could press: enabled, visible by the visibility rule
-//! (covered included: the hit test at its centre must land on it), inside the root and, when
-//! the app gives `clickable` selectors, matching one. A submit button goes through
+//! (covered included: the hit test at its centre must land on it), inside one of the tool's
+//! roots, with the role and name it had when the ref was handed out (`refs`), and, when the
+//! app gives `clickable` selectors, matching one. A submit button goes through
 //! `submit_form`'s rules; a link through `navigate`'s (http(s) only, the page's own origin or
 //! `allowOrigins`, no download, no new window) and its page load waits until the result is
 //! posted; everything else asks the app's `confirm` hook first, when it has one.

@@ -114,14 +114,6 @@ fn origin_of(entry: &str) -> Option<String> {
     (scheme == "http:" || scheme == "https:").then(|| string_prop(&url, "origin"))
 }
 
-/// An element of no page, on which `matches` tells whether a selector parses.
-fn probe() -> Result<Element, String> {
-    let div = JsValue::from_str("div");
-    let doc = super::js::document()?;
-    super::js::proto_call("Document", "createElement", doc.as_ref(), &[&div])
-        .map(JsCast::unchecked_into)
-}
-
 /// `options[key]` (`sensitive`, `clickable`): an array of CSS selectors, each checked now so a
 /// typo throws at once.
 fn selectors(options: &JsValue, key: &str) -> Result<Vec<String>, String> {
@@ -133,7 +125,13 @@ fn selectors(options: &JsValue, key: &str) -> Result<Vec<String>, String> {
     if !crate::js::is_array(&list) {
         return Err(shape);
     }
-    let probe = probe()?;
+    let div = JsValue::from_str("div");
+    let probe = super::js::proto_call(
+        "Document",
+        "createElement",
+        super::js::document()?.as_ref(),
+        &[&div],
+    )?;
     let mut out = Vec::new();
     let list = crate::js::to_array(&list)
         .map_err(|e| format!("{shape}; reading it threw: {}", crate::js::error_text(&e)))?;
@@ -141,7 +139,7 @@ fn selectors(options: &JsValue, key: &str) -> Result<Vec<String>, String> {
         let sel = entry
             .as_string()
             .ok_or_else(|| format!("{shape}; [{i}] is not a string"))?;
-        if super::dom::matches(&probe, &sel).is_err() {
+        if super::dom::matches(probe.unchecked_ref(), &sel).is_err() {
             return Err(format!(
                 "options.{key}[{i}]: {} is not a valid CSS selector",
                 Quoted(&sel)
@@ -203,6 +201,12 @@ fn read_roots(options: &JsValue) -> Result<Vec<RootChoice>, String> {
     } else {
         vec![given]
     };
+    let page: Element = super::js::proto_get(
+        "Document",
+        "documentElement",
+        super::js::document()?.as_ref(),
+    )
+    .unchecked_into();
     let mut out = Vec::new();
     for (i, entry) in list.into_iter().enumerate() {
         let at = if many {
@@ -211,7 +215,8 @@ fn read_roots(options: &JsValue) -> Result<Vec<RootChoice>, String> {
             "options.root".to_owned()
         };
         if let Some(sel) = entry.as_string() {
-            if super::dom::matches(&probe()?, &sel).is_err() {
+            // `matches` throws on a selector that does not parse (and changes nothing).
+            if super::dom::matches(&page, &sel).is_err() {
                 return Err(format!(
                     "{at}: {} is not a valid CSS selector",
                     Quoted(&sel)

@@ -221,9 +221,9 @@ async fn the_rust_api_takes_selectors_and_several_roots() {
     use client_tools::Client;
     let fx = Fixture::new(APP);
     fx.js("root.scrollIntoView({block: 'start'})");
-    let bad = read_page(PageOptions::default().root("["))
-        .err()
-        .expect("refused");
+    let Err(bad) = read_page(PageOptions::default().root("[")) else {
+        panic!("an invalid selector is refused when the tool is made");
+    };
     assert_eq!(bad.kind(), ErrorKind::InvalidOption);
     assert!(
         bad.to_string()
