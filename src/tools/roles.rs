@@ -58,16 +58,15 @@ pub(crate) fn role(el: &Element) -> Option<Role> {
         };
         (Kind::Control, word)
     } else if is(FIELDS) {
-        let word = if is("select") {
-            "combobox"
-        } else if is("input[type=checkbox]") {
-            "checkbox"
-        } else if is("input[type=radio]") {
-            "radio"
-        } else {
-            "textbox"
+        let word = match attr(el, "role") {
+            // The field's own role when it gives one (`searchbox`, `combobox`…).
+            Some(r) => r,
+            None if is("select") => "combobox".to_owned(),
+            None if is("input[type=checkbox]") => "checkbox".to_owned(),
+            None if is("input[type=radio]") => "radio".to_owned(),
+            None => "textbox".to_owned(),
         };
-        (Kind::Field, word.to_owned())
+        (Kind::Field, word)
     } else if is(CONTAINERS) {
         let word = if is("[role=dialog],dialog") {
             "dialog".to_owned()
