@@ -228,6 +228,14 @@ impl PageOptions {
     /// tool sees inside each, reads them in document order, and hands out and takes refs only
     /// inside them. A selector matching nothing at a call adds no root; a call that finds no
     /// root at all is refused saying so.
+    ///
+    /// ```no_run
+    /// use client_tools::tools::{read_page, PageOptions, PageRoot};
+    /// # fn tool(main: web_sys::Element) -> Result<client_tools::Tool, client_tools::Error> {
+    /// // The app's main element, and its modals, which render in a portal outside it.
+    /// read_page(PageOptions::default().roots([PageRoot::from(main), "[role=dialog]".into()]))
+    /// # }
+    /// ```
     pub fn roots<R: Into<PageRoot>>(self, roots: impl IntoIterator<Item = R>) -> Self {
         let items: Vec<JsValue> = roots.into_iter().map(|r| r.into().into()).collect();
         self.0.set(
