@@ -22,6 +22,10 @@ mod leaks;
 mod navigate;
 #[path = "web_tools/page.rs"]
 mod page;
+#[path = "web_tools/refs.rs"]
+mod refs;
+#[path = "web_tools/roots.rs"]
+mod roots;
 #[path = "web_tools/submit.rs"]
 mod submit;
 #[path = "web_tools/table.rs"]

@@ -1,23 +1,30 @@
 // The page tools beyond forms (cargo feature page-reading): declared where the module has them
 // (the Rust browser tests' and a Rust app's builds), not in the npm package yet.
 
+/** Where a reading tool sees: an element (or a framework ref to one), a CSS selector (the
+ *  app's own: checked when the tool is made, run on the document at each call, every element it
+ *  matches being a root), or a list of elements and selectors (the app's main element and the
+ *  portal its modals render in). Read in document order; refs are handed out and taken only
+ *  inside them. Default: `document.body`. */
+export type PageRoot = Element | ElementRef<Element> | string | (Element | string)[];
+
 /** Options of the read_page tool. */
 export interface ReadPageToolOptions extends PageToolOptions {
-  /** The element the tool may see into (default: `document.body`). */
-  root?: Element | ElementRef<Element>;
+  /** Where the tool may see (default: `document.body`): see {@link PageRoot}. */
+  root?: PageRoot;
 }
 
 /** Options of the read_table tool. */
 export interface ReadTableToolOptions extends PageToolOptions {
-  /** The element the tool may see into (default: `document.body`). */
-  root?: Element | ElementRef<Element>;
+  /** Where the tool may see (default: `document.body`): see {@link PageRoot}. */
+  root?: PageRoot;
 }
 
 /** Options of the highlight tool. */
 export interface HighlightToolOptions extends PageToolOptions {
-  /** The element the tool may see into (default: `document.body`): refs of elements outside
-   *  it are refused. */
-  root?: Element | ElementRef<Element>;
+  /** Where the tool may see (default: `document.body`): see {@link PageRoot}. Refs of elements
+   *  outside it are refused. */
+  root?: PageRoot;
   /** Marks the element the app's way (a "selected" style) instead of the SDK's outline; called
    *  with `null` when the model clears the highlight. The SDK's outline takes its colour from
    *  the CSS property `--client-tools-highlight`. */
@@ -26,8 +33,8 @@ export interface HighlightToolOptions extends PageToolOptions {
 
 /** Options of the click tool. */
 export interface ClickToolOptions extends PageToolOptions {
-  /** The element the tool may see into (default: `document.body`). */
-  root?: Element | ElementRef<Element>;
+  /** Where the tool may see (default: `document.body`): see {@link PageRoot}. */
+  root?: PageRoot;
   /** CSS selectors (the app's own): only elements matching one may be pressed. */
   clickable?: string[];
   /** Asked before each press (a submit button's as submit_form asks); `false` (or a throw)

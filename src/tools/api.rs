@@ -173,10 +173,75 @@ common_options!(NavigateOptions);
 common_options!(PageOptions);
 
 #[cfg(feature = "page-reading")]
+/// One root of a reading tool: an element, or a CSS selector (the app's own) run on the
+/// document at each call, every element it matches being a root.
+pub enum PageRoot {
+    /// The element itself.
+    Element(Element),
+    /// A CSS selector; checked when the tool is made, resolved at each call.
+    Selector(String),
+}
+
+#[cfg(feature = "page-reading")]
+impl From<Element> for PageRoot {
+    fn from(el: Element) -> PageRoot {
+        PageRoot::Element(el)
+    }
+}
+
+#[cfg(feature = "page-reading")]
+impl From<&str> for PageRoot {
+    fn from(selector: &str) -> PageRoot {
+        PageRoot::Selector(selector.to_owned())
+    }
+}
+
+#[cfg(feature = "page-reading")]
+impl From<String> for PageRoot {
+    fn from(selector: String) -> PageRoot {
+        PageRoot::Selector(selector)
+    }
+}
+
+#[cfg(feature = "page-reading")]
+impl From<PageRoot> for JsValue {
+    fn from(root: PageRoot) -> JsValue {
+        match root {
+            PageRoot::Element(el) => el.into(),
+            PageRoot::Selector(s) => JsValue::from_str(&s),
+        }
+    }
+}
+
+#[cfg(feature = "page-reading")]
 impl PageOptions {
-    /// The element the tool may see into (default: `document.body`).
-    pub fn root(self, root: Element) -> Self {
-        self.0.set("root", root.into());
+    /// Where the tool may see (default: `document.body`): an element, or a CSS selector run on
+    /// the document at each call (every element it matches is a root). A selector that does
+    /// not parse fails when the tool is made; one matching nothing at a call is answered
+    /// `no element matching "…" is on the page now`.
+    pub fn root(self, root: impl Into<PageRoot>) -> Self {
+        self.0.set("root", root.into().into());
+        self
+    }
+
+    /// Several roots (the app's main element and the portal its modals render in, say): the
+    /// tool sees inside each, reads them in document order, and hands out and takes refs only
+    /// inside them. A selector matching nothing at a call adds no root; a call that finds no
+    /// root at all is refused saying so.
+    ///
+    /// ```no_run
+    /// use client_tools::tools::{read_page, PageOptions, PageRoot};
+    /// # fn tool(main: web_sys::Element) -> Result<client_tools::Tool, client_tools::Error> {
+    /// // The app's main element, and its modals, which render in a portal outside it.
+    /// read_page(PageOptions::default().roots([PageRoot::from(main), "[role=dialog]".into()]))
+    /// # }
+    /// ```
+    pub fn roots<R: Into<PageRoot>>(self, roots: impl IntoIterator<Item = R>) -> Self {
+        let items: Vec<JsValue> = roots.into_iter().map(|r| r.into().into()).collect();
+        self.0.set(
+            "root",
+            crate::js::array(&items.iter().collect::<Vec<_>>()).into(),
+        );
         self
     }
 

@@ -1,7 +1,8 @@
 //! The click tool: presses a button, link, tab or menu item by the ref another tool gave, as a
 //! person would, and only one a person could press: enabled, visible by the visibility rule
-//! (covered included: the hit test at its centre must land on it), inside the root and, when
-//! the app gives `clickable` selectors, matching one. A submit button goes through
+//! (covered included: the hit test at its centre must land on it), inside one of the tool's
+//! roots, with the role and name it had when the ref was handed out (`refs`), and, when the
+//! app gives `clickable` selectors, matching one. A submit button goes through
 //! `submit_form`'s rules; a link through `navigate`'s (http(s) only, the page's own origin or
 //! `allowOrigins`, no download, no new window) and its page load waits until the result is
 //! posted; everything else asks the app's `confirm` hook first, when it has one.
@@ -11,7 +12,7 @@ use std::rc::Rc;
 
 use client_tools_core::quote::Quoted;
 use wasm_bindgen::JsValue;
-use web_sys::{Element, HtmlFormElement};
+use web_sys::HtmlFormElement;
 
 use super::dom::{cast, matches};
 use super::js::promise::{call_hook, next_task};
@@ -19,33 +20,15 @@ use super::js::{
     bool_prop, call_method, error_result, get, object, ok_result, proto_call, set, string_prop,
     CallContext,
 };
-use super::labels::{clean_text, label_of, visible_text};
 use super::options::Config;
-use super::scope::{attr, contains, root};
+use super::roles::{name, role, CLICKABLE};
+use super::scope::{attr, contains};
 use super::submit::{listen_to, listener};
 use super::url::{check_target, told, Target};
 use super::{json_object, refs, visible};
 
-/// What the tool presses: buttons, links, `<summary>`, and elements with such a role.
-pub(crate) const CLICKABLE: &str = "button,a[href],summary,input[type=button],input[type=submit],input[type=reset],input[type=image],[role=button],[role=link],[role=tab],[role=menuitem],[role=menuitemcheckbox],[role=menuitemradio],[role=switch]";
 /// Buttons that submit their form.
 const SUBMITS: &str = "button:not([type=button]):not([type=reset]):not([type=menu]),input[type=submit],input[type=image]";
-
-/// What names the element, and whether a person reads it on screen: its text on screen (an
-/// input button's value), else its accessible name, which is not on screen when it comes from
-/// `aria-label` (the model is told so: such text may say anything).
-pub(crate) fn name(el: &Element, root: &Element) -> (String, bool) {
-    let mut text = visible_text(el);
-    if text.is_empty() && matches(el, "input") == Ok(true) {
-        text = clean_text(&string_prop(el, "value"));
-    }
-    if !text.is_empty() {
-        return (text, true);
-    }
-    let label = label_of(el, root);
-    let unseen = attr(el, "aria-label").is_some_and(|a| clean_text(&a) == label);
-    (label.clone(), label.is_empty() || !unseen)
-}
 
 /// A refusal the model reads: `Not clicked: <why>.`
 fn not_clicked(why: &str) -> Result<JsValue, String> {
@@ -58,13 +41,13 @@ pub(crate) async fn run(
     asked: Option<&str>,
     ctx: &CallContext,
 ) -> Result<JsValue, String> {
-    let root = root(config)?;
+    let roots = super::roots::roots(config)?;
     let Some(asked) = asked else {
         return Err(
             "ref is missing: pass the ref of a button or link as read_table gave it".into(),
         );
     };
-    let el = refs::resolve(asked, &root)?;
+    let (el, root) = refs::resolve(asked, &roots)?;
     if matches(&el, CLICKABLE) != Ok(true) {
         return not_clicked("the ref names no button, link, tab or menu item");
     }
@@ -82,7 +65,10 @@ pub(crate) async fn run(
             why.describe()
         ));
     }
-    let (name, shown) = name(&el, &root);
+    let Some(role) = role(&el) else {
+        return not_clicked("the ref names no button, link, tab or menu item");
+    };
+    let (name, shown) = name(&el, &root, &role);
     if matches(&el, SUBMITS) == Ok(true) {
         if let Some(form) = cast::<HtmlFormElement>(get(&el, "form"), "HTMLFormElement") {
             if !contains(&root, form.as_ref()) {
@@ -125,8 +111,10 @@ pub(crate) async fn run(
     if ctx.aborted() {
         return not_clicked("the call was cancelled or timed out");
     }
-    if !refs::resolve(asked, &root).is_ok_and(|now| js_sys::Object::is(&now, &el)) {
-        return not_clicked("the element left the page while waiting");
+    // Checked as at the start: in the page, inside a root, and with the role and name the
+    // user was asked about.
+    if !refs::resolve(asked, &roots).is_ok_and(|(now, _)| js_sys::Object::is(&now, &el)) {
+        return not_clicked("the element left the page or changed while waiting");
     }
     // The app's handlers run first; a link's page load it did not take over is held back
     // (the listener runs last, at the window) and starts once the result is posted.

@@ -330,7 +330,8 @@ pub(crate) fn fields(container: &Container, root: &Element) -> Result<Vec<Field>
 /// page-reading tools no ref is ever issued, so none names anything.
 #[cfg(feature = "page-reading")]
 pub(crate) fn is_ref_of(loc: &str, el: &Element, root: &Element) -> bool {
-    super::refs::resolve(loc, root).is_ok_and(|found| js_sys::Object::is(&found, el))
+    super::refs::resolve(loc, std::slice::from_ref(root))
+        .is_ok_and(|(found, _)| js_sys::Object::is(&found, el))
 }
 
 #[cfg(not(feature = "page-reading"))]
@@ -342,7 +343,10 @@ pub(crate) fn is_ref_of(_loc: &str, _el: &Element, _root: &Element) -> bool {
 /// element, so at most one field).
 #[cfg(feature = "page-reading")]
 fn by_ref<'a>(fields: &'a [Field], loc: &str) -> Option<&'a Field> {
-    (fields.iter()).find(|f| f.elements().iter().any(|e| is_ref_of(loc, e, &f.root)))
+    // The ref is checked once (its element, role and name), not once per element.
+    let root = &fields.first()?.root;
+    let (el, _) = super::refs::resolve(loc, std::slice::from_ref(root)).ok()?;
+    (fields.iter()).find(|f| f.elements().iter().any(|e| js_sys::Object::is(e, &el)))
 }
 
 #[cfg(not(feature = "page-reading"))]

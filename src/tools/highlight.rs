@@ -97,7 +97,7 @@ pub(crate) async fn run(
     asked: Option<&str>,
     clear: bool,
 ) -> Result<JsValue, String> {
-    let root = super::scope::root(config)?;
+    let roots = super::roots::roots(config)?;
     clear_drawing();
     if clear {
         if asked.is_some() {
@@ -113,7 +113,7 @@ pub(crate) async fn run(
     let Some(asked) = asked else {
         return Err("ref is missing: pass a ref that read_table gave".into());
     };
-    let el = refs::resolve(asked, &root)?;
+    let (el, _) = refs::resolve(asked, &roots)?;
     visible::reveal(&el);
     if let Err(why) = visible::control(&el, true) {
         return Ok(error_result(&format!(

@@ -21,6 +21,10 @@ mod options;
 mod page;
 #[cfg(feature = "page-reading")]
 mod refs;
+#[cfg(feature = "page-reading")]
+mod roles;
+#[cfg(feature = "page-reading")]
+mod roots;
 mod scope;
 mod submit;
 #[cfg(feature = "page-reading")]
@@ -30,7 +34,7 @@ mod url;
 mod visible;
 
 #[cfg(feature = "page-reading")]
-pub use api::{click, highlight, read_page, read_table, PageOptions};
+pub use api::{click, highlight, read_page, read_table, PageOptions, PageRoot};
 pub use api::{
     describe_form, fill_form, navigate, submit_form, FormOptions, FormRef, NavigateMode,
     NavigateOptions, PageAction,

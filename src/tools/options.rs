@@ -15,14 +15,27 @@ pub(crate) enum FormChoice {
     Selector(String),
 }
 
+/// One of the reading tools' roots as the app gave it.
+#[cfg(feature = "page-reading")]
+pub(crate) enum RootChoice {
+    Element(Element),
+    /// A CSS selector (the app's: trusted), run on the document at each call: every element it
+    /// matches then is a root (a modal rendered in a portal comes and goes).
+    Selector(String),
+}
+
 /// Everything a tool keeps from its options.
 pub(crate) struct Config {
     pub name: String,
     pub description: Option<String>,
     pub timeout_ms: JsValue,
     pub max_calls_per_run: JsValue,
-    /// The element the tool may see into; `None` is the document's body.
+    /// The element the form tools may see into; `None` is the document's body.
     pub root: Option<Element>,
+    /// The reading tools' roots (their `root`: an element, a selector or a list of them);
+    /// empty: the document's body.
+    #[cfg(feature = "page-reading")]
+    pub roots: Vec<RootChoice>,
     pub form: Option<FormChoice>,
     pub confirm: Option<Function>,
     pub allow_sensitive: bool,
@@ -165,6 +178,60 @@ const NAVIGATE_KEYS: &[&str] = &[
     "confirm",
 ];
 
+/// The reading tools (their default names), whose `root` may be a selector or a list.
+#[cfg(feature = "page-reading")]
+const READING_TOOLS: &[&str] = &["read_table", "read_page", "highlight", "click"];
+
+/// `options.root` of a reading tool: an element, a CSS selector, or a non-empty array of them.
+/// Each selector is checked now, so a typo throws at once.
+#[cfg(feature = "page-reading")]
+fn read_roots(options: &JsValue) -> Result<Vec<RootChoice>, String> {
+    let given = get(options, "root");
+    if given.is_undefined() || given.is_null() {
+        return Ok(Vec::new());
+    }
+    let many = crate::js::is_array(&given);
+    let list = if many {
+        let list = crate::js::to_array(&given)
+            .map_err(|e| format!("options.root cannot be read: {}", crate::js::error_text(&e)))?;
+        if list.length() == 0 {
+            return Err("options.root is an empty list: give an element or a selector".into());
+        }
+        list.iter().collect()
+    } else {
+        vec![given]
+    };
+    let page: Element = super::js::proto_get(
+        "Document",
+        "documentElement",
+        super::js::document()?.as_ref(),
+    )
+    .unchecked_into();
+    let mut out = Vec::new();
+    for (i, entry) in list.into_iter().enumerate() {
+        let at = if many {
+            format!("options.root[{i}]")
+        } else {
+            "options.root".to_owned()
+        };
+        if let Some(sel) = entry.as_string() {
+            // `matches` throws on a selector that does not parse (and changes nothing).
+            if super::dom::matches(&page, &sel).is_err() {
+                return Err(format!(
+                    "{at}: {} is not a valid CSS selector",
+                    Quoted(&sel)
+                ));
+            }
+            out.push(RootChoice::Selector(sel));
+        } else {
+            let el = super::dom::cast(entry, "Element")
+                .ok_or_else(|| format!("{at} must be an Element or a CSS selector"))?;
+            out.push(RootChoice::Element(el));
+        }
+    }
+    Ok(out)
+}
+
 /// The options of read_table and read_page (the first four: every page tool's).
 #[cfg(feature = "page-reading")]
 const TABLE_KEYS: &[&str] = &["name", "description", "timeoutMs", "maxCallsPerRun", "root"];
@@ -219,8 +286,12 @@ impl Config {
         check_keys(options, default_name)?;
         let name = opt_string(options, "name")?.unwrap_or_else(|| default_name.into());
         crate::protocol::validate::tool_name("options.name", &name).map_err(|e| e.to_string())?;
+        #[cfg(feature = "page-reading")]
+        let reading = READING_TOOLS.contains(&default_name);
         let root = match get(options, "root") {
             v if v.is_undefined() || v.is_null() => None,
+            #[cfg(feature = "page-reading")]
+            _ if reading => None,
             v => Some(super::dom::cast(v, "Element").ok_or("options.root must be an Element")?),
         };
         let form = match get(options, "form") {
@@ -269,6 +340,12 @@ impl Config {
             timeout_ms: opt_count(options, "timeoutMs")?,
             max_calls_per_run: opt_count(options, "maxCallsPerRun")?,
             root,
+            #[cfg(feature = "page-reading")]
+            roots: if reading {
+                read_roots(options)?
+            } else {
+                Vec::new()
+            },
             form,
             confirm: opt_function(options, "confirm")?,
             allow_sensitive: opt_bool(options, "allowSensitive")?,

@@ -10,28 +10,24 @@ use serde_json::Value;
 use wasm_bindgen::JsValue;
 use web_sys::Element;
 
-use super::click::{name, CLICKABLE};
 use super::dom::{cast, matches};
 use super::js::{get, ok_result, proto_get, string_prop};
-use super::labels::{clean_text, label_of, visible_text};
+use super::labels::{clean_text, visible_text};
 use super::options::Config;
-use super::scope::{attr, check_locator, query_all, root};
+use super::roles::{role, Kind, Role, FIELDS};
+use super::scope::{attr, check_locator, query_all};
 use super::{json_object, refs, visible};
 
 /// Longest outline; past it the answer says `truncated` and how to read less.
 const CHARS_MAX: usize = 12_000;
 /// How deep the walk goes.
 const DEPTH_MAX: usize = 64;
-/// Fields, by the role a person knows them by.
-const FIELDS: &str = "input:not([type=hidden]):not([type=button]):not([type=submit]):not([type=reset]):not([type=image]),select,textarea,[contenteditable=true],[contenteditable=\"\"]";
-/// Containers shown as a line of their own, with what they hold indented under them.
-const CONTAINERS: &str =
-    "form,dialog,[role=dialog],ul,ol,nav,main,section[aria-label],section[aria-labelledby]";
 /// What the walk shows as its own line or descends into; an element with none of these inside
 /// is read as one run of text.
 const STRUCTURE: &str = "a[href],button,input,select,textarea,summary,table,iframe,h1,h2,h3,h4,h5,h6,[role],[contenteditable],form,dialog,ul,ol,nav,main,section";
 
 struct Outline {
+    /// The root being read: labels come from inside it only.
     root: Element,
     lines: Vec<String>,
     chars: usize,
@@ -63,14 +59,15 @@ impl Outline {
     }
 }
 
-/// `role "name" [ref=eN]`.
-fn named(role: &str, name: &str, el: &Element) -> String {
-    let r = refs::issue(el);
-    if name.is_empty() {
-        format!("{role} [ref={r}]")
+/// `role "name" [ref=eN]`, the name the ref was noted with, and whether it shows on screen.
+fn named(el: &Element, role: &Role, o: &Outline) -> (String, bool) {
+    let h = refs::issue(el, &o.root, role);
+    let line = if h.name.is_empty() {
+        format!("{} [ref={}]", role.word, h.r)
     } else {
-        format!("{role} {} [ref={r}]", Quoted(name))
-    }
+        format!("{} {} [ref={}]", role.word, Quoted(&h.name), h.r)
+    };
+    (line, h.shown)
 }
 
 /// Where a link leads, as the model may read it: a path of this site, another origin, never
@@ -111,70 +108,31 @@ fn line_of(el: &Element, o: &Outline) -> Option<(String, bool)> {
             .unwrap_or_default();
         return Some((format!("iframe {} (not read)", Quoted(&title)), true));
     }
-    if is("table,[role=table],[role=grid],[role=treegrid]") {
-        let caption = query_all(el, "caption")
-            .ok()
-            .and_then(|c| c.into_iter().next())
-            .map(|c| visible_text(&c))
-            .unwrap_or_default();
-        let rows = query_all(el, "tr,[role=row]").map(|r| r.len()).unwrap_or(0);
-        return Some((
-            format!(
-                "{} ({rows} rows: read_table reads them)",
-                named("table", &caption, el)
-            ),
-            true,
-        ));
-    }
-    let control = is(CLICKABLE);
-    let role_attr = attr(el, "role").unwrap_or_default();
-    let field = !control && is(FIELDS);
-    if control || field {
-        if visible::choice(el).is_err() {
-            return Some((String::new(), true));
+    let role = role(el)?;
+    match role.kind {
+        Kind::Table => {
+            let rows = query_all(el, "tr,[role=row]").map(|r| r.len()).unwrap_or(0);
+            let (line, _) = named(el, &role, o);
+            Some((format!("{line} ({rows} rows: read_table reads them)"), true))
         }
-        let role = if is("a[href],[role=link]") {
-            "link"
-        } else if is("[role]") {
-            // One of CLICKABLE's roles: tab, menuitem…, switch, button.
-            &role_attr
-        } else if control {
-            "button"
-        } else if tag == "select" {
-            "combobox"
-        } else if is("input[type=checkbox]") {
-            "checkbox"
-        } else if is("input[type=radio]") {
-            "radio"
-        } else {
-            "textbox"
-        };
-        let (label, shown) = if field {
-            (label_of(el, &o.root), true)
-        } else {
-            name(el, &o.root)
-        };
-        let mut line = state(el, named(role, &label, el));
-        if !shown {
-            line.push_str(" [name not shown on screen]");
+        Kind::Control | Kind::Field => {
+            if visible::choice(el).is_err() {
+                return Some((String::new(), true));
+            }
+            let (line, shown) = named(el, &role, o);
+            let mut line = state(el, line);
+            if !shown {
+                line.push_str(" [name not shown on screen]");
+            }
+            if role.word == "link" {
+                line.push_str(&destination(el));
+            }
+            Some((line, true))
         }
-        if role == "link" {
-            line.push_str(&destination(el));
-        }
-        return Some((line, true));
+        Kind::Container => Some((named(el, &role, o).0, false)),
+        // A row outside a table's summary is read as what it holds.
+        Kind::Row => None,
     }
-    if is(CONTAINERS) {
-        let n = label_of(el, &o.root);
-        let role = match tag.as_str() {
-            "ul" | "ol" => "list",
-            "nav" => "navigation",
-            "section" => "region",
-            "dialog" => "dialog",
-            _ => attr(el, "role").map_or(tag.as_str(), |_| "dialog"),
-        };
-        return Some((named(role, &n, el), false));
-    }
-    None
 }
 
 /// A control's or field's state: disabled, checked, filled (never its value).
@@ -265,24 +223,28 @@ pub(crate) fn run(
     within: Option<&str>,
     query: Option<&str>,
 ) -> Result<JsValue, String> {
-    let root = root(config)?;
-    let start = match within {
-        Some(r) => refs::resolve(r, &root)?,
-        None => root.clone(),
+    let roots = super::roots::roots(config)?;
+    let starts = match within {
+        Some(r) => vec![refs::resolve(r, &roots)?],
+        None => roots.into_iter().map(|r| (r.clone(), r)).collect(),
     };
     if let Some(q) = query {
         check_locator("query", q)?;
     }
     let doc = super::js::document()?;
     let mut o = Outline {
-        root,
+        root: starts[0].1.clone(),
         lines: Vec::new(),
         chars: 0,
         focused: proto_get("Document", "activeElement", &doc),
         query: query.map(|q| super::js::lower(q.trim())),
         truncated: false,
     };
-    walk(&start, &mut o, 0, 0);
+    // Each root's content in document order (or the one subtree `within` names).
+    for (start, root) in starts {
+        o.root = root;
+        walk(&start, &mut o, 0, 0);
+    }
     let mut out = vec![(
         "page",
         Value::String(client_tools_core::text::join(&o.lines, "\n")),

@@ -60,6 +60,9 @@ pub(crate) fn connected(el: &Element) -> bool {
     proto_get("Node", "isConnected", el).is_truthy()
 }
 
+/// The answer when the tool's root element has left the page.
+pub(crate) const ROOT_GONE: &str = "the tool's root element is no longer in the page";
+
 /// The tool's root: the app's element, or the body.
 pub(crate) fn root(config: &Config) -> Result<Element, String> {
     let root = match &config.root {
@@ -69,7 +72,7 @@ pub(crate) fn root(config: &Config) -> Result<Element, String> {
             .unchecked_into(),
     };
     if !connected(&root) {
-        return Err("the tool's root element is no longer in the page".into());
+        return Err(ROOT_GONE.into());
     }
     Ok(root)
 }

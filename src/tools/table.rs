@@ -12,12 +12,11 @@ use super::dom::closest;
 use super::js::ok_result;
 use super::labels::visible_text;
 use super::options::Config;
-use super::scope::{attr, check_locator, query_all, root};
+use super::roles::{caption, role, CLICKABLE, ROWS, TABLES};
+use super::scope::{attr, check_locator, query_all};
 use super::{json_object, refs, visible};
 
-/// What counts as a table, a row, a cell and a column header (HTML and ARIA grids).
-const TABLES: &str = "table,[role=table],[role=grid],[role=treegrid]";
-const ROWS: &str = "tr,[role=row]";
+/// What counts as a cell and a column header (HTML and ARIA grids).
 const CELLS: &str = "td,th,[role=cell],[role=gridcell],[role=columnheader],[role=rowheader]";
 const HEADS: &str = "th,[role=columnheader]";
 /// Rows per answer: the default and the most the model may ask for.
@@ -34,31 +33,28 @@ fn own(within: &Element, selector: &str, owner: &str) -> Result<Vec<Element>, St
     Ok(out)
 }
 
-/// The tables a person sees inside the root, in document order.
-fn tables(root: &Element) -> Result<Vec<Element>, String> {
-    let mut all = query_all(root, TABLES)?;
-    if super::dom::matches(root, TABLES) == Ok(true) {
-        all.insert(0, root.clone());
+/// The tables a person sees inside the roots, in document order, each with its root.
+fn tables(roots: &[Element]) -> Result<Vec<(Element, Element)>, String> {
+    let mut all = Vec::new();
+    for root in roots {
+        if super::dom::matches(root, TABLES) == Ok(true) {
+            all.push((root.clone(), root.clone()));
+        }
+        for t in query_all(root, TABLES)? {
+            all.push((t, root.clone()));
+        }
     }
-    all.retain(|t| visible::control(t, true).is_ok());
+    all.retain(|(t, _)| visible::control(t, true).is_ok());
     Ok(all)
 }
 
-/// A table's caption as it shows on screen (HTML `<caption>`); empty when it has none.
-fn caption(t: &Element) -> String {
-    query_all(t, "caption")
-        .ok()
-        .and_then(|c| c.into_iter().next())
-        .map(|c| visible_text(&c))
-        .unwrap_or_default()
-}
-
-/// The table the model named: a ref, a caption, or `table N`; the only one when it names none.
-fn pick(root: &Element, asked: Option<&str>) -> Result<Element, String> {
-    let all = tables(root)?;
+/// The table the model named (a ref, a caption, or `table N`; the only one when it names
+/// none) and its root.
+fn pick(roots: &[Element], asked: Option<&str>) -> Result<(Element, Element), String> {
+    let all = tables(roots)?;
     let listing = || {
         let mut names: Vec<String> = Vec::new();
-        for (i, t) in all.iter().take(TABLES_LISTED).enumerate() {
+        for (i, (t, _)) in all.iter().take(TABLES_LISTED).enumerate() {
             let c = caption(t);
             names.push(if c.is_empty() {
                 format!("table {}", i + 1)
@@ -82,13 +78,14 @@ fn pick(root: &Element, asked: Option<&str>) -> Result<Element, String> {
     };
     check_locator("table", loc)?;
     if loc.starts_with('e') && loc[1..].bytes().all(|b| b.is_ascii_digit()) {
-        let el = refs::resolve(loc, root)?;
+        let (el, _) = refs::resolve(loc, roots)?;
         return all
             .into_iter()
-            .find(|t| js_sys::Object::is(t, &el))
+            .find(|(t, _)| js_sys::Object::is(t, &el))
             .ok_or_else(|| format!("table: {} is not a table in scope", Quoted(loc)));
     }
-    let by_caption: Vec<&Element> = all.iter().filter(|t| caption(t) == loc).collect();
+    let by_caption: Vec<&(Element, Element)> =
+        all.iter().filter(|(t, _)| caption(t) == loc).collect();
     if let [one] = by_caption.as_slice() {
         return Ok((*one).clone());
     }
@@ -126,8 +123,8 @@ pub(crate) fn run(
     from: Option<u64>,
     count: Option<u64>,
 ) -> Result<JsValue, String> {
-    let root = root(config)?;
-    let table = pick(&root, asked)?;
+    let roots = super::roots::roots(config)?;
+    let (table, root) = pick(&roots, asked)?;
     let rows = own(&table, ROWS, TABLES)?;
     let cells = |row: &Element| own(row, CELLS, ROWS);
     // The header row: the first whose cells are all column headers.
@@ -176,34 +173,41 @@ pub(crate) fn run(
             Some(kept) => kept.iter().map(|&i| text(all.get(i))).collect(),
             None => all.iter().map(|c| text(Some(c))).collect(),
         };
+        // A row's ref notes its text on screen as its name (not shown: the cells are).
+        let row_ref = role(row).map(|r| refs::issue(row, &root, &r).r);
         let mut line = vec![
-            ("ref", refs::issue(row).into()),
+            ("ref", row_ref.unwrap_or_default().into()),
             ("cells", Value::Array(texts)),
         ];
         // The buttons and links a person sees in the row, by the refs `click` takes.
         let mut controls = Vec::new();
-        for c in query_all(row, super::click::CLICKABLE)? {
-            if visible::control(&c, true).is_ok() {
-                let (name, shown) = super::click::name(&c, &root);
-                let mut one = vec![("ref", refs::issue(&c).into()), ("name", name.into())];
-                if !shown {
-                    one.push(("nameShown", false.into()));
-                }
-                if super::dom::matches(&c, ":disabled,[aria-disabled=true]") == Ok(true) {
-                    one.push(("disabled", true.into()));
-                }
-                controls.push(json_object(&mut one));
+        for c in query_all(row, CLICKABLE)? {
+            let Some(r) = role(&c).filter(|_| visible::control(&c, true).is_ok()) else {
+                continue;
+            };
+            let h = refs::issue(&c, &root, &r);
+            let mut one = vec![("ref", h.r.into()), ("name", h.name.into())];
+            if !h.shown {
+                one.push(("nameShown", false.into()));
             }
+            if super::dom::matches(&c, ":disabled,[aria-disabled=true]") == Ok(true) {
+                one.push(("disabled", true.into()));
+            }
+            controls.push(json_object(&mut one));
         }
         if !controls.is_empty() {
             line.push(("controls", Value::Array(controls)));
         }
         shown.push(json_object(&mut line));
     }
-    let mut out = vec![("table", Value::String(refs::issue(&table)))];
-    let c = caption(&table);
-    if !c.is_empty() {
-        out.push(("caption", c.into()));
+    // The table's ref notes its caption as its name.
+    let mut out = Vec::new();
+    if let Some(r) = role(&table) {
+        let h = refs::issue(&table, &root, &r);
+        out.push(("table", Value::String(h.r)));
+        if !h.name.is_empty() {
+            out.push(("caption", h.name.into()));
+        }
     }
     if let Some(columns) = columns {
         out.push(("columns", Value::Array(columns)));

@@ -70,7 +70,7 @@ async function open(page) {
   page.context = context;
   page.run = (await agent(page, "POST", "/runs", {})).id;
   const tools = (await agent(page, "GET", "/tools")).tools.map((t) => t.name);
-  if (tools.length !== 23) throw new Error(`expected 23 tools, the model sees ${tools.join(", ")}`);
+  if (tools.length !== 27) throw new Error(`expected 27 tools, the model sees ${tools.join(", ")}`);
 }
 
 /** The model calls a tool; resolves to the settled call's answer as the model reads it. */

@@ -113,10 +113,10 @@ const describeTools = ["describe_form", "describe_scoped", "describe_fixed"];
 const fillTools = ["fill_form", "fill_scoped", "fill_fixed"];
 const submitTools = ["submit_form", "submit_scoped", "submit_fixed", "submit_confirm"];
 const navigateTools = ["navigate", "navigate_router", "navigate_confirm"];
-const tableTools = ["read_table", "read_table_scoped"];
-const highlightTools = ["highlight", "highlight_scoped", "highlight_hook"];
-const clickTools = ["click", "click_scoped", "click_confirm"];
-const pageTools = ["read_page", "read_page_scoped"];
+const tableTools = ["read_table", "read_table_scoped", "read_table_roots"];
+const highlightTools = ["highlight", "highlight_scoped", "highlight_hook", "highlight_roots"];
+const clickTools = ["click", "click_scoped", "click_confirm", "click_roots"];
+const pageTools = ["read_page", "read_page_scoped", "read_page_roots"];
 
 /** The table, in order. The last rows fill the form validly and submit it. */
 export function table() {

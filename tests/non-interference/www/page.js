@@ -1,7 +1,8 @@
 // The page of the non-interference suite: writes this page's secrets (window.SECRETS, set by
 // run.mjs; see secretsFromRunner) into the shared markup, then registers the four page tools in
 // every configuration the suite calls: no options, `root` only (the *_scoped tools; a tool's
-// name is an option too, so each has one), a fixed `form` (*_fixed), and a few more.
+// name is an option too, so each has one), `root` as selectors (*_roots), a fixed `form`
+// (*_fixed), and a few more.
 // A page loaded into the `sink` frame by a form submission does nothing.
 import init, {
   Client, describeFormTool, fillFormTool, submitFormTool, navigateTool, readPageTool, readTableTool, highlightTool, clickTool,
@@ -123,6 +124,12 @@ async function main() {
     clickTool(),
     clickTool({ name: "click_scoped", root: scope, clickable: ["#orders button"] }),
     clickTool({ name: "click_confirm", root: scope, confirm: () => false }),
+    // `root` as a selector and as a list (issue 40): a list with a root inside another and a
+    // selector that matches nothing reads as `scope` alone.
+    readPageTool({ name: "read_page_roots", root: ["#orders", "#scope", "#no-such-root"] }),
+    readTableTool({ name: "read_table_roots", root: "#scope" }),
+    highlightTool({ name: "highlight_roots", root: ["#scope"] }),
+    clickTool({ name: "click_roots", root: ["#orders"], clickable: ["#orders button"] }),
     highlightTool({ name: "highlight_hook", root: scope, highlight: (el) => { window.marked.push(el ? `${el.tagName}:${el.cells?.[0]?.textContent ?? ""}` : null); } }),
   ];
   window.client = await Client.register({
