@@ -50,21 +50,7 @@ async fn the_outline_shows_what_a_person_sees_and_nothing_else() {
             "{secret} reached the model:\n{page}"
         );
     }
-    let lines: Vec<String> = page
-        .lines()
-        .map(|l| {
-            // Refs are the SDK's numbers: shown here as eN.
-            let mut out = String::new();
-            let mut rest = l;
-            while let Some(i) = rest.find("[ref=e") {
-                out.push_str(&rest[..i]);
-                out.push_str("[ref=eN");
-                rest = rest[i + 6..].trim_start_matches(|c: char| c.is_ascii_digit());
-            }
-            out.push_str(rest);
-            out
-        })
-        .collect();
+    let lines = refs_as_en(&page);
     assert_eq!(
         lines,
         [
@@ -101,7 +87,7 @@ async fn within_and_query_read_less_and_refs_reach_click() {
     let d = call(&tool, r#"{"query": "go"}"#).await.json();
     let line = d["page"].as_str().unwrap().to_string();
     assert!(line.starts_with(r#"- button "Go" [ref="#), "{line}");
-    let go = &line[line.find("[ref=").unwrap() + 5..line.find(']').unwrap()];
+    let go = ref_in(&line);
     let a = call(
         &click_tool(Some(rooted(&fx))).unwrap(),
         &format!(r#"{{"ref": "{go}"}}"#),
@@ -121,7 +107,7 @@ async fn within_and_query_read_less_and_refs_reach_click() {
     let full = call(&tool, "{}").await.json();
     let text = full["page"].as_str().unwrap();
     let nav = text.lines().find(|l| l.contains("navigation")).unwrap();
-    let r = &nav[nav.find("[ref=").unwrap() + 5..nav.rfind(']').unwrap()];
+    let r = ref_in(nav);
     let d = call(&tool, &format!(r#"{{"within": "{r}"}}"#)).await.json();
     assert_eq!(d["page"].as_str().unwrap().lines().count(), 3, "{d}");
     refused(
@@ -170,13 +156,7 @@ async fn no_hidden_text_reaches_the_model_through_the_outline() {
 fn refs_of(outline: &str, start: &str) -> Vec<String> {
     (outline.lines())
         .filter(|l| l.trim_start().starts_with(start))
-        .map(|l| {
-            l[l.find("[ref=").unwrap() + 5..]
-                .split(']')
-                .next()
-                .unwrap()
-                .to_string()
-        })
+        .map(ref_in)
         .collect()
 }
 

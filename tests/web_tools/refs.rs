@@ -21,22 +21,6 @@ async fn outline(fx: &Fixture) -> String {
     a.json()["page"].as_str().unwrap().to_string()
 }
 
-/// The ref on the outline's line that starts with `start` (after its indent).
-fn ref_on(outline: &str, start: &str) -> String {
-    let line = (outline.lines())
-        .find(|l| l.trim_start().trim_start_matches("- ").starts_with(start))
-        .unwrap_or_else(|| panic!("no line {start}:\n{outline}"));
-    line[line.find("[ref=").unwrap() + 5..]
-        .split(']')
-        .next()
-        .unwrap()
-        .to_string()
-}
-
-fn by_ref(r: &str) -> String {
-    format!(r#"{{"ref": "{r}"}}"#)
-}
-
 fn pressed(fx: &Fixture) -> String {
     fx.js("return window.__pressed.join()").as_string().unwrap()
 }

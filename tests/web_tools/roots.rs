@@ -26,38 +26,6 @@ fn list(items: &[&JsValue]) -> JsValue {
     items.iter().copied().collect::<js_sys::Array>().into()
 }
 
-/// The outline's lines with each ref shown as `eN`.
-fn lines(page: &str) -> Vec<String> {
-    page.lines()
-        .map(|l| {
-            let mut out = String::new();
-            let mut rest = l;
-            while let Some(i) = rest.find("[ref=e") {
-                out.push_str(&rest[..i]);
-                out.push_str("[ref=eN");
-                rest = rest[i + 6..].trim_start_matches(|c: char| c.is_ascii_digit());
-            }
-            out.push_str(rest);
-            out
-        })
-        .collect()
-}
-
-fn ref_on(outline: &str, start: &str) -> String {
-    let line = (outline.lines())
-        .find(|l| l.trim_start().trim_start_matches("- ").starts_with(start))
-        .unwrap_or_else(|| panic!("no line {start}:\n{outline}"));
-    line[line.find("[ref=").unwrap() + 5..]
-        .split(']')
-        .next()
-        .unwrap()
-        .to_string()
-}
-
-fn by_ref(r: &str) -> String {
-    format!(r#"{{"ref": "{r}"}}"#)
-}
-
 async fn page_of(tool: &JsValue, args: &str) -> String {
     let a = call(tool, args).await;
     assert!(!a.is_error, "{}", a.text);
@@ -70,7 +38,7 @@ async fn a_selector_root_is_found_at_each_call() {
     fx.js("window.__pressed = []; root.scrollIntoView({block: 'start'})");
     let tool = read_page_tool(Some(rooted_at(&"#rt-main".into()))).unwrap();
     assert_eq!(
-        lines(&page_of(&tool, "{}").await),
+        refs_as_en(&page_of(&tool, "{}").await),
         [
             r#"- heading "Invoices" [level=2]"#,
             r#"- button "Open" [ref=eN]"#,
@@ -128,7 +96,7 @@ async fn several_roots_are_read_in_document_order_and_refs_stay_inside_them() {
     let read = read_page_tool(Some(rooted_at(&roots))).unwrap();
     let page = page_of(&read, "{}").await;
     assert_eq!(
-        lines(&page),
+        refs_as_en(&page),
         [
             r#"- text "Delete invoice 1042?""#,
             r#"- table "Lines" [ref=eN] (2 rows: read_table reads them)"#,
@@ -144,7 +112,7 @@ async fn several_roots_are_read_in_document_order_and_refs_stay_inside_them() {
     assert_eq!(page_of(&read, "{}").await, page);
     // `query` and `within` work across the roots.
     assert_eq!(
-        lines(&page_of(&read, r#"{"query": "delete"}"#).await),
+        refs_as_en(&page_of(&read, r#"{"query": "delete"}"#).await),
         [
             r#"- text "Delete invoice 1042?""#,
             r#"- button "Delete" [ref=eN]"#,
@@ -181,7 +149,7 @@ async fn several_roots_are_read_in_document_order_and_refs_stay_inside_them() {
     // The modal closes: the main element is read alone, and the modal's refs are stale.
     fx.js("document.getElementById('rt-dialog').remove()");
     assert_eq!(
-        lines(&page_of(&read, "{}").await),
+        refs_as_en(&page_of(&read, "{}").await),
         [
             r#"- heading "Invoices" [level=2]"#,
             r#"- button "Open" [ref=eN]"#,
@@ -246,7 +214,11 @@ async fn the_rust_api_takes_selectors_and_several_roots() {
     assert!(!out.is_error, "{}", out.text);
     let page: serde_json::Value = serde_json::from_str(&out.text).unwrap();
     let page = page["page"].as_str().unwrap();
-    assert_eq!(lines(page)[0], r#"- text "Delete invoice 1042?""#, "{page}");
+    assert_eq!(
+        refs_as_en(page)[0],
+        r#"- text "Delete invoice 1042?""#,
+        "{page}"
+    );
     assert!(page.contains(r#"heading "Invoices""#), "{page}");
     assert!(!page.contains("SIDE-TEXT"), "{page}");
     client.leave().await.expect("left");

@@ -188,3 +188,42 @@ pub async fn call_value(tool: &JsValue, args: JsValue) -> Answer {
         deferred: 0,
     }
 }
+
+/// The ref a line of `read_page`'s outline or `read_table`'s rows shows (`[ref=e12]` gives `e12`).
+pub fn ref_in(line: &str) -> String {
+    let at = line
+        .find("[ref=")
+        .unwrap_or_else(|| panic!("no ref in {line}"));
+    line[at + 5..].split(']').next().unwrap().to_string()
+}
+
+/// The ref on the outline's line that starts with `start` (after its indent and `- `).
+pub fn ref_on(outline: &str, start: &str) -> String {
+    let line = (outline.lines())
+        .find(|l| l.trim_start().trim_start_matches("- ").starts_with(start))
+        .unwrap_or_else(|| panic!("no line {start}:\n{outline}"));
+    ref_in(line)
+}
+
+/// A tool's arguments naming one element by its ref.
+pub fn by_ref(r: &str) -> String {
+    format!(r#"{{"ref": "{r}"}}"#)
+}
+
+/// The outline's lines with each ref shown as `eN`: refs are the SDK's numbers, which depend
+/// on what was read before.
+pub fn refs_as_en(page: &str) -> Vec<String> {
+    page.lines()
+        .map(|l| {
+            let mut out = String::new();
+            let mut rest = l;
+            while let Some(i) = rest.find("[ref=e") {
+                out.push_str(&rest[..i]);
+                out.push_str("[ref=eN");
+                rest = rest[i + 6..].trim_start_matches(|c: char| c.is_ascii_digit());
+            }
+            out.push_str(rest);
+            out
+        })
+        .collect()
+}
