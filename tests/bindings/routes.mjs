@@ -261,6 +261,22 @@ export async function checkRoutes(checks, { label, name, siteUrl, devserverUrl: 
       const names = await toolNames(base, session, token);
       if (names.length) throw new Error(`still offered: ${names.join(", ")}`);
     });
+
+    // Issue 45: a provider that mounts once the module is loaded (a later route's, or this one
+    // mounted again), in a transition: under StrictMode in development React re-runs its effects
+    // in the passive-effects flush, a task after the mount, and still one client registers.
+    await checks.check(`${label}: the provider mounted again after the module loaded, in a transition: one client registers (one POST) and offers the layout's tools`, async () => {
+      await page.click("#remount");
+      await page.locator("#status[data-state=registered], #status[data-state=failed]").waitFor({ timeout: 20000 });
+      const text = await page.locator("#status").textContent();
+      if (text !== "registered") throw new Error(text);
+      await sleep(500);
+      const n = (await count("client_registered")) - 1;
+      if (n !== 1) throw new Error(`${n} registrations for one mount`);
+      const expected = ["fill_mine", "go", "navigate", "signup"].map(tool).sort();
+      const ok = await waitFor(async () => JSON.stringify(await toolNames(base, session, token)) === JSON.stringify(expected), 5000);
+      if (!ok) throw new Error(`offered: ${(await toolNames(base, session, token)).join(", ")}`);
+    });
   } finally {
     await browser.close().catch(() => {});
   }

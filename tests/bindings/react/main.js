@@ -1,6 +1,6 @@
 // A Vite + React + React Router app under StrictMode that declares its tools per component and
 // per route with client-tools/react; tests/bindings/react/check.mjs drives it.
-import { Activity, createElement as h, lazy, StrictMode, Suspense, useEffect, useMemo, useRef, useState } from "react";
+import { Activity, createElement as h, lazy, StrictMode, startTransition, Suspense, useEffect, useMemo, useRef, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { createBrowserRouter, Outlet, RouterProvider, useLoaderData, useNavigate } from "react-router";
 import { fillFormTool, navigateTool } from "client-tools";
@@ -180,7 +180,14 @@ const router = createBrowserRouter([
 
 function App() {
   const [on, setOn] = useState(true);
-  return h("div", null, h("button", { id: "unmount", onClick: () => setOn(false) }, "unmount"), on ? h(RouterProvider, { router }) : h("p", { id: "off" }, "off"));
+  // #remount mounts the provider again in a transition, as a route change would.
+  return h(
+    "div",
+    null,
+    h("button", { id: "unmount", onClick: () => setOn(false) }, "unmount"),
+    h("button", { id: "remount", onClick: () => startTransition(() => setOn(true)) }, "remount"),
+    on ? h(RouterProvider, { router }) : h("p", { id: "off" }, "off"),
+  );
 }
 
 createRoot(document.getElementById("root")).render(h(StrictMode, null, h(App)));

@@ -227,7 +227,12 @@ const Provided = defineComponent({
 const App = defineComponent({
   setup() {
     const on = ref(true);
-    return () => h("div", null, [h("button", { id: "unmount", onClick: () => (on.value = false) }, "unmount"), on.value ? h(Provided) : h("p", { id: "off" }, "off")]);
+    return () =>
+      h("div", null, [
+        h("button", { id: "unmount", onClick: () => (on.value = false) }, "unmount"),
+        h("button", { id: "remount", onClick: () => (on.value = true) }, "remount"),
+        on.value ? h(Provided) : h("p", { id: "off" }, "off"),
+      ]);
   },
 });
 

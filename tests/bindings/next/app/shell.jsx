@@ -1,9 +1,9 @@
 "use client";
 // The app's layout part that uses client-tools/react: the provider (registered in the browser
 // only: its effects never run on the server), the layout's tools with Next's `router.push`
-// behind useToolNavigate, and a button that unmounts the provider. Server rendering renders it
-// like any client component; tests/bindings/next/check.mjs drives it.
-import { useEffect, useMemo, useState } from "react";
+// behind useToolNavigate, and buttons that unmount the provider and mount it again. Server
+// rendering renders it like any client component; tests/bindings/next/check.mjs drives it.
+import { startTransition, useEffect, useMemo, useState } from "react";
 import { useRouter } from "next/navigation";
 import { navigateTool } from "client-tools";
 import { z } from "zod";
@@ -87,6 +87,11 @@ export default function Shell({ children }) {
     <div>
       <button id="unmount" onClick={() => setOn(false)}>
         unmount
+      </button>
+      {/* Mounts the provider again in a transition, as a route change would: under StrictMode in
+          development, React re-runs its effects in the passive-effects flush, a later task. */}
+      <button id="remount" onClick={() => startTransition(() => setOn(true))}>
+        remount
       </button>
       {on ? (
         <ClientToolsProvider options={options}>
