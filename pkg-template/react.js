@@ -18,12 +18,14 @@ export { defineTool } from "./bindings.js";
 
 const Context = createContext(null);
 
-/** A provider's client and scopes, and what `useClientTools` reads. */
+/** A provider's client and scopes, and what `useClientTools` reads; `own`: the registration
+ * the provider made itself (`register`), until `leave`. */
 class Store {
   constructor() {
     this.scopes = new ToolScopes((error) => this.set({ error }));
     this.snapshot = { client: null, state: "registering", error: null };
     this.listeners = new Set();
+    this.own = null;
     this.subscribe = (listener) => {
       this.listeners.add(listener);
       return () => this.listeners.delete(listener);
@@ -35,6 +37,56 @@ class Store {
     this.snapshot = { ...this.snapshot, ...change };
     for (const listener of this.listeners) listener();
   }
+
+  /** Starts registering the provider's own client (`given`: `Client.register`'s options). */
+  register(given) {
+    const controller = new AbortController();
+    const own = (this.own = { controller, client: null, kept: false });
+    const mine = () => this.own === own;
+    if (this.snapshot.state !== "registering") this.set({ state: "registering", error: null });
+    const onStatus = given.onStatus;
+    Client.register({
+      ...given,
+      signal: controller.signal,
+      onStatus: (status) => {
+        // A registration left behind reports to the app only.
+        if (mine()) this.follow(status);
+        onStatus?.(status);
+      },
+    }).then(
+      (registered) => {
+        if (!mine()) return;
+        own.client = registered;
+        this.scopes.attach(registered);
+        this.set({ client: registered, state: registered.state });
+      },
+      (error) => {
+        if (mine()) this.set({ state: "failed", error });
+      },
+    );
+    return own;
+  }
+
+  /** What a status of the own registration changes in the snapshot. */
+  follow(status) {
+    if (status.type === "registered" || status.type === "reregistered") this.set({ state: "registered" });
+    else if (status.type === "lapsed") this.set({ state: "registering" });
+    else if (status.type === "error" && status.fatal) this.set({ state: "failed", error: Object.assign(new Error(status.message), { code: status.kind }) });
+    else if (status.type === "error") this.set({ error: new Error(status.message) });
+  }
+
+  /** Ends the own registration `own` if it is still the store's: aborts it (a registration in
+   * flight), detaches the scopes and leaves. */
+  leave(own) {
+    if (!own || this.own !== own) return;
+    this.own = null;
+    own.controller.abort();
+    this.scopes.detach();
+    if (own.client) {
+      own.client.leave().catch(() => {});
+      this.set({ client: null, state: "left" });
+    }
+  }
 }
 
 function useStore(what) {
@@ -45,9 +97,11 @@ function useStore(what) {
 
 /**
  * Registers one client for the components below (`options`: `Client.register`'s, read once),
- * or serves `client`, made elsewhere. StrictMode-safe: the registration starts after React's
- * double mount, so one client registers; unmounting leaves (a `client` given is left to its
- * owner).
+ * or serves `client`, made elsewhere. StrictMode-safe, whenever React re-runs the effects: an
+ * unmount tears down a microtask later, and the provider mounted again before then (StrictMode's
+ * re-run, which runs the cleanup and the effect in one go) keeps its registration, so one client
+ * registers. Unmounting leaves (a `client` given is left to its owner); a `client` given in
+ * place of `options` ends the provider's own registration at once.
  */
 export function ClientToolsProvider({ options, client, children }) {
   const [store] = useState(() => new Store());
@@ -55,47 +109,16 @@ export function ClientToolsProvider({ options, client, children }) {
   optionsRef.current = options;
   useLayoutEffect(() => {
     if (client) {
+      store.leave(store.own);
       store.scopes.attach(client);
       store.set({ client, state: client.state, error: null });
       return () => store.scopes.detach();
     }
-    const controller = new AbortController();
-    let mine = null;
-    // After this task: StrictMode's mount, unmount and mount again are one task, so only the
-    // mount that stays registers.
-    queueMicrotask(() => {
-      if (controller.signal.aborted) return;
-      const given = optionsRef.current ?? {};
-      const onStatus = given.onStatus;
-      Client.register({
-        ...given,
-        signal: controller.signal,
-        onStatus(status) {
-          if (status.type === "registered" || status.type === "reregistered") store.set({ state: "registered" });
-          else if (status.type === "lapsed") store.set({ state: "registering" });
-          else if (status.type === "error" && status.fatal) store.set({ state: "failed", error: Object.assign(new Error(status.message), { code: status.kind }) });
-          else if (status.type === "error") store.set({ error: new Error(status.message) });
-          onStatus?.(status);
-        },
-      }).then(
-        (registered) => {
-          if (controller.signal.aborted) return;
-          mine = registered;
-          store.scopes.attach(registered);
-          store.set({ client: registered, state: registered.state });
-        },
-        (error) => {
-          if (!controller.signal.aborted) store.set({ state: "failed", error });
-        },
-      );
-    });
+    const own = store.own ?? store.register(optionsRef.current ?? {});
+    own.kept = true;
     return () => {
-      controller.abort();
-      store.scopes.detach();
-      if (mine) {
-        mine.leave().catch(() => {});
-        store.set({ client: null, state: "left" });
-      }
+      own.kept = false;
+      queueMicrotask(() => own.kept || store.leave(own));
     };
   }, [store, client]);
   return createElement(Context.Provider, { value: store }, children);
