@@ -45,17 +45,32 @@ export function unsupported() {
 }
 
 /**
+ * Fetches and compiles the module at `defaultSource()` (a URL) as its bytes arrive: what a
+ * page's import of a browser entry starts, so that the module downloads and compiles while the
+ * app starts. A promise of the compiled module, or of undefined when anything failed (`load`
+ * then fetches it again and says what failed): it never rejects.
+ */
+export function compileEarly(defaultSource) {
+  return Promise.resolve()
+    .then(defaultSource)
+    .then((url) => fetch(url))
+    .then((response) => (response.ok ? WebAssembly.compileStreaming(response) : undefined))
+    .catch(() => undefined);
+}
+
+/**
  * Loads `glue`'s module (the wasm-bindgen glue) from `options.module_or_path`, or, when
- * `options` is undefined, from `defaultSource()`: a URL in browsers, the file's bytes in Node.
+ * `options` is undefined, from `early` (`compileEarly`'s promise) when it compiled, else from
+ * `defaultSource()`: a URL in browsers, the file's bytes in Node.
  * Rejects with a `wasm_load` Error saying what failed, and `hint` (what to do) when the module
  * is not there; first, when this engine lacks a WebAssembly feature the module uses.
  */
-export async function load(glue, options, defaultSource, hint) {
+export async function load(glue, options, defaultSource, hint, early) {
   const missing = unsupported();
   if (missing) throw missing;
   let source;
   try {
-    source = options === undefined ? await defaultSource() : await options.module_or_path;
+    source = options === undefined ? (await early) ?? (await defaultSource()) : await options.module_or_path;
   } catch (error) {
     throw coded("wasm_load", `client-tools: cannot find client_tools_bg.wasm: ${messageOf(error)}. ${hint}`);
   }

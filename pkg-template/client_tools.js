@@ -1,6 +1,7 @@
 // The package's entry in browsers and bundlers. The module is found next to this file through
 // `new URL(…, import.meta.url)`, the pattern Vite, webpack, Rollup and Next.js turn into an
-// emitted asset; for a bundle without import.meta.url, see the README's esbuild recipe.
+// emitted asset; for a bundle without import.meta.url, see the README's esbuild recipe. In a
+// page, importing it starts the module's fetch and compile (wrap.js: `early`).
 import * as glue from "./client_tools_wasm.js";
 import { wrap } from "./wrap.js";
 import { pageTools } from "./tools.js";
@@ -10,7 +11,7 @@ const api = wrap(glue, () => {
     throw new Error("this bundle has no import.meta.url to find it by (an iife or CommonJS bundle)");
   }
   return new URL("./client_tools_bg.wasm", import.meta.url);
-}, { pageTools });
+}, { pageTools, early: true });
 
 export const {
   init, Client, describeFormTool, fillFormTool, submitFormTool, navigateTool,

@@ -11,7 +11,7 @@
 // rest of the JS; docs/internals/architecture.md lists each file and why it is JS.
 
 import { coded, readOrRefuse } from "./errors.js";
-import { BROWSER_HINT, load } from "./api.js";
+import { BROWSER_HINT, compileEarly, load } from "./api.js";
 import { guardGlue } from "./guards.js";
 import { completeAll, FACTORIES } from "./tools.js";
 
@@ -37,12 +37,20 @@ const HUB = Symbol.for("client-tools.registries");
  * is when `init` gets no options: a URL in browsers, the file's bytes in Node; `hint` says what
  * to do when it is not there. `pageTools` is tools.js' maker of the page-tool factories, which
  * the full build's entries pass: the lite entries leave it out, so that their bundles hold none
- * of its code (the lite glue has no page tools to make).
+ * of its code (the lite glue has no page tools to make). `early` (the browser entries'): in a
+ * page, the module's fetch and compile start at import, in a microtask, unless the app called
+ * `init` first (with its own `module_or_path`, say); `init()` then instantiates what compiled.
  */
-export function wrap(glue, defaultSource, { hint = BROWSER_HINT, pageTools } = {}) {
+export function wrap(glue, defaultSource, { hint = BROWSER_HINT, pageTools, early } = {}) {
   guardGlue(glue);
   let loaded = false;
   let loading = null;
+  let compiled;
+  if (early && typeof document === "object") {
+    queueMicrotask(() => {
+      if (!loading) compiled = compileEarly(defaultSource);
+    });
+  }
 
   function init(options) {
     if (loading) return loading;
@@ -55,7 +63,7 @@ export function wrap(glue, defaultSource, { hint = BROWSER_HINT, pageTools } = {
         return Promise.reject(coded("invalid_option", `init: ${unknown}: unknown option; the option is module_or_path`));
       }
     }
-    loading = load(glue, options, defaultSource, hint).then(
+    loading = load(glue, options, defaultSource, hint, compiled).then(
       () => {
         loaded = true;
       },

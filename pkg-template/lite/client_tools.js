@@ -8,7 +8,7 @@ const api = wrap(glue, () => {
     throw new Error("this bundle has no import.meta.url to find it by (an iife or CommonJS bundle)");
   }
   return new URL("./client_tools_bg.wasm", import.meta.url);
-});
+}, { early: true });
 
 export const { init, Client, ToolRegistry, TurnTools, WsTools } = api;
 export default init;
