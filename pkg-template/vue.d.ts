@@ -14,8 +14,9 @@ export interface ClientTools {
   error: ShallowRef<ClientError | Error | null>;
 }
 
-/** Registers one client for this component's tree (call it in `setup`), or serves
- * `{ client }` registered elsewhere; the client leaves when the component's scope is disposed. */
+/** Registers one client for this component's tree once the component is mounted (call it in
+ * `setup`; a server render registers nothing), or serves `{ client }` registered elsewhere; the
+ * client leaves when the component's scope is disposed. */
 export declare function provideClientTools(options: ClientOptions | { client: Client }): ClientTools;
 
 /** The client provided above, its state and its last error. */

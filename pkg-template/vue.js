@@ -1,7 +1,7 @@
 // client-tools/vue: provide one client to a component tree, and composables that keep its tool
 // list in step with what is on screen (each component's tools are a scope of the client:
 // bindings.js). Vue is an optional peer dependency; nothing runs at import.
-import { getCurrentInstance, inject, nextTick, onActivated, onDeactivated, onScopeDispose, provide, shallowRef, watch } from "vue";
+import { getCurrentInstance, inject, nextTick, onActivated, onDeactivated, onMounted, onScopeDispose, provide, shallowRef, watch } from "vue";
 import { Client } from "./client_tools.js";
 import { latestHandlers, newPlace, settleWithin, signatureOf, ToolScopes } from "./bindings.js";
 export { defineTool } from "./bindings.js";
@@ -12,8 +12,11 @@ const own = new WeakMap();
 
 /**
  * Registers one client for this component's tree (`options`: `Client.register`'s), or serves
- * `{ client }` made elsewhere; call it in `setup`. The client leaves when the component's
- * scope is disposed (a client given is left to its owner). Returns what `useClientTools` does.
+ * `{ client }` made elsewhere; call it in `setup`. A component registers once it is mounted
+ * (`onMounted`: in the browser only, so a page rendered on the server registers nothing there;
+ * `state` is "registering" until then); outside a component, at once. The client leaves when
+ * the component's scope is disposed (a client given is left to its owner). Returns what
+ * `useClientTools` does.
  */
 export function provideClientTools(options) {
   const client = shallowRef(null);
@@ -34,32 +37,38 @@ export function provideClientTools(options) {
   const controller = new AbortController();
   let mine = null;
   const onStatus = options?.onStatus;
-  Client.register({
-    ...options,
-    signal: controller.signal,
-    onStatus(status) {
-      if (status.type === "registered" || status.type === "reregistered") state.value = "registered";
-      else if (status.type === "lapsed") state.value = "registering";
-      else if (status.type === "error" && status.fatal) {
+  const register = () => {
+    if (controller.signal.aborted) return;
+    Client.register({
+      ...options,
+      signal: controller.signal,
+      onStatus(status) {
+        if (status.type === "registered" || status.type === "reregistered") state.value = "registered";
+        else if (status.type === "lapsed") state.value = "registering";
+        else if (status.type === "error" && status.fatal) {
+          state.value = "failed";
+          error.value = Object.assign(new Error(status.message), { code: status.kind });
+        } else if (status.type === "error") error.value = new Error(status.message);
+        onStatus?.(status);
+      },
+    }).then(
+      (registered) => {
+        if (controller.signal.aborted) return;
+        mine = registered;
+        scopes.attach(registered);
+        client.value = registered;
+        state.value = registered.state;
+      },
+      (e) => {
+        if (controller.signal.aborted) return;
         state.value = "failed";
-        error.value = Object.assign(new Error(status.message), { code: status.kind });
-      } else if (status.type === "error") error.value = new Error(status.message);
-      onStatus?.(status);
-    },
-  }).then(
-    (registered) => {
-      if (controller.signal.aborted) return;
-      mine = registered;
-      scopes.attach(registered);
-      client.value = registered;
-      state.value = registered.state;
-    },
-    (e) => {
-      if (controller.signal.aborted) return;
-      state.value = "failed";
-      error.value = e;
-    },
-  );
+        error.value = e;
+      },
+    );
+  };
+  // setup runs on the server too (renderToString, Nuxt); onMounted only in the browser.
+  if (instance) onMounted(register);
+  else register();
   onScopeDispose(() => {
     controller.abort();
     scopes.detach();
