@@ -116,7 +116,12 @@ async function startDriver(engine, driver) {
     stop: () =>
       new Promise((done) => {
         if (child.exitCode !== null) return done();
-        child.once("exit", () => done());
+        // A driver that does not end on SIGTERM (one that stopped answering) is killed.
+        const kill = setTimeout(() => child.kill("SIGKILL"), 5000);
+        child.once("exit", () => {
+          clearTimeout(kill);
+          done();
+        });
         child.kill("SIGTERM");
       }),
   };
@@ -133,7 +138,21 @@ export async function launch(engine) {
     async newContext() {
       let d = idle.pop();
       if (!d) all.push((d = await startDriver(engine, driver)));
-      const session = await command(d.base, "POST", "/session", { capabilities: { alwaysMatch: driver.capabilities } });
+      const ask = (d) => command(d.base, "POST", "/session", { capabilities: { alwaysMatch: driver.capabilities } });
+      let session;
+      try {
+        session = await ask(d);
+      } catch (e) {
+        // A driver that never answers a new session (WebKitWebDriver once, in a clean-clone
+        // run, its browser never up): no check has run in it, so it is stopped and the session
+        // asked of a fresh driver, once. A driver that answers with an error is not retried.
+        if (!/no answer in/.test(e.message)) throw e;
+        console.error(`webdriver.mjs: ${e.message}; asking a fresh ${engine} driver, once`);
+        all.splice(all.indexOf(d), 1);
+        await d.stop();
+        all.push((d = await startDriver(engine, driver)));
+        session = await ask(d);
+      }
       const s = `/session/${session.sessionId}`;
       const page = new Page(engine, (method, path, body) => command(d.base, method, s + path, body));
       await page.command("POST", "/timeouts", { script: 60000, pageLoad: 60000 });
