@@ -14,7 +14,7 @@ use super::dom::{cast, matches};
 use super::js::{get, ok_result, proto_get, string_prop};
 use super::labels::{clean_text, visible_text};
 use super::options::Config;
-use super::roles::{role, Kind, Role, FIELDS};
+use super::roles::{role, Kind, Role, FIELDS, ROWS};
 use super::scope::{attr, check_locator, query_all};
 use super::{json_object, refs, visible};
 
@@ -111,7 +111,7 @@ fn line_of(el: &Element, o: &Outline) -> Option<(String, bool)> {
     let role = role(el)?;
     match role.kind {
         Kind::Table => {
-            let rows = query_all(el, "tr,[role=row]").map(|r| r.len()).unwrap_or(0);
+            let rows = query_all(el, ROWS).map(|r| r.len()).unwrap_or(0);
             let (line, _) = named(el, &role, o);
             Some((format!("{line} ({rows} rows: read_table reads them)"), true))
         }
